@@ -1,0 +1,88 @@
+"""The ``bgrid`` command line: parses options, calls the library, maps errors to exit codes.
+
+Exit status: 0 success, 1 a game or log that fails (``bgrid verify``), 2 misuse or bad
+input. Every error is one line on standard error, never a traceback. Subcommands are
+imported only when run, so ``bgrid map`` does not pay for loading WeasyPrint.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from .rules.errors import BGridError
+
+# name -> (module, attribute, one-line help shown in `bgrid --help`)
+COMMANDS = {
+    "map": ("bgrid.cmd_map", "map_command", "Show a seeded map and its challenge code."),
+}
+
+
+class MisuseError(click.ClickException):
+    """Bad input or a bad option: exit status 2, one line."""
+
+    exit_code = 2
+
+
+class BGridGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BGridError as exc:
+            raise MisuseError(str(exc)) from None
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            code = exc.exit_code
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            code = exc.exit_code
+        except click.exceptions.Exit as exc:
+            code = exc.exit_code
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            code = 130
+        except BrokenPipeError:
+            code = 1
+        else:
+            code = 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+@click.group(cls=BGridGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bgrid")
+def cli():
+    """bgrid: maps, printables, simulation and log verification for the solo wargame
+    B-Grid: Fortress Run.
+
+    \b
+    Examples:
+      bgrid map --seed 1944
+      bgrid map --code 0M00-0001-WR3 --json
+    """
+
+
+def main():
+    cli()

@@ -1,0 +1,37 @@
+"""Options shared by the commands that pick a mission: --seed/--code, --difficulty, --ridges."""
+
+from __future__ import annotations
+
+import click
+
+from .rules.errors import BGridError
+from .rules.mission import Mission, mission_from_code, mission_from_seed
+
+
+def mission_options(func):
+    """Add --seed, --code, --difficulty and --ridges to a command."""
+    func = click.option("--ridges", type=int, default=None, metavar="N",
+                        help="Ridge count 1-4 (default 1). With --seed only.")(func)
+    func = click.option("--difficulty", default=None, metavar="D",
+                        help="easy, normal (default), hard or ace. With --seed only.")(func)
+    func = click.option("--code", default=None, metavar="CODE",
+                        help="A challenge code, e.g. 0M00-0001-WR3.")(func)
+    func = click.option("--seed", default=None, metavar="N",
+                        help="A map seed, a whole number 0 to 1099511627775.")(func)
+    return func
+
+
+def pick_mission(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None) -> Mission:
+    """The mission named by the options. Raises :class:`click.UsageError` on misuse."""
+    if (seed is None) == (code is None):
+        raise click.UsageError("give exactly one of --seed N or --code CODE")
+    if code is not None:
+        if difficulty is not None or ridges is not None:
+            raise click.UsageError("--difficulty and --ridges go with --seed; a challenge code "
+                                   "already fixes them")
+        return mission_from_code(code)
+    try:
+        number = int(seed.strip(), 10)
+    except ValueError:
+        raise BGridError(f"--seed '{seed}' is not a whole number: expected e.g. --seed 1944") from None
+    return mission_from_seed(number, difficulty, ridges)

@@ -1,0 +1,141 @@
+"""Player actions: small frozen values that print and parse their log notation.
+
+The engine (``rules.engine``) takes these; the verifier reads them from log lines; the log
+writer prints them. Card draws and reveals are not actions: they come from a card source.
+
+>>> Move.parse("move 5c ff lf")
+Move(card=Card.parse('5C'), steps='FFLF')
+>>> str(Throttle(Card.parse("9H"), Altitude(Card.parse("QH"))))
+'throttle 9H alt QH'
+>>> str(Guns(Card.parse("JK=6H"), Cell.parse("C4")))
+'guns JK=6H C4'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Cell, column_name, parse_column
+from .cards import Card
+from .errors import NotationError
+
+STEP_LETTERS = frozenset("FLR")
+
+
+def parse_steps(words) -> str:
+    """Step words (``FF RF`` or ``F F R F``) to one string of F, L, R."""
+    steps = "".join(w.strip() for w in words).upper()
+    bad = next((ch for ch in steps if ch not in STEP_LETTERS), None)
+    if bad is not None or not steps:
+        token = " ".join(words)
+        raise NotationError(f"'{token}' is not a step list: expected F (forward), L (turn left) "
+                            "and R (turn right), e.g. FFRF", token)
+    return steps
+
+
+def _expect(words, keyword: str, count: int | None, example: str):
+    if not words or words[0].lower() != keyword or (count is not None and len(words) != count):
+        text = " ".join(words)
+        raise NotationError(f"'{text}' is not a {keyword} action: expected e.g. '{example}'", text)
+
+
+@dataclass(frozen=True, slots=True)
+class EnterColumn:
+    """After a face card or Joker entry reveal: the column the player chooses (R13)."""
+
+    column: int
+
+    def __str__(self) -> str:
+        return column_name(self.column)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A movement card (2–5) and the steps spent: F forward, L/R a 90° turn (R9)."""
+
+    card: Card
+    steps: str
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        words = text.split()
+        _expect(words, "move", None, "move 5C FFLF")
+        if len(words) < 3:
+            raise NotationError(f"'{text}' is not a move: expected a card and steps, e.g. 'move 5C FFLF'", text)
+        return cls(Card.parse(words[1]), parse_steps(words[2:]))
+
+    def __str__(self) -> str:
+        return f"move {self.card} {self.steps}"
+
+
+@dataclass(frozen=True, slots=True)
+class Altitude:
+    """An altitude card: 10/J ±1, Q ±2; red climbs, black descends."""
+
+    card: Card
+
+    @classmethod
+    def parse(cls, text: str) -> Altitude:
+        words = text.split()
+        _expect(words, "alt", 2, "alt QH")
+        return cls(Card.parse(words[1]))
+
+    def __str__(self) -> str:
+        return f"alt {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Guns:
+    """A 6 fired at the artillery piece in ``target`` (R15, R39)."""
+
+    card: Card
+    target: Cell
+
+    def __str__(self) -> str:
+        return f"guns {self.card} {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bomb:
+    """A 7, 8 or Ace dropped on the target in the bomber's cell (R16)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"bomb {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Throttle:
+    """A 9 paired with a movement or altitude card; both actions, ends the phase (R11)."""
+
+    nine: Card
+    paired: Move | Altitude
+
+    def __str__(self) -> str:
+        return f"throttle {self.nine} {self.paired}"
+
+
+@dataclass(frozen=True, slots=True)
+class Resupply:
+    """A King: discard it and draw one card; not an action (R29)."""
+
+    king: Card
+
+    def __str__(self) -> str:
+        return f"resupply {self.king}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase:
+    """The player plays nothing more this player phase (R30)."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+Action = EnterColumn | Move | Altitude | Guns | Bomb | Throttle | Resupply | EndPhase
+
+
+def parse_column_choice(text: str) -> EnterColumn:
+    return EnterColumn(parse_column(text))

@@ -1,0 +1,241 @@
+"""The 10×10 board: cells, facings, distance, line of sight and ridges.
+
+Columns A–J run west to east, rows 1–10 north to south (rulebook, Setup). A cell is an
+``int`` 0–99 (``row_index * 10 + column_index``) that prints and parses its own name, so
+the engine can index tables with it at full speed.
+
+>>> Cell.parse("c7")
+Cell.parse('C7')
+>>> Cell.parse("C7").column, Cell.parse("C7").row
+(2, 7)
+>>> distance(Cell.parse("A1"), Cell.parse("C4"))
+5
+>>> [str(c) for c in ridge_cells(Cell.parse("A1"), Cell.parse("C3"))]
+['A1', 'B2', 'C3']
+"""
+
+from __future__ import annotations
+
+import enum
+from functools import lru_cache
+
+import shapely
+
+from .errors import NotationError
+
+SIZE = 10
+COLUMN_LETTERS = "ABCDEFGHIJ"
+
+
+class Cell(int):
+    """A board cell, ``A1`` … ``J10``. ``column`` is 0–9 (A–J), ``row`` is 1–10."""
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Cell:
+        """Read a cell name, any case. Raises :class:`NotationError` naming the token."""
+        token = text.strip().upper()
+        cell = _CELL_BY_NAME.get(token)
+        if cell is None:
+            raise NotationError(
+                f"'{text}' is not a cell: expected a column A-J then a row 1-10, e.g. C7", text)
+        return cell
+
+    @classmethod
+    def at(cls, column: int, row: int) -> Cell:
+        """The cell at column index 0–9 and row 1–10."""
+        return CELLS[(row - 1) * SIZE + column]
+
+    @property
+    def column(self) -> int:
+        return int(self) % SIZE
+
+    @property
+    def row(self) -> int:
+        return int(self) // SIZE + 1
+
+    @property
+    def name(self) -> str:
+        return _NAMES[self]
+
+    def __str__(self) -> str:
+        return _NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Cell.parse({_NAMES[self]!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(_NAMES[self], spec)
+
+
+_NAMES = tuple(f"{COLUMN_LETTERS[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
+CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(SIZE * SIZE))
+_CELL_BY_NAME = {name: CELLS[i] for i, name in enumerate(_NAMES)}
+
+
+def parse_column(text: str) -> int:
+    """A column letter A–J to its index 0–9."""
+    token = text.strip().upper()
+    if len(token) != 1 or token not in COLUMN_LETTERS:
+        raise NotationError(f"'{text}' is not a column: expected one letter A-J", text)
+    return COLUMN_LETTERS.index(token)
+
+
+def column_name(column: int) -> str:
+    return COLUMN_LETTERS[column]
+
+
+class Facing(enum.Enum):
+    """The bomber's nose. North is row 1 (the top edge)."""
+
+    NORTH = "N"
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+
+    @classmethod
+    def parse(cls, text: str) -> Facing:
+        token = text.strip().upper()
+        for facing in cls:
+            if token in (facing.value, facing.name):
+                return facing
+        raise NotationError(f"'{text}' is not a facing: expected N, E, S or W", text)
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        """(column step, row step) of one cell forward."""
+        return _DELTA[self]
+
+    def turned_left(self) -> Facing:
+        return _LEFT[self]
+
+    def turned_right(self) -> Facing:
+        return _RIGHT[self]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_DELTA = {Facing.NORTH: (0, -1), Facing.EAST: (1, 0), Facing.SOUTH: (0, 1), Facing.WEST: (-1, 0)}
+_ORDER = [Facing.NORTH, Facing.EAST, Facing.SOUTH, Facing.WEST]
+_RIGHT = {f: _ORDER[(i + 1) % 4] for i, f in enumerate(_ORDER)}
+_LEFT = {f: _ORDER[(i - 1) % 4] for i, f in enumerate(_ORDER)}
+
+
+def step(cell: Cell, facing: Facing) -> Cell | None:
+    """The cell one forward step away, or None when the step leaves the board."""
+    return FORWARD[facing][cell]
+
+
+def _forward_table(facing: Facing) -> tuple[Cell | None, ...]:
+    dc, dr = _DELTA[facing]
+    table = []
+    for cell in CELLS:
+        c, r = cell.column + dc, cell.row + dr
+        table.append(Cell.at(c, r) if 0 <= c < SIZE and 1 <= r <= SIZE else None)
+    return tuple(table)
+
+
+#: FORWARD[facing][cell]: the next cell ahead, None off the board.
+FORWARD: dict[Facing, tuple[Cell | None, ...]] = {f: _forward_table(f) for f in Facing}
+
+#: NEIGHBOURS[cell]: the orthogonal neighbours on the board, in N E S W order.
+NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple(FORWARD[f][c] for f in _ORDER if FORWARD[f][c] is not None) for c in CELLS)
+
+
+def distance(a: Cell, b: Cell) -> int:
+    """Manhattan distance in orthogonal steps."""
+    return abs(a % SIZE - b % SIZE) + abs(a // SIZE - b // SIZE)
+
+
+def _between(a: int, b: int) -> tuple[Cell, ...] | None:
+    ca, ra = a % SIZE, a // SIZE
+    cb, rb = b % SIZE, b // SIZE
+    if ra == rb:
+        lo, hi = sorted((ca, cb))
+        return tuple(CELLS[ra * SIZE + c] for c in range(lo + 1, hi))
+    if ca == cb:
+        lo, hi = sorted((ra, rb))
+        return tuple(CELLS[r * SIZE + ca] for r in range(lo + 1, hi))
+    return None
+
+
+#: BETWEEN[a][b]: the cells strictly between a and b on a shared row or column, or None
+#: when they share neither (no line of sight at all, R14).
+BETWEEN: tuple[tuple[tuple[Cell, ...] | None, ...], ...] = tuple(
+    tuple(_between(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
+
+
+def has_line_of_sight(a: Cell, b: Cell, mountains) -> bool:
+    """Shared row or column and no mountain strictly between (R14). Same cell: True."""
+    between = BETWEEN[a][b]
+    if between is None:
+        return False
+    return not any(c in mountains for c in between)
+
+
+def line_range(a: Cell, b: Cell) -> int | None:
+    """Range along a shared row or column in steps (same cell 0, adjacent 1; R14), else None."""
+    return None if BETWEEN[a][b] is None else distance(a, b)
+
+
+def is_in_range(a: Cell, b: Cell, reach: int, mountains) -> bool:
+    """Line of sight and range ≤ ``reach`` (R14)."""
+    return has_line_of_sight(a, b, mountains) and distance(a, b) <= reach
+
+
+# -- ridges (R2) ------------------------------------------------------------------------
+
+# Cell squares in doubled coordinates: cell (c, r) spans [2c, 2c+2] × [2r, 2r+2], so every
+# centre is an integer point and corner touches are exact.
+_SQUARES = shapely.box(
+    [2 * (i % SIZE) for i in range(SIZE * SIZE)], [2 * (i // SIZE) for i in range(SIZE * SIZE)],
+    [2 * (i % SIZE) + 2 for i in range(SIZE * SIZE)], [2 * (i // SIZE) + 2 for i in range(SIZE * SIZE)])
+shapely.prepare(_SQUARES)
+
+
+@lru_cache(maxsize=SIZE ** 4)
+def ridge_cells(a: Cell, b: Cell) -> tuple[Cell, ...]:
+    """The mountain cells of a ridge from ``a`` to ``b`` (R2), in board order.
+
+    A cell is a mountain when the segment between the two centres crosses its interior
+    with positive length; a touch at a corner does not count. Both end cells are always
+    mountains, and a ridge whose ends coincide is that one cell.
+    """
+    if a == b:
+        return (CELLS[a],)
+    line = shapely.LineString([(2 * (a % SIZE) + 1, 2 * (a // SIZE) + 1),
+                               (2 * (b % SIZE) + 1, 2 * (b // SIZE) + 1)])
+    candidates = shapely.intersects(_SQUARES, line)
+    lengths = shapely.length(shapely.intersection(_SQUARES[candidates], line))
+    indices = [i for i, hit in enumerate(candidates) if hit]
+    # In doubled coordinates a positive crossing is at least 2/324 long: its ends lie at
+    # segment parameters that differ by at least 1/(dx·dy) with dx, dy ≤ 18, on a segment
+    # at least 2 long. 1e-6 tells them from zero-length corner touches with room to spare.
+    return tuple(CELLS[i] for i, length in zip(indices, lengths) if length > 1e-6)
+
+
+def nearest_open_cell(cell: Cell, occupied) -> Cell:
+    """R3: ``cell`` if open, else the open cell at the least Manhattan distance; ties go
+    to the leftmost column, then the topmost row.
+
+    Raises ``ValueError`` if the whole board is occupied (cannot happen in setup: at
+    most 4 ridges and 10 targets).
+    """
+    if cell not in occupied:
+        return cell
+    best = None
+    for candidate in _BY_COLUMN_THEN_ROW:
+        if candidate in occupied:
+            continue
+        d = distance(cell, candidate)
+        if best is None or d < best[0]:
+            best = (d, candidate)
+    if best is None:
+        raise ValueError("no open cell left on the board")
+    return best[1]
+
+
+_BY_COLUMN_THEN_ROW = tuple(sorted(CELLS, key=lambda c: (c.column, c.row)))

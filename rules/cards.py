@@ -1,0 +1,191 @@
+"""Cards of the standard 54-card deck and their notation.
+
+Notation (``docs/log-format.md``): a rank ``A 2 … 10 J Q K`` (``T`` for 10) and a suit
+``H D C S`` (or ``♥ ♦ ♣ ♠``), any case; ``JK`` for a Joker. A played Joker carries the card
+it stands for: ``JK=7H`` (R12).
+
+>>> Card.parse("10h")
+Card.parse('10H')
+>>> str(Card.parse("t♠"))
+'10S'
+>>> Card.parse("JK=7H").acting
+Card.parse('7H')
+>>> Card.parse("7H").column, Card.parse("7H").row
+(6, 7)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .errors import NotationError
+
+
+class Suit(enum.Enum):
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+    SPADES = "S"
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SUIT_SYMBOL = {Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.SPADES: "♠"}
+
+JOKER_RANK = 0
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+_RANK_NAME = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+_RANK_FROM_NAME = {"A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13}
+_RANK_FROM_NAME.update({str(n): n for n in range(2, 10)})
+_SUIT_FROM_NAME = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS, "S": Suit.SPADES,
+                   "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS, "♠": Suit.SPADES,
+                   "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS, "♤": Suit.SPADES}
+_VARIATION_SELECTORS = "\ufe0e\ufe0f"
+_EXPECTED = ("a rank A 2-10 J Q K (T for 10) then suit H D C S, e.g. 10H, QS, AD; "
+             "JK for a Joker")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card. ``rank`` is 1 (Ace) … 13 (King), 0 for a Joker (``suit`` None).
+
+    A Joker that has been played carries ``declared``, the card it stands for (R12);
+    ``acting`` is the card whose effect applies, ``physical`` the card that moves
+    between piles.
+    """
+
+    rank: int
+    suit: Suit | None
+    declared: Card | None = None
+
+    # -- notation -------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card token. Raises :class:`NotationError` naming the token."""
+        token = text.strip()
+        for vs in _VARIATION_SELECTORS:
+            token = token.replace(vs, "")
+        upper = token.upper()
+        if upper.startswith("JK"):
+            if upper == "JK":
+                return JOKER
+            if upper[2:3] == "=":
+                declared = cls.parse(token[3:]) if token[3:] else None
+                if declared is None:
+                    raise NotationError(
+                        f"'{text}' declares nothing: write the card the Joker stands for, "
+                        "e.g. JK=7H", text)
+                if declared.is_joker:
+                    raise NotationError(
+                        f"'{text}': a Joker cannot be declared a Joker (R12)", text)
+                return cls(JOKER_RANK, None, declared)
+            raise NotationError(f"'{text}' is not a card: expected {_EXPECTED}", text)
+        if len(upper) < 2:
+            raise NotationError(f"'{text}' is not a card: expected {_EXPECTED}", text)
+        rank = _RANK_FROM_NAME.get(upper[:-1])
+        suit = _SUIT_FROM_NAME.get(upper[-1])
+        if rank is None or suit is None:
+            if "=" in upper:
+                raise NotationError(
+                    f"'{text}': only a Joker carries a declaration (JK=7H)", text)
+            raise NotationError(f"'{text}' is not a card: expected {_EXPECTED}", text)
+        return _CARDS[(rank, suit)]
+
+    def __str__(self) -> str:
+        if self.rank == JOKER_RANK:
+            return "JK" if self.declared is None else f"JK={self.declared}"
+        return f"{_RANK_NAME.get(self.rank, str(self.rank))}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def pretty(self) -> str:
+        """The card with a suit symbol, for printed matter: ``10♥``, ``JK``."""
+        if self.rank == JOKER_RANK:
+            return "JK" if self.declared is None else f"JK={self.declared.pretty}"
+        return f"{_RANK_NAME.get(self.rank, str(self.rank))}{self.suit.symbol}"
+
+    # -- properties -----------------------------------------------------------------
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    @property
+    def is_face(self) -> bool:
+        """Jack, Queen or King."""
+        return self.rank >= JACK
+
+    @property
+    def is_number(self) -> bool:
+        """Ace to 10: the cards that map to a column and a row (R1)."""
+        return 1 <= self.rank <= 10
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts or Diamonds. A Joker has no colour unless declared."""
+        if self.declared is not None:
+            return self.declared.is_red
+        return self.suit is not None and self.suit.is_red
+
+    @property
+    def is_black(self) -> bool:
+        if self.declared is not None:
+            return self.declared.is_black
+        return self.suit is not None and not self.suit.is_red
+
+    @property
+    def acting(self) -> Card:
+        """The card whose effect applies: the declaration of a played Joker, else itself."""
+        return self.declared if self.declared is not None else self
+
+    @property
+    def physical(self) -> Card:
+        """The card as it sits in a pile: a declared Joker is plain ``JK`` again."""
+        return JOKER if self.rank == JOKER_RANK else self
+
+    @property
+    def column(self) -> int | None:
+        """Column index 0–9 (A–J) of an Ace–10, None for a face card or Joker (R1)."""
+        return self.rank - 1 if 1 <= self.rank <= 10 else None
+
+    @property
+    def row(self) -> int | None:
+        """Row 1–10 of an Ace–10, None for a face card or Joker (R1)."""
+        return self.rank if 1 <= self.rank <= 10 else None
+
+    def declare(self, card: Card | str) -> Card:
+        """This Joker played as ``card`` (R12)."""
+        if not self.is_joker:
+            raise NotationError(f"'{self}' is not a Joker: only a Joker can be declared", str(self))
+        return Card.parse(f"JK={card}")
+
+
+SUITS: tuple[Suit, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
+_CARDS: dict[tuple[int, Suit], Card] = {
+    (rank, suit): Card(rank, suit) for suit in SUITS for rank in range(1, 14)
+}
+JOKER = Card(JOKER_RANK, None)
+
+#: The standard 54-card deck in a fixed reference order: A–K of H, D, C, S, then two Jokers.
+#: Seeded shuffles (``rules.seeding``) permute this order, so it must never change.
+FULL_DECK: tuple[Card, ...] = tuple(_CARDS[(r, s)] for s in SUITS for r in range(1, 14)) + (JOKER, JOKER)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read a space-separated list of cards: ``"7H 2S JK"``."""
+    return [Card.parse(tok) for tok in text.split()]
+
+
+def format_cards(cards) -> str:
+    return " ".join(str(c) for c in cards)
