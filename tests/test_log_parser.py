@@ -1,0 +1,203 @@
+"""The log parser: forgiving of spelling, exact about tokens, never anything but LogError."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bgrid.rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from bgrid.rules.board import Cell
+from bgrid.rules.cards import Card
+from bgrid.verifier.log_parser import MAX_BYTES, parse_log
+from bgrid.verifier.messages import LogError
+
+HEAD = "bgrid-log: 1\nseed: 1944\n"
+
+
+def body(text: str) -> list:
+    return parse_log(HEAD + "turn 1\n" + text).statements[1:]
+
+
+def error_of(text: str) -> LogError:
+    with pytest.raises(LogError) as info:
+        parse_log(text)
+    return info.value
+
+
+def test_the_example_of_the_design_note_parses_statement_by_statement():
+    log = parse_log(HEAD + "difficulty: normal\nplayer: Ada\nclaim: victory 9\n\nturn 1\n"
+                    "enter 7H   # G1\ndraw 2S 9H KD QH 5C\nresupply KD -> 4S\nmove 5C FFLF\n"
+                    "alt QH\nautoma 8C\n")
+    h = log.header
+    assert (h.source, h.seed, h.difficulty, h.player, h.claim) == ("seed", 1944, "normal", "Ada", ("victory", 9))
+    kinds = [s.kind for s in log.statements]
+    assert kinds == ["turn", "enter", "draw", "resupply", "move", "alt", "automa"]
+    assert log.statements[0].number == 1
+    assert log.statements[1].cards == (Card.parse("7H"),)
+    assert log.statements[2].cards == tuple(Card.parse(c) for c in "2S 9H KD QH 5C".split())
+    assert log.statements[3].action == Resupply(Card.parse("KD"))
+    assert log.statements[3].cards == (Card.parse("4S"),)
+    assert log.statements[4].action == Move(Card.parse("5C"), "FFLF")
+    assert log.statements[5].action == Altitude(Card.parse("QH"))
+    # line numbers count every line, the blank one and the header included
+    assert [s.line for s in log.statements] == [7, 8, 9, 10, 11, 12, 13]
+
+
+def test_forgiving_spellings_all_mean_the_same_statements():
+    plain = parse_log(HEAD + "turn 1\nresupply KD -> 4S\nmove 5C FFRF\nguns 6H C4 -> 10D\n")
+    sloppy = parse_log("\ufeffBGRID-LOG:1\r\nSeed :  1944\r\nTURN 1\r\n"
+                       "Resupply kd->4s\r\n  move\t5c ff R f \r\nguns 6\u2665\ufe0f c4-> t\u2666\r\n")
+    assert [s.canonical() for s in plain.statements] == [s.canonical() for s in sloppy.statements]
+    assert plain.canonical_text() == sloppy.canonical_text()
+
+
+def test_tokens_keep_their_columns_after_a_bom_and_around_an_arrow():
+    log = parse_log("\ufeffbgrid-log: 1\nseed: 1\nturn 1\nbomb 7H->AS\n")
+    bomb = log.statements[1]
+    assert [(t.text, t.column) for t in bomb.tokens] == [("bomb", 1), ("7H", 6), ("->", 8), ("AS", 10)]
+    assert bomb.action == Bomb(Card.parse("7H"))
+
+
+def test_throttle_guns_state_and_none():
+    st_ = body("throttle 9H move JK=4C FF FFRF\nthrottle 9S alt QC\nguns JK=6D J10 -> none\n"
+               "state dmg 2 at off alt 0\nautoma none\ndraw 4S none\nenter none\n")
+    assert st_[0].action == Throttle(Card.parse("9H"), Move(Card.parse("JK=4C"), "FFFFRF"))
+    assert st_[1].action == Throttle(Card.parse("9S"), Altitude(Card.parse("QC")))
+    assert st_[2].action == Guns(Card.parse("JK=6D"), Cell.parse("J10")) and st_[2].cards == (None,)
+    assert st_[3].checks == (("dmg", 2, 2), ("at", None, 4), ("alt", 0, 6))
+    assert st_[4].cards == (None,) and st_[5].cards == (Card.parse("4S"), None) and st_[6].cards == (None,)
+
+
+def test_face_card_entry_takes_a_column():
+    enter = body("enter QS c\n")[0]
+    assert enter.cards == (Card.parse("QS"),) and enter.column == 2
+
+
+@pytest.mark.parametrize("line, code, column", [
+    ("move 5C FFXF", "E104", 9),          # X is no step
+    ("guns 6H C07 -> 2D", "E102", 9),     # exact cells: no leading zero
+    ("guns 6H K3 -> 2D", "E102", 9),
+    ("guns 6H A0 -> 2D", "E102", 9),
+    ("draw 1H", "E101", 6),               # 1 is not an Ace
+    ("draw 2S,3S", "E101", 6),            # commas are not separators
+    ("turn 0x2", "E105", 6),
+    ("turn 02", "E105", 6),
+    ("turn \uff12", "E105", 6),           # a full-width digit is not a decimal digit
+    ("move 7H FF", "E112", 6),            # a 7 is no movement card
+    ("move JK FF", "E111", 6),            # a played Joker carries its declaration
+    ("draw JK=7H", "E111", 6),            # a drawn Joker does not
+    ("enter 7H C", "E113", 10),
+    ("enter KH", "E113", 9),
+    ("bomb 7H AS", "E109", 9),
+    ("bomb 7H ->", "E107", 11),
+    ("alt QH QD", "E108", 8),
+    ("fly 5C", "E106", 1),
+    ("move 5C none", "E104", 9),
+    ("alt none", "E110", 5),
+    ("draw none 4S", "E110", 6),
+    ("state at C4 at C5", "E114", 13),
+    ("state height 3", "E114", 7),
+    ("state facing X", "E115", 14),
+    ("throttle 9H guns 6H", "E106", 13),
+    ("seed: 3", "E124", 1),
+])
+def test_exact_about_tokens(line, code, column):
+    err = error_of(HEAD + "turn 1\n" + line + "\n")
+    assert (err.code, err.line, err.column) == (code, 4, column)
+
+
+@pytest.mark.parametrize("text, code, line", [
+    ("", "E120", 1),
+    ("seed: 1\nbgrid-log: 1\n", "E120", 1),
+    ("bgrid-log: 2\nseed: 1\n", "E121", 1),
+    ("bgrid-log: 1\nseed: 1\ncolour: red\n", "E122", 3),
+    ("bgrid-log: 1\nseed: 1\nSEED: 2\n", "E123", 3),
+    ("bgrid-log: 1\nseed: 1\ndraw 2S\n", "E125", 3),
+    ("bgrid-log: 1\nplayer: Ada\nturn 1\n", "E126", 1),
+    ("bgrid-log: 1\nseed: 1\nchallenge: 0M00-0001-WR3\n", "E126", 3),
+    ("bgrid-log: 1\nchallenge: 0M00-0001-WR3\nridges: 2\n", "E126", 3),
+    ("bgrid-log: 1\nmap mountains:\nmap bunkers: A1\n", "E126", 2),
+    ("bgrid-log: 1\nseed: -4\n", "E105", 2),
+    ("bgrid-log: 1\nseed: 1\nclaim: triumph 3\n", "E127", 3),
+    ("bgrid-log: 1\nseed: 1\nclaim: defeat\n", "E107", 3),
+])
+def test_header_errors(text, code, line):
+    err = error_of(text)
+    assert (err.code, err.line) == (code, line)
+
+
+def test_several_ridge_lines_are_one_key_each_ridge():
+    log = parse_log("bgrid-log: 1\nsetup ridge: AH 3S 2D 4C\nsetup ridge: 5H KS 5D 6C 7C\n"
+                    "setup bunkers: " + " ".join(["2H"] * 12) + "\nsetup artillery: 3H 3D 3C 3S 4H 4D 4C 4S\n")
+    assert len(log.header.setup_ridges) == 2 and log.header.setup_ridges[1][1] == Card.parse("KS")
+
+
+def test_explicit_map_mountains_may_be_empty():
+    log = parse_log("bgrid-log: 1\nmap mountains:\nmap bunkers: A1 B2\nmap artillery: C3\n")
+    assert log.header.map_mountains == [] and log.header.map_bunkers == [Cell.parse("A1"), Cell.parse("B2")]
+
+
+def test_input_errors_say_where():
+    err = error_of(b"bgrid-log: 1\nseed: 1\nturn 1\ndraw 2S \xff3S\n")
+    assert (err.code, err.line, err.column) == ("E002", 4, 9)
+    err = error_of("bgrid-log: 1\nseed: 1\x00\n")
+    assert (err.code, err.line, err.column) == ("E003", 2, 8)
+    err = error_of(b"#" * (MAX_BYTES + 1))
+    assert err.code == "E001"
+
+
+def test_a_one_megabyte_comment_line_is_read():
+    text = HEAD + "#" + "x" * (MAX_BYTES - 100) + "\nturn 1\n"
+    assert len(parse_log(text.encode()).statements) == 1
+
+
+def test_caret_sits_under_the_token():
+    err = error_of(HEAD + "turn 1\nmove 5C FF\nguns 6H C07 -> 2D\n")
+    lines = err.render().splitlines()
+    quoted, caret = lines[1], lines[2]
+    assert quoted.endswith("guns 6H C07 -> 2D")
+    assert caret.index("^") == quoted.index("C07") and caret.strip() == "^^^"
+
+
+def test_canonical_text_reparses_to_itself():
+    log = parse_log(HEAD + "claim: defeat -3\nturn 1\nenter JK c\ndraw 2s 3s\nthrottle 9h alt jh\n"
+                    "state alt 5 at C1\n")
+    again = parse_log(log.canonical_text())
+    assert again.canonical_text() == log.canonical_text()
+    assert again.header.claim == ("defeat", -3)
+
+
+# -- fuzzing: any bytes, any edit: a ParsedLog or a LogError, nothing else ---------------
+
+SAMPLE = (HEAD + "claim: victory 9\nturn 1\nenter 7H\ndraw 2S 9H KD QH 5C\nresupply KD -> 4S\n"
+          "move 5C FFLF\nguns 6H C4 -> 2D\nthrottle 9H move 4C FFRF\nautoma 8C\nstate at C4 alt 3\n")
+
+
+def _parses_or_log_error(data) -> None:
+    try:
+        parse_log(data)
+    except LogError as exc:
+        assert exc.code.startswith("E")
+        exc.render()
+        if exc.line is not None:
+            assert exc.line >= 1 and exc.column >= 1
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400))
+def test_random_bytes_give_a_log_or_a_log_error(data):
+    _parses_or_log_error(data)
+    _parses_or_log_error(b"bgrid-log: 1\nseed: 1\nturn 1\n" + data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_random_edits_give_a_log_or_a_log_error(data):
+    text = SAMPLE
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 4))
+        insert = data.draw(st.text(alphabet="AJKQT0123456789HDCS♥\ufe0f->= \t\n#:FLRnoe", max_size=4))
+        text = text[:pos] + insert + text[pos + cut:]
+    _parses_or_log_error(text)

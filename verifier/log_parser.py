@@ -1,0 +1,500 @@
+"""Read a mission log (``docs/log-format.md``) into a header and a list of statements.
+
+Forgiving where a typist slips (case, spacing, ``T`` for 10, suit symbols with emoji
+variation selectors, a BOM, CRLF, ``->`` without spaces, step words split anywhere) and
+exact about everything else. Every token keeps its line and column, so a later error can
+put a caret under it. On any input at all the parser either returns a :class:`ParsedLog`
+or raises :class:`LogError`; input above :data:`MAX_BYTES` is refused before reading it,
+so time and memory stay bounded.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.board import COLUMN_LETTERS, Cell
+from ..rules.cards import ACE, JACK, KING, QUEEN, Card
+from ..rules.errors import NotationError
+from .messages import LogError
+from .statements import Header, HeaderEntry, ParsedLog, Statement, Token
+
+MAX_BYTES = 1 << 20  # 1 MiB: a long mission is a few kilobytes
+MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
+
+BODY_KEYWORDS = ("turn", "enter", "draw", "resupply", "move", "alt", "guns", "bomb", "throttle",
+                 "automa", "reshuffle", "state")
+HEADER_KEYS = ("bgrid-log", "challenge", "seed", "ridges", "difficulty", "ruleset", "player", "date",
+               "claim", "setup ridge", "setup bunkers", "setup artillery", "map mountains",
+               "map bunkers", "map artillery")
+_REPEATABLE = ("setup ridge",)
+_WORDS = re.compile(r"[^ \t]+")
+_UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)
+_SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
+_CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+# Which ranks each play takes (rulebook: Card Actions); a Joker is judged by its declaration.
+_PLAYS = {
+    "move": (frozenset({2, 3, 4, 5}), "a movement card 2-5"),
+    "alt": (frozenset({10, JACK, QUEEN}), "an altitude card 10, J or Q"),
+    "guns": (frozenset({6}), "a 6 (guns)"),
+    "bomb": (frozenset({7, 8, ACE}), "a 7, 8 or Ace (bombs)"),
+    "throttle": (frozenset({9}), "a 9 (throttle)"),
+    "resupply": (frozenset({KING}), "a King (resupply)"),
+}
+_EXAMPLES = {
+    "turn": "turn 3", "enter": "enter 7H, or enter QS C", "draw": "draw 2S 9H KD",
+    "resupply": "resupply KD -> 4S", "move": "move 5C FFLF", "alt": "alt QH",
+    "guns": "guns 6H C4 -> 2D", "bomb": "bomb 7H -> AS", "throttle": "throttle 9H move 4C FFFFRF",
+    "automa": "automa 8C", "reshuffle": "reshuffle", "state": "state at C4 facing S alt 3 dmg 2",
+}
+
+
+def read_log_bytes(data: bytes) -> str:
+    """Bytes to text: size cap, strict UTF-8 with the line of a bad byte, BOM dropped."""
+    if len(data) > MAX_BYTES:
+        raise LogError("E001", f"the log is {len(data)} bytes; the verifier reads at most {MAX_BYTES} "
+                       "bytes (1 MiB), far more than any mission needs")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        raise LogError("E002", f"byte 0x{data[exc.start]:02X} at byte {exc.start - start + 1} of the "
+                       "line is not UTF-8; save the log as UTF-8 text", line=line,
+                       column=exc.start - start + 1) from None
+    return text
+
+
+def parse_log(source: str | bytes) -> ParsedLog:
+    """Parse a whole log. Raises :class:`LogError` (code E0xx/E1xx) at the first problem."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        text = read_log_bytes(bytes(source))
+    else:
+        if len(source) > MAX_BYTES:  # characters ≤ bytes, so this is the same cap, checked early
+            raise LogError("E001", f"the log is {len(source)} characters; the verifier reads at most "
+                           f"{MAX_BYTES} bytes (1 MiB), far more than any mission needs")
+        text = source
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return _Parser(lines).run()
+
+
+class _Parser:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.header = Header()
+        self.statements: list[Statement] = []
+        self.lineno = 0
+
+    # -- errors ---------------------------------------------------------------------
+    def error(self, code: str, message: str, token: Token | None = None, *, rule: str | None = None,
+              column: int | None = None) -> LogError:
+        text = self.lines[self.lineno - 1]
+        if token is not None:
+            return LogError(code, message, line=self.lineno, column=token.column, token=token.text,
+                            text=text, rule=rule)
+        return LogError(code, message, line=self.lineno, column=column or len(text) + 1, text=text,
+                        rule=rule)
+
+    # -- driver ---------------------------------------------------------------------
+    def run(self) -> ParsedLog:
+        in_body = False
+        seen_version = False
+        for index, raw in enumerate(self.lines):
+            self.lineno = index + 1
+            bad = _CONTROL.search(raw)
+            if bad is not None:
+                raise LogError("E003", f"control character U+{ord(bad.group()):04X} in the line; "
+                               "a log is plain text", line=self.lineno, column=bad.start() + 1,
+                               text=raw)
+            code = raw.split("#", 1)[0]
+            tokens = _tokens(code)
+            if not tokens:
+                continue
+            first = tokens[0].text.lower()
+            colon = code.find(":")
+            is_header_line = colon >= 0 and first not in BODY_KEYWORDS
+            if not seen_version:
+                if not is_header_line or _norm_key(code[:colon]) != "bgrid-log":
+                    raise self.error("E120", "a log starts with the line 'bgrid-log: 1'", tokens[0])
+                seen_version = True
+            if is_header_line:
+                if in_body:
+                    key = _norm_key(code[:colon])
+                    if key in HEADER_KEYS:
+                        raise self.error("E124", f"header line '{key}:' after the first turn; the "
+                                         "header comes before 'turn 1'", tokens[0])
+                    raise self.error("E106", f"'{tokens[0].text}' is not a statement: expected one "
+                                     f"of {', '.join(BODY_KEYWORDS)}", tokens[0])
+                self.header_line(code, colon, tokens)
+                continue
+            if not in_body:
+                if first != "turn":
+                    if first in BODY_KEYWORDS:
+                        raise self.error("E125", f"'{tokens[0].text}' before the first turn: the body "
+                                         "starts with 'turn 1'", tokens[0])
+                    raise self.error("E106", f"'{tokens[0].text}' is neither a header line "
+                                     "('key: value') nor a statement", tokens[0])
+                self.finish_header()
+                in_body = True
+            self.statements.append(self.statement(tokens))
+        if not seen_version:
+            self.lineno = max(1, len(self.lines))
+            raise LogError("E120", "the log is empty: a log starts with the line 'bgrid-log: 1'",
+                           line=1, column=1, text=self.lines[0] if self.lines else "")
+        if not in_body:
+            self.finish_header()
+        return ParsedLog(self.header, self.statements, self.lines)
+
+    # -- header ---------------------------------------------------------------------
+    def header_line(self, code: str, colon: int, tokens: list[Token]) -> None:
+        key = _norm_key(code[:colon])
+        key_tokens = _tokens(code[:colon])
+        key_token = key_tokens[0] if key_tokens else Token(":", colon + 1)
+        if key not in HEADER_KEYS:
+            raise self.error("E122", f"unknown header key '{code[:colon].strip()}': expected one of "
+                             f"{', '.join(HEADER_KEYS)}", key_token)
+        value_tokens = tuple(_tokens(code[colon + 1:], offset=colon + 1))
+        raw_value = code[colon + 1:].strip(" \t")
+        value_column = value_tokens[0].column if value_tokens else colon + 2
+        h = self.header
+        if key in h.entries and key not in _REPEATABLE:
+            first = h.entries[key][0].line
+            raise self.error("E123", f"header key '{key}:' is repeated (first on line {first})", key_token)
+        entry = HeaderEntry(key, self.lineno, key_token.column, raw_value, value_column, value_tokens)
+        h.entries.setdefault(key, []).append(entry)
+        at = value_tokens[0] if value_tokens else None
+
+        def need_value():
+            if not value_tokens and key != "map mountains":
+                raise self.error("E107", f"header key '{key}:' has no value", column=len(code.rstrip()) + 2)
+
+        need_value()
+        if key == "bgrid-log":
+            if len(value_tokens) != 1 or value_tokens[0].text != "1":
+                raise self.error("E121", f"log format '{raw_value}' is not supported: this verifier "
+                                 "reads 'bgrid-log: 1'", at)
+        elif key == "challenge":
+            h.challenge = raw_value
+        elif key == "seed":
+            h.seed = self.number(value_tokens, "a seed, a whole number like 1944")
+        elif key == "ridges":
+            h.ridges = self.number(value_tokens, "a ridge count 1-4")
+        elif key == "difficulty":
+            self.single(value_tokens, "a difficulty")
+            h.difficulty = raw_value.lower()
+        elif key == "ruleset":
+            self.single(value_tokens, "a ruleset name like standard-1")
+            h.ruleset = raw_value
+        elif key == "player":
+            h.player = " ".join(t.text for t in value_tokens)
+        elif key == "date":
+            h.date = " ".join(t.text for t in value_tokens)
+        elif key == "claim":
+            if len(value_tokens) < 2:
+                raise self.error("E107", "a claim is an outcome and a score, e.g. 'claim: victory 9'",
+                                 column=len(code.rstrip()) + 2)
+            outcome = value_tokens[0].text.lower()
+            if outcome not in ("victory", "defeat"):
+                raise self.error("E127", f"'{value_tokens[0].text}' is not an outcome: expected victory "
+                                 "or defeat", value_tokens[0])
+            if len(value_tokens) > 2:
+                raise self.error("E108", "a claim is an outcome and a score, nothing more",
+                                 value_tokens[2])
+            score = self.integer(value_tokens[1], signed=True, what="a score, a whole number like 9 or -2")
+            h.claim = (outcome, score)
+        elif key.startswith("setup "):
+            cards = [self.card(t, joker="plain") for t in value_tokens]
+            if key == "setup ridge":
+                h.setup_ridges.append(cards)
+            elif key == "setup bunkers":
+                h.setup_bunkers = cards
+            else:
+                h.setup_artillery = cards
+        else:  # map ...
+            cells = [self.cell(t) for t in value_tokens]
+            setattr(h, "map_" + key.split()[1], cells)
+
+    def single(self, tokens, what: str) -> None:
+        if len(tokens) > 1:
+            raise self.error("E108", f"expected {what}, one word", tokens[1])
+
+    def number(self, tokens, what: str) -> int:
+        self.single(tokens, what)
+        return self.integer(tokens[0], signed=False, what=what)
+
+    def finish_header(self) -> None:
+        """Exactly one map source, and the keys that go with it (log-format: Header)."""
+        h = self.header
+        sources = [s for s, present in (("challenge", h.challenge is not None),
+                                        ("seed", h.seed is not None),
+                                        ("setup", any(k.startswith("setup ") for k in h.entries)),
+                                        ("map", any(k.startswith("map ") for k in h.entries)))
+                   if present]
+        if len(sources) != 1:
+            if not sources:
+                self.lineno = 1
+                raise self.error("E126", "the header names no map: give one of 'challenge:', 'seed:', "
+                                 "the 'setup' lines or the 'map' lines", column=1)
+            firsts = sorted(min(e.line for k, es in h.entries.items() for e in es
+                                if k.split()[0] == s) for s in sources)
+            self.lineno = firsts[1]
+            raise self.error("E126", f"the header names two maps ({' and '.join(sources)}); "
+                             "give exactly one", column=1)
+        h.source = sources[0]
+        if h.ridges is not None and h.source != "seed":
+            self.at_entry("ridges")
+            raise self.error("E126", "'ridges:' goes with 'seed:' only; a challenge code, setup lines or "
+                             "an explicit map already fix the ridges", column=h.entry("ridges").key_column)
+        if h.difficulty is not None and h.source == "challenge":
+            self.at_entry("difficulty")
+            raise self.error("E126", "'difficulty:' cannot go with 'challenge:'; the code fixes it",
+                             column=h.entry("difficulty").key_column)
+        if h.source == "setup":
+            for key in ("setup ridge", "setup bunkers", "setup artillery"):
+                if key not in h.entries:
+                    self.lineno = h.entries[next(k for k in h.entries if k.startswith("setup "))][0].line
+                    raise self.error("E126", f"a hand setup needs the '{key}:' line too", column=1)
+        if h.source == "map":
+            for key in ("map mountains", "map bunkers", "map artillery"):
+                if key not in h.entries:
+                    self.lineno = h.entries[next(k for k in h.entries if k.startswith("map "))][0].line
+                    raise self.error("E126", f"an explicit map needs the '{key}:' line too "
+                                     "(it may be empty for mountains)", column=1)
+
+    def at_entry(self, key: str) -> None:
+        self.lineno = self.header.entry(key).line
+
+    # -- tokens ---------------------------------------------------------------------
+    def integer(self, token: Token, *, signed: bool, what: str) -> int:
+        pattern = _SIGNED if signed else _UNSIGNED
+        if len(token.text) > MAX_DIGITS or pattern.fullmatch(token.text) is None:
+            raise self.error("E105", f"'{token.text}' is not {what} (decimal digits"
+                             f"{', a leading minus' if signed else ''}, no leading zeros)", token)
+        return int(token.text)
+
+    def card(self, token: Token, *, joker: str, allow_none: bool = False) -> Card | None:
+        """``joker``: "plain" (drawn or revealed: JK only) or "declared" (played: JK=7H)."""
+        text = token.text
+        if allow_none and text.lower() == "none":
+            return None
+        if text.lower() == "none":
+            raise self.error("E110", "'none' stands only for a card drawn or revealed when the mission "
+                             "ended at that moment (R36)", token)
+        if any(ch.isspace() for ch in text):
+            raise self.error("E101", f"'{text}' is not a card", token)
+        try:
+            card = Card.parse(text)
+        except NotationError as exc:
+            raise self.error("E101", str(exc), token, rule="R12" if "Joker" in str(exc) and "=" in text
+                             else None) from None
+        if card.is_joker and joker == "plain" and card.declared is not None:
+            raise self.error("E111", f"'{text}': only a played Joker carries a declaration; a Joker "
+                             "drawn or revealed is plain JK", token)
+        if card.is_joker and joker == "declared" and card.declared is None:
+            raise self.error("E111", "a played Joker carries the card it stands for, e.g. JK=7H", token)
+        return card
+
+    def cell(self, token: Token) -> Cell:
+        if _CELL_SHAPE.fullmatch(token.text) is None or token.text[0].upper() not in COLUMN_LETTERS:
+            raise self.error("E102", f"'{token.text}' is not a cell: expected a column A-J then a row "
+                             "1-10, e.g. C7", token)
+        return Cell.parse(token.text)
+
+    def column(self, token: Token) -> int:
+        if len(token.text) != 1 or token.text.upper() not in COLUMN_LETTERS:
+            raise self.error("E103", f"'{token.text}' is not a column: expected one letter A-J", token)
+        return COLUMN_LETTERS.index(token.text.upper())
+
+    def played(self, token: Token, kind: str) -> Card:
+        card = self.card(token, joker="declared")
+        ranks, what = _PLAYS[kind]
+        if card.acting.rank not in ranks:
+            raise self.error("E112", f"'{kind}' plays {what}, not {token.text}", token)
+        return card
+
+    def steps(self, tokens: list[Token]) -> str:
+        if not tokens:
+            raise self.error("E107", "a movement needs its steps: F forward, L/R turn, e.g. FFLF")
+        for t in tokens:
+            bad = next((i for i, ch in enumerate(t.text) if ch.upper() not in "FLR"), None)
+            if bad is not None:
+                raise self.error("E104", f"'{t.text}' is not a step list: expected F (forward), L (turn "
+                                 "left) and R (turn right), e.g. FFRF", t)
+        return "".join(t.text for t in tokens).upper()
+
+    # -- body -----------------------------------------------------------------------
+    def statement(self, tokens: list[Token]) -> Statement:
+        kind = tokens[0].text.lower()
+        if kind not in BODY_KEYWORDS:
+            raise self.error("E106", f"'{tokens[0].text}' is not a statement: expected one of "
+                             f"{', '.join(BODY_KEYWORDS)}", tokens[0])
+        args = tokens[1:]
+        make = getattr(self, "st_" + kind)
+        return make(kind, tuple(tokens), args)
+
+    def need(self, args, count: int, kind: str) -> None:
+        """At least ``count`` arguments."""
+        if len(args) < count:
+            raise self.error("E107", f"'{kind}' needs more: expected e.g. '{_EXAMPLES[kind]}'")
+
+    def no_more(self, args, count: int, kind: str) -> None:
+        if len(args) > count:
+            raise self.error("E108", f"unexpected '{args[count].text}': expected e.g. "
+                             f"'{_EXAMPLES[kind]}'", args[count])
+
+    def arrow(self, args, index: int, kind: str) -> None:
+        if len(args) <= index:
+            raise self.error("E109", f"'{kind}' needs '->' and the card drawn or revealed, e.g. "
+                             f"'{_EXAMPLES[kind]}'")
+        if args[index].text != "->":
+            raise self.error("E109", f"expected '->' before the card drawn or revealed, e.g. "
+                             f"'{_EXAMPLES[kind]}'", args[index])
+
+    def st_turn(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        self.no_more(args, 1, kind)
+        return Statement(kind, self.lineno, tokens,
+                         number=self.integer(args[0], signed=False, what="a turn number like 3"))
+
+    def st_enter(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        card = self.card(args[0], joker="plain", allow_none=True)
+        if card is None or card.is_number:
+            if len(args) > 1:
+                raise self.error("E113", f"{'none' if card is None else 'a number card'} fixes the "
+                                 "column: a column follows only a face card or Joker", args[1])
+            return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,))
+        if len(args) < 2:
+            raise self.error("E113", f"after a {'Joker' if card.is_joker else 'face card'} the player "
+                             "chooses the entry column: write it after the card, e.g. 'enter QS C'")
+        self.no_more(args, 2, kind)
+        return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,),
+                         column=self.column(args[1]), column_token=2)
+
+    def st_draw(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        cards = []
+        for i, t in enumerate(args):
+            cards.append(self.card(t, joker="plain", allow_none=(i == len(args) - 1)))
+        return Statement(kind, self.lineno, tokens, cards=tuple(cards),
+                         card_tokens=tuple(range(1, len(args) + 1)))
+
+    def reveal_after(self, args, at: int, kind: str) -> Card | None:
+        """``-> CARD`` at ``args[at]``: the card drawn or revealed for the play, or none (R36)."""
+        self.arrow(args, at, kind)
+        self.need(args, at + 2, kind)
+        card = self.card(args[at + 1], joker="plain", allow_none=True)
+        self.no_more(args, at + 2, kind)
+        return card
+
+    def st_resupply(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        king = self.played(args[0], kind)
+        return Statement(kind, self.lineno, tokens, action=Resupply(king), action_token=1,
+                         cards=(self.reveal_after(args, 1, kind),), card_tokens=(3,))
+
+    def st_move(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        card = self.played(args[0], kind)
+        return Statement(kind, self.lineno, tokens, action=Move(card, self.steps(args[1:])),
+                         action_token=1)
+
+    def st_alt(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        card = self.played(args[0], kind)
+        self.no_more(args, 1, kind)
+        return Statement(kind, self.lineno, tokens, action=Altitude(card), action_token=1)
+
+    def st_guns(self, kind, tokens, args):
+        self.need(args, 2, kind)
+        action = Guns(self.played(args[0], kind), self.cell(args[1]))
+        return Statement(kind, self.lineno, tokens, action=action, action_token=1,
+                         cards=(self.reveal_after(args, 2, kind),), card_tokens=(4,))
+
+    def st_bomb(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        action = Bomb(self.played(args[0], kind))
+        return Statement(kind, self.lineno, tokens, action=action, action_token=1,
+                         cards=(self.reveal_after(args, 1, kind),), card_tokens=(3,))
+
+    def st_throttle(self, kind, tokens, args):
+        self.need(args, 3, kind)
+        nine = self.played(args[0], kind)
+        inner = args[1].text.lower()
+        if inner == "move":
+            card = self.played(args[2], "move")
+            paired = Move(card, self.steps(args[3:]))
+        elif inner == "alt":
+            card = self.played(args[2], "alt")
+            self.no_more(args, 3, kind)
+            paired = Altitude(card)
+        else:
+            raise self.error("E106", f"a throttle pairs its 9 with 'move' or 'alt', not "
+                             f"'{args[1].text}' (R11)", args[1])
+        return Statement(kind, self.lineno, tokens, action=Throttle(nine, paired), action_token=1)
+
+    def st_automa(self, kind, tokens, args):
+        self.need(args, 1, kind)
+        card = self.card(args[0], joker="plain", allow_none=True)
+        self.no_more(args, 1, kind)
+        return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,))
+
+    def st_reshuffle(self, kind, tokens, args):
+        self.no_more(args, 0, kind)
+        return Statement(kind, self.lineno, tokens)
+
+    def st_state(self, kind, tokens, args):
+        self.need(args, 2, kind)
+        checks, seen = [], set()
+        i = 0
+        while i < len(args):
+            key_token = args[i]
+            key = key_token.text.lower()
+            if key not in ("at", "facing", "alt", "dmg"):
+                raise self.error("E114", f"'{key_token.text}' is not a state key: expected at, facing, "
+                                 "alt or dmg", key_token)
+            if key in seen:
+                raise self.error("E114", f"state key '{key}' is given twice", key_token)
+            seen.add(key)
+            if i + 1 >= len(args):
+                raise self.error("E107", f"state key '{key}' needs a value, e.g. "
+                                 f"'{_EXAMPLES['state']}'")
+            vt = args[i + 1]
+            if key == "at":
+                value = None if vt.text.lower() == "off" else self.cell(vt)
+            elif key == "facing":
+                if vt.text.upper() not in ("N", "E", "S", "W"):
+                    raise self.error("E115", f"'{vt.text}' is not a facing: expected N, E, S or W", vt)
+                value = vt.text.upper()
+            else:
+                value = self.integer(vt, signed=False, what=f"a {'altitude' if key == 'alt' else 'damage'}")
+            checks.append((key, value, i + 2))
+            i += 2
+        return Statement(kind, self.lineno, tokens, checks=tuple(checks))
+
+
+def _norm_key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _tokens(code: str, offset: int = 0) -> list[Token]:
+    """Words split at spaces and tabs, and around every ``->`` (written with or without spaces)."""
+    out = []
+    for m in _WORDS.finditer(code):
+        pos = m.start() + 1 + offset
+        for i, part in enumerate(m.group().split("->")):
+            if i:
+                out.append(Token("->", pos))
+                pos += 2
+            if part:
+                out.append(Token(part, pos))
+                pos += len(part)
+    return out
+
