@@ -80,7 +80,13 @@ class Card:
             if upper == "JK":
                 return JOKER
             if upper[2:3] == "=":
-                declared = cls.parse(token[3:]) if token[3:] else None
+                try:
+                    declared = cls.parse(token[3:]) if token[3:] else None
+                except NotationError:
+                    # Name the whole token, not just the part after '='.
+                    raise NotationError(
+                        f"'{text}' declares '{token[3:]}', which is not a card: expected JK= then "
+                        "a rank A 2-10 J Q K and a suit H D C S, e.g. JK=7H", text) from None
                 if declared is None:
                     raise NotationError(
                         f"'{text}' declares nothing: write the card the Joker stands for, "
