@@ -1,0 +1,106 @@
+"""The mission a log's header names: map, ruleset, difficulty and, for a challenge, the deck.
+
+Four sources (``docs/log-format.md``, Header): a challenge code (map, difficulty and deck
+order, R25/R26), a seed (map only; the player's own shuffled deck), hand setup cards
+(R1–R3, R27) and an explicit map. Errors come back as :class:`LogError` at the header line
+that caused them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.cards import Card
+from ..rules.errors import BGridError, ChallengeCodeError
+from ..rules.mission import mission_from_code, mission_from_seed
+from ..rules.ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
+from ..rules.setup import GameMap, SetupError, build_map_from_setup_lines
+from .messages import LogError
+from .statements import Header, ParsedLog
+
+
+@dataclass(frozen=True)
+class MissionSource:
+    """What the replay starts from. ``deck`` is None for the player's own deck."""
+
+    game_map: GameMap
+    ruleset: Ruleset
+    difficulty: str
+    deck: tuple[Card, ...] | None
+    reshuffle: tuple[int, ...] | None
+    code: str | None = None
+
+    @property
+    def health(self) -> int:
+        return self.ruleset.health(self.difficulty)
+
+    @property
+    def assurance(self) -> str:
+        """"exact" when every card was fixed in advance (challenge deck), else "consistent"."""
+        return "exact" if self.deck is not None else "consistent"
+
+    def map_key(self) -> str:
+        """The map in one canonical line, for the verification id."""
+        m = self.game_map
+        return (f"M:{' '.join(map(str, sorted(m.mountains)))}|B:{' '.join(map(str, m.bunkers))}"
+                f"|A:{' '.join(map(str, m.artillery))}|deck:{'challenge' if self.deck else 'own'}")
+
+
+def _fail(log: ParsedLog, key: str, code: str, message: str, *, at_value: bool = True) -> LogError:
+    entry = log.header.entry(key)
+    if entry is None:
+        return LogError(code, message)
+    column = entry.value_column if at_value else entry.key_column
+    token = entry.value if at_value else key
+    return LogError(code, message, line=entry.line, column=column, token=token,
+                    text=log.line_text(entry.line))
+
+
+def mission_source(log: ParsedLog) -> MissionSource:
+    """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130)."""
+    h: Header = log.header
+    if h.source == "challenge":
+        try:
+            mission = mission_from_code(h.challenge)
+        except ChallengeCodeError as exc:
+            raise _fail(log, "challenge", "E128", str(exc)) from None
+        if h.ruleset is not None and h.ruleset != mission.spec.ruleset:
+            raise _fail(log, "ruleset", "E127", f"ruleset '{h.ruleset}' disagrees with the challenge "
+                        f"code, which is for {mission.spec.ruleset}")
+        return MissionSource(mission.game_map, mission.ruleset, mission.spec.difficulty,
+                             mission.deck, mission.reshuffle, mission.code)
+    ruleset = _ruleset(log)
+    difficulty = ruleset.default_difficulty if h.difficulty is None else h.difficulty
+    if difficulty not in ruleset.difficulties:
+        raise _fail(log, "difficulty", "E127", f"unknown difficulty '{difficulty}': expected one of "
+                    f"{', '.join(ruleset.difficulties)}")
+    if h.source == "seed":
+        try:
+            mission = mission_from_seed(h.seed, difficulty, h.ridges, ruleset.name)
+        except BGridError as exc:
+            key = "ridges" if "ridge" in str(exc) else "seed"
+            raise _fail(log, key, "E127", str(exc)) from None
+        return MissionSource(mission.game_map, ruleset, difficulty, None, None)
+    if h.source == "setup":
+        try:
+            game_map = build_map_from_setup_lines(h.setup_ridges, h.setup_bunkers, h.setup_artillery)
+        except SetupError as exc:
+            text = str(exc)
+            key = ("setup bunkers" if "bunker" in text or "target" in text else
+                   "setup artillery" if "artillery" in text else "setup ridge")
+            raise _fail(log, key, "E129", text) from None
+        return MissionSource(game_map, ruleset, difficulty, None, None)
+    game_map = GameMap(frozenset(h.map_mountains), tuple(h.map_bunkers), tuple(h.map_artillery))
+    problems = game_map.problems()
+    if problems:
+        key = "map artillery" if "artillery" in problems[0] and "bunker" not in problems[0] else "map bunkers"
+        raise _fail(log, key, "E130", "; ".join(problems))
+    return MissionSource(game_map, ruleset, difficulty, None, None)
+
+
+def _ruleset(log: ParsedLog) -> Ruleset:
+    name = log.header.ruleset or DEFAULT_RULESET
+    try:
+        return load_ruleset(name)
+    except BGridError as exc:
+        raise _fail(log, "ruleset", "E127", str(exc)) from None
