@@ -1,0 +1,202 @@
+"""The state of one mission in play: the board, the bomber, the cards, the phase.
+
+A :class:`GameState` is mutable and copied cheaply (``state.copy()``) so bots and the
+verifier can branch on it. Only ``rules.engine`` (and the modules it delegates to:
+``rules.automa``, ``rules.combat``, ``rules.movement``) mutate a state; everyone else reads it.
+
+Card piles: ``draw_pile`` (a challenge deck: top first; the player's own deck: unordered,
+any card in it may come next), ``hand``, ``discard`` (in the order cards were discarded) and
+``in_play`` (cards being resolved: a played 6/7/8/A or King awaiting its reveal or draw, the
+revealed entry card awaiting a column choice; at the end of a mission, whatever was being
+resolved at that moment stays here). Together they always hold the 54 cards (jokers as plain
+``JK``).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from .board import Cell, Facing
+from .cards import Card
+from .setup import GameMap
+
+
+class Phase(enum.Enum):
+    """Where a mission waits. The ``*_REVEAL`` phases and ``DRAW`` wait for a card (a chance
+    outcome, ``engine.reveal``); ``ENTRY_COLUMN`` and ``ACTIONS`` wait for a player decision
+    (``engine.apply``); ``OVER`` waits for nothing."""
+
+    ENTRY_REVEAL = "entry-reveal"      # R6a/R13: the entry card
+    ENTRY_COLUMN = "entry-column"      # R13: a face card or Joker was revealed; choose a column
+    DRAW = "draw"                      # R6b: one card at a time until the hand holds 5
+    ACTIONS = "actions"                # R6c: up to two actions, Kings at any point (R29)
+    RESOLVE_REVEAL = "resolve-reveal"  # a played 6/7/8/A awaits its reveal, a King its draw
+    AUTOMA_REVEAL = "automa-reveal"    # Automa step 1 (R34: every turn the bomber is on the map)
+    OVER = "over"                      # R23
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Outcome(enum.Enum):
+    VICTORY = "victory"
+    DEFEAT = "defeat"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class DefeatCause(enum.Enum):
+    DAMAGE = "damage"            # damage >= health (R4)
+    CRASH = "crash"              # R10, R28, R33
+    OUT_OF_FUEL = "out-of-fuel"  # second exhaustion (R22)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class GameState:
+    """One mission in play. Read freely; mutate only through ``rules.engine``.
+
+    Board: ``mountains`` (frozenset, never changes), ``bunkers`` (set of surviving bunker
+    cells), ``artillery`` (set of surviving artillery cells), ``suppressed`` (the subset of
+    ``artillery`` that is suppressed, R21), ``craters`` (R16, R32), ``destroyed`` (cells where
+    a target was destroyed, for the chain bonus, R32).
+
+    Bomber: ``cell`` (None while off the map), ``facing`` (None while off the map),
+    ``altitude`` 0–5 (kept while off the map: re-entry uses it, R13), ``damage``, ``health``.
+
+    Turn: ``turn`` (1, 2, …), ``phase`` (:class:`Phase`), ``actions`` (actions taken in this
+    player phase, 0–2; Kings do not count, R29), ``pending`` (the Guns/Bomb/Resupply action
+    awaiting its card in ``RESOLVE_REVEAL``), ``entry_card`` (the face card or Joker awaiting
+    a column in ``ENTRY_COLUMN``).
+
+    Deck: ``draw_pile``, ``hand``, ``discard``, ``in_play`` (see the module docstring),
+    ``exhaustions`` (0, 1, 2; R22), ``challenge`` (True: ``draw_pile`` is ordered, R25),
+    ``reshuffle_numbers`` (challenge only: card -> sorted tuple of its reshuffle numbers, R26),
+    ``fresh_reshuffle`` (True from an exhaustion until the next card arrives: the draw pile
+    was empty "at this point", so a log's ``reshuffle`` marker is right here, R36).
+
+    End: ``outcome`` (:class:`Outcome` or None), ``cause`` (:class:`DefeatCause` or None),
+    ``end_card_purpose`` (R36: when the mission ended at the moment a card was needed, the
+    purpose of that card — "entry", "draw", "resupply", "guns", "bomb" or "automa" — so the
+    log's statement that needed it writes ``none``; else None).
+
+    Counts: ``bunkers_destroyed``, ``artillery_destroyed`` (R24).
+    """
+
+    __slots__ = (
+        "game_map", "ruleset", "difficulty", "health", "mountains",
+        "bunkers", "artillery", "suppressed", "craters", "destroyed",
+        "bunkers_destroyed", "artillery_destroyed",
+        "cell", "facing", "altitude", "damage",
+        "hand", "draw_pile", "discard", "in_play", "exhaustions",
+        "challenge", "reshuffle_numbers", "fresh_reshuffle",
+        "turn", "phase", "actions", "pending", "entry_card",
+        "outcome", "cause", "end_card_purpose",
+    )
+
+    def __init__(self, game_map: GameMap, ruleset, difficulty: str, health: int) -> None:
+        self.game_map = game_map
+        self.ruleset = ruleset
+        self.difficulty = difficulty
+        self.health = health
+        self.mountains: frozenset[Cell] = game_map.mountains
+        self.bunkers: set[Cell] = set(game_map.bunkers)
+        self.artillery: set[Cell] = set(game_map.artillery)
+        self.suppressed: set[Cell] = set()
+        self.craters: set[Cell] = set()
+        self.destroyed: set[Cell] = set()
+        self.bunkers_destroyed = 0
+        self.artillery_destroyed = 0
+        self.cell: Cell | None = None
+        self.facing: Facing | None = None
+        self.altitude: int = ruleset.start_altitude
+        self.damage = 0
+        self.hand: list[Card] = []
+        self.draw_pile: list[Card] = []
+        self.discard: list[Card] = []
+        self.in_play: list[Card] = []
+        self.exhaustions = 0
+        self.challenge = False
+        self.reshuffle_numbers: dict | None = None
+        self.fresh_reshuffle = False
+        self.turn = 1
+        self.phase = Phase.ENTRY_REVEAL
+        self.actions = 0
+        self.pending = None
+        self.entry_card: Card | None = None
+        self.outcome: Outcome | None = None
+        self.cause: DefeatCause | None = None
+        self.end_card_purpose: str | None = None
+
+    # -- reading ------------------------------------------------------------------------
+    @property
+    def is_on_map(self) -> bool:
+        return self.cell is not None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def ready_artillery(self) -> list[Cell]:
+        """Ready (not suppressed) pieces in column-then-row order (R20)."""
+        return sorted((c for c in self.artillery if c not in self.suppressed),
+                      key=_column_then_row)
+
+    def card_count(self) -> int:
+        """Cards in all piles; always 54 (a property test checks it)."""
+        return len(self.draw_pile) + len(self.hand) + len(self.discard) + len(self.in_play)
+
+    def copy(self) -> GameState:
+        """An independent copy: every mutable container is copied, values are shared."""
+        new = GameState.__new__(GameState)
+        new.game_map = self.game_map
+        new.ruleset = self.ruleset
+        new.difficulty = self.difficulty
+        new.health = self.health
+        new.mountains = self.mountains
+        new.bunkers = set(self.bunkers)
+        new.artillery = set(self.artillery)
+        new.suppressed = set(self.suppressed)
+        new.craters = set(self.craters)
+        new.destroyed = set(self.destroyed)
+        new.bunkers_destroyed = self.bunkers_destroyed
+        new.artillery_destroyed = self.artillery_destroyed
+        new.cell = self.cell
+        new.facing = self.facing
+        new.altitude = self.altitude
+        new.damage = self.damage
+        new.hand = list(self.hand)
+        new.draw_pile = list(self.draw_pile)
+        new.discard = list(self.discard)
+        new.in_play = list(self.in_play)
+        new.exhaustions = self.exhaustions
+        new.challenge = self.challenge
+        new.reshuffle_numbers = self.reshuffle_numbers  # never mutated
+        new.fresh_reshuffle = self.fresh_reshuffle
+        new.turn = self.turn
+        new.phase = self.phase
+        new.actions = self.actions
+        new.pending = self.pending
+        new.entry_card = self.entry_card
+        new.outcome = self.outcome
+        new.cause = self.cause
+        new.end_card_purpose = self.end_card_purpose
+        return new
+
+    def describe(self) -> str:
+        """One line for error messages: ``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S,
+        draw pile 31``."""
+        where = f"at {self.cell} facing {self.facing}" if self.cell is not None else "off the map"
+        hand = " ".join(str(c) for c in self.hand) or "empty"
+        return (f"turn {self.turn}, {where}, alt {self.altitude}, dmg {self.damage}/{self.health}, "
+                f"hand {hand}, draw pile {len(self.draw_pile)}")
+
+    def __repr__(self) -> str:
+        return f"<GameState {self.phase}: {self.describe()}>"
+
+
+def _column_then_row(cell: Cell) -> tuple[int, int]:
+    return (cell % 10, cell // 10)
