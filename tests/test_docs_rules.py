@@ -192,6 +192,17 @@ def test_seed_1944_example_matches_the_seeded_setup():
     assert {"J4", "I5"} <= {str(c) for c in mission.game_map.mountains}
 
 
+def test_challenge_codes_in_the_doc_name_seed_1944():
+    """The doc shows 0M00-0001-WR3 as the code of `bgrid map --seed 1944` (normal, 1 ridge)."""
+    from bgrid.rules.challenge import decode_code
+
+    codes = set(re.findall(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}\b", doc_text()))
+    assert codes
+    for code in codes:
+        spec = decode_code(code)
+        assert (spec.seed, spec.difficulty, spec.ridges) == (1944, "normal", 1), code
+
+
 # -- (c) every ruling is cited in the code ----------------------------------------------
 
 def cited_rulings() -> set[int]:
