@@ -192,6 +192,17 @@ def test_seed_1944_example_matches_the_seeded_setup():
     assert {"J4", "I5"} <= {str(c) for c in mission.game_map.mountains}
 
 
+def test_turn_1_example_matches_the_challenge_deck_and_map():
+    from bgrid.rules.mission import mission_from_code
+
+    mission = mission_from_code("0M00-0001-WR3")
+    assert [str(c) for c in mission.deck[:8]] == "7S JC 6H 2H QC KS 10D JD".split()
+    assert {str(c) for c in mission.game_map.artillery} == {"A10", "C5", "D6", "H7"}
+    assert "G1" in {str(c) for c in mission.game_map.bunkers}
+    blocking = {str(c) for c in mission.game_map.mountains | set(mission.game_map.bunkers)}
+    assert not {"A9", "C4", "D5", "H6"} & blocking
+
+
 def test_challenge_codes_in_the_doc_name_seed_1944():
     """The doc shows 0M00-0001-WR3 as the code of `bgrid map --seed 1944` (normal, 1 ridge)."""
     from bgrid.rules.challenge import decode_code
