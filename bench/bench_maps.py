@@ -11,6 +11,10 @@ builds maps for a fresh block of seeds, and the median of the runs is reported.
 
 The first run also warms the ridge cache (``board.ridge_cells``, at most 100×100 pairs); its
 rate is printed apart as "cold" and the median is over all runs.
+
+To measure an older version side by side, put its ``rules/`` under ``DIR/bgrid/rules`` (with
+an empty ``DIR/bgrid/__init__.py``) and run with ``PYTHONPATH=DIR``: a path entry wins over
+the editable install. Run both under ``taskset -c 0`` for one core.
 """
 
 from __future__ import annotations
@@ -21,11 +25,8 @@ import pstats
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
-
-from bgrid.rules.mission import mission_from_seed  # noqa: E402
+from bgrid.rules.mission import mission_from_seed
 
 TARGET = 5000
 

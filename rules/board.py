@@ -224,18 +224,14 @@ def nearest_open_cell(cell: Cell, occupied) -> Cell:
     Raises ``ValueError`` if the whole board is occupied (cannot happen in setup: at
     most 4 ridges and 10 targets).
     """
-    if cell not in occupied:
-        return cell
-    best = None
-    for candidate in _BY_COLUMN_THEN_ROW:
-        if candidate in occupied:
-            continue
-        d = distance(cell, candidate)
-        if best is None or d < best[0]:
-            best = (d, candidate)
-    if best is None:
-        raise ValueError("no open cell left on the board")
-    return best[1]
+    for candidate in _R3_SEARCH_ORDER[cell]:
+        if candidate not in occupied:
+            return candidate
+    raise ValueError("no open cell left on the board")
 
 
-_BY_COLUMN_THEN_ROW = tuple(sorted(CELLS, key=lambda c: (c.column, c.row)))
+#: _R3_SEARCH_ORDER[cell]: every cell in R3 order from ``cell`` (itself first, then by
+#: distance, column, row), so finding the nearest open cell is one scan to the first hit.
+_R3_SEARCH_ORDER: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple(sorted(CELLS, key=lambda c, start=start: (distance(start, c), c % SIZE, c // SIZE)))
+    for start in CELLS)

@@ -22,6 +22,8 @@ draw deck, R25) and ``reshuffle`` (the reshuffle numbers, R26).
 from __future__ import annotations
 
 import hashlib
+import struct
+from functools import lru_cache
 
 from .cards import FULL_DECK, Card
 
@@ -40,12 +42,28 @@ class SeededStream:
         self._buffer = hashlib.shake_256(self._label).digest(expected_words * _WORD)
         self._pos = 0
 
+    def _reserve(self, words: int) -> None:
+        """Make sure ``words`` more integers are in the buffer (longer digests only append)."""
+        needed = self._pos + words * _WORD
+        if needed > len(self._buffer):
+            self._buffer = hashlib.shake_256(self._label).digest(max(needed, 2 * len(self._buffer)))
+
     def next_u64(self) -> int:
-        if self._pos + _WORD > len(self._buffer):
-            self._buffer = hashlib.shake_256(self._label).digest(2 * len(self._buffer))
+        self._reserve(1)
         value = int.from_bytes(self._buffer[self._pos:self._pos + _WORD], "big")
         self._pos += _WORD
         return value
+
+    def take(self, count: int) -> tuple[int, ...]:
+        """The next ``count`` integers at once: the same as ``count`` calls of ``next_u64``."""
+        self._reserve(count)
+        words = struct.unpack_from(f">{count}Q", self._buffer, self._pos)
+        self._pos += count * _WORD
+        return words
+
+    def rewind(self, count: int) -> None:
+        """Step back over the last ``count`` integers read, to read them again."""
+        self._pos -= count * _WORD
 
     def below(self, n: int) -> int:
         """Uniform in 0..n-1, without modulo bias."""
@@ -60,11 +78,36 @@ def stream(ruleset: str, purpose: str, seed: int) -> SeededStream:
     return SeededStream(f"bgrid/{ruleset}/{purpose}/{seed}")
 
 
+@lru_cache(maxsize=None)
+def _positions(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The positions ``i`` a shuffle of ``n`` items swaps, last first, and the range ``i+1``
+    each ``j`` is drawn from."""
+    return tuple(range(n - 1, 0, -1)), tuple(range(n, 1, -1))
+
+
+def swap_draws(n: int, rng: SeededStream) -> list[int]:
+    """The ``j`` of each step of a Fisher–Yates shuffle of ``n`` items (see the module
+    docstring), for ``i`` from ``n-1`` down to 1.
+
+    Fast path: all ``n-1`` integers are read at once. No rejection can happen when every
+    one of them is below ``2**64 - n``, because each bound ``2**64 - 2**64 % (i+1)`` is at
+    least that; otherwise (odds about n/2**64 per integer) the draws are redone one by one.
+    """
+    if n < 2:
+        return []
+    _, ranges = _positions(n)
+    words = rng.take(n - 1)
+    if max(words) < _LIMIT - n:
+        return [x % m for x, m in zip(words, ranges)]
+    rng.rewind(n - 1)  # a rejection may happen: read them again one by one
+    return [rng.below(m) for m in ranges]
+
+
 def shuffled(items, rng: SeededStream) -> list:
     """Fisher–Yates, from the last position down (see the module docstring)."""
     out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = rng.below(i + 1)
+    positions, _ = _positions(len(out))
+    for i, j in zip(positions, swap_draws(len(out), rng)):
         out[i], out[j] = out[j], out[i]
     return out
 
