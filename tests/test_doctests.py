@@ -1,0 +1,41 @@
+"""Every doctest in the game model and the generator runs and passes (style guide: doctests on
+notation helpers run under pytest)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import bgrid.generator
+import bgrid.rules
+
+
+def _modules():
+    for package in (bgrid.rules, bgrid.generator):
+        yield package.__name__
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            yield info.name
+
+
+MODULES = sorted(_modules())
+
+
+def test_the_foundation_modules_are_found():
+    for name in ("board", "cards", "challenge", "mission", "seeding", "setup"):
+        assert f"bgrid.rules.{name}" in MODULES
+    assert "bgrid.generator.map_text" in MODULES
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctests failed in {name}"
+
+
+@pytest.mark.parametrize("name", ["bgrid.rules.cards", "bgrid.rules.board", "bgrid.rules.challenge"])
+def test_notation_modules_keep_their_examples(name):
+    assert doctest.testmod(importlib.import_module(name)).attempted > 0
