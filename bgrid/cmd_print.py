@@ -1,0 +1,148 @@
+"""``bgrid sheet``, ``bgrid deck`` and ``bgrid pack``: the printables.
+
+Every file is written through a temporary file and a rename; errors (a bad --out, a bad
+paper, a bad offset) are one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .generator.paper import PAPERS
+from .options import mission_options, pick_mission
+
+DEFAULT_OUT = Path("output")
+
+
+def _common(func):
+    func = click.option("--png", is_flag=True,
+                        help="Also write a PNG of every page (for checking by eye).")(func)
+    func = click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT,
+                        show_default=True,
+                        help="Output folder (created if missing), or a file name ending in .pdf.")(func)
+    func = click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False),
+                        default="a4", show_default=True, help="Paper size.")(func)
+    return func
+
+
+def _deck_options(func):
+    func = click.option("--duplex-offset", "duplex_offset", default="0,0", metavar="X,Y",
+                        show_default=True,
+                        help="Shift the back pages by X mm right and Y mm up, to match "
+                             "your printer's duplex registration.")(func)
+    func = click.option("--gutter-fold", is_flag=True,
+                        help="Fronts and backs side by side on one-sided pages; fold and glue "
+                             "instead of printing duplex.")(func)
+    func = click.option("--low-ink", is_flag=True,
+                        help="White backs and outlined red suits.")(func)
+    return func
+
+
+def _target(out: Path, default_name: str) -> Path:
+    """``--out`` as the PDF's path: a ``.pdf`` name as given, else a folder for the default name."""
+    from .generator.pack import output_dir
+
+    if out.suffix.lower() == ".pdf":
+        output_dir(out.parent if str(out.parent) else Path("."))
+        return out
+    return output_dir(out) / default_name
+
+
+def _write(path: Path, pdf: bytes, png: bool) -> None:
+    from .generator.pack import write_atomic
+
+    write_atomic(path, pdf)
+    click.echo(str(path))
+    if png:
+        from .generator.preview import pdf_to_pngs
+
+        for number, image in enumerate(pdf_to_pngs(pdf), start=1):
+            page = path.with_name(f"{path.stem}-p{number}.png")
+            write_atomic(page, image)
+            click.echo(str(page))
+
+
+@click.command("sheet")
+@mission_options
+@_common
+@click.option("--player", default=None, metavar="NAME", help="Pilot name printed on the sheet.")
+def sheet_command(seed, code, difficulty, ridges, paper, out, png, player):
+    """Write the printable mission sheet (PDF): board, challenge code and QR, trackers,
+    player aid, turn log and the challenge deck's stacking list.
+
+    \b
+    Examples:
+      bgrid sheet --seed 1944
+      bgrid sheet --code 0M00-0001-WR3 --paper letter --player Ada --png
+      bgrid sheet --seed 7 --ridges 3 --out mission7.pdf
+    """
+    from .generator.sheet import render_sheet
+
+    mission = pick_mission(seed, code, difficulty, ridges)
+    pdf = render_sheet(mission, paper, player)
+    _write(_target(out, f"sheet-{mission.code}-{paper.lower()}.pdf"), pdf, png)
+
+
+@click.command("deck")
+@mission_options
+@_common
+@_deck_options
+def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutter_fold, duplex_offset):
+    """Write a printable 54-card deck (PDF), poker size with crop marks.
+
+    With --seed or --code it is that challenge's deck in stack order, each back marked with
+    its stack position and reshuffle number; with neither, a plain deck.
+
+    \b
+    Examples:
+      bgrid deck --code 0M00-0001-WR3
+      bgrid deck --paper letter --low-ink
+      bgrid deck --seed 1944 --duplex-offset 0.5,-1
+      bgrid deck --seed 1944 --gutter-fold
+    """
+    from .generator.deck_pdf import parse_offset, render_deck
+
+    offset = parse_offset(duplex_offset)
+    if seed is None and code is None:
+        if difficulty is not None or ridges is not None:
+            raise click.UsageError("--difficulty and --ridges go with --seed")
+        mission, name = None, f"deck-plain-{paper.lower()}.pdf"
+    else:
+        mission = pick_mission(seed, code, difficulty, ridges)
+        name = f"deck-{mission.code}-{paper.lower()}.pdf"
+    pdf = render_deck(mission, paper, low_ink=low_ink, gutter_fold=gutter_fold, duplex_offset=offset)
+    _write(_target(out, name), pdf, png)
+
+
+@click.command("pack")
+@mission_options
+@_common
+@_deck_options
+@click.option("--player", default=None, metavar="NAME", help="Pilot name printed on the sheet.")
+def pack_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutter_fold,
+                 duplex_offset, player):
+    """Write a mission pack into OUT/<code>/: the sheet, the challenge deck and map.json.
+
+    \b
+    Examples:
+      bgrid pack --seed 1944
+      bgrid pack --code 0M00-0001-WR3 --paper letter --out packs
+    """
+    from .generator.deck_pdf import parse_offset
+    from .generator.pack import output_dir, pack_files, write_atomic
+
+    offset = parse_offset(duplex_offset)
+    mission = pick_mission(seed, code, difficulty, ridges)
+    if out.suffix.lower() == ".pdf":
+        raise click.UsageError("--out for a pack is a folder, not a .pdf file")
+    files = pack_files(mission, paper, player=player, low_ink=low_ink, gutter_fold=gutter_fold,
+                       duplex_offset=offset)
+    folder = output_dir(out / mission.code)
+    for name, data in files.items():
+        if name.endswith(".pdf"):
+            _write(folder / name, data, png)
+        else:
+            write_atomic(folder / name, data)
+            click.echo(str(folder / name))

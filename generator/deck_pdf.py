@@ -1,0 +1,508 @@
+"""The printable card deck: 54 poker-size fronts and their backs, drawn with ReportLab.
+
+Layout (all sizes in millimetres):
+
+* Cards are 63 × 88 with up to 3 mm bleed and a 3 mm safe zone. Nine cards sit in a 3 × 3
+  grid *butted on shared cut lines* (189 × 264): with bleed between them the grid would not
+  fit A4 or Letter inside 5 mm printer margins. Outer edges get bleed where the paper
+  allows it (3 mm, on Letter 2.7 mm top and bottom).
+* Crop marks are thin lines on the extension of every cut line, from just outside the bleed
+  to the paper edge. Nothing is ever drawn *on* a card's edge: a printed outline would show
+  as a sliver on a card cut a hair off.
+* Duplex (the default): page 1 has the print-at-100 % instructions and a calibration ruler,
+  page 2 its duplex check; then each sheet of nine fronts is followed by its backs, mirrored
+  left-to-right for a long-edge flip and shifted by ``duplex_offset``.
+* Gutter fold (``gutter_fold=True``): landscape pages with two columns of fronts, a fold
+  gutter, and the matching backs mirrored across it; fold, glue and cut, no duplex needed.
+
+A challenge deck (a :class:`Mission`) comes in stack order (R25) and every back carries its
+stack position and reshuffle number (R26). A plain deck is the 54 cards in reference order
+with plain backs. The same arguments always give the same bytes (``invariant=1``).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as rl_canvas
+
+from .. import templates as _templates_package
+from ..rules.board import COLUMN_LETTERS
+from ..rules.cards import FULL_DECK, Card, Suit
+from ..rules.errors import BGridError
+from ..rules.mission import Mission
+from ..rules.ruleset import Ruleset, load_ruleset
+from .paper import MM, paper_size
+
+CARD_W, CARD_H = 63.0, 88.0
+BLEED = 3.0
+SAFE = 3.0
+PRINTER_MARGIN = 5.0
+COLS, ROWS = 3, 3
+CROP_GAP = 1.0  # crop marks start this far outside the bleed
+CROP_WIDTH = 0.25 / MM  # 0.25 pt, in mm
+
+FONTS = Path(_templates_package.__file__).resolve().parent / "fonts"
+SANS, BOLD, COND = "BGridSans", "BGridSans-Bold", "BGridSansCond"
+
+INK = Color(0, 0, 0)
+RED = Color(0.78, 0.0, 0.0)
+NAVY = Color(0.11, 0.16, 0.27)
+PALE = Color(0.93, 0.93, 0.93)
+GRID_LIGHT = Color(0.55, 0.62, 0.75)
+
+
+@lru_cache(maxsize=None)
+def _register_fonts() -> None:
+    """The shipped DejaVu subsets, embedded so the deck prints the same everywhere."""
+    for name, file in ((SANS, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"),
+                       (COND, "DejaVuSansCondensed.ttf")):
+        pdfmetrics.registerFont(TTFont(name, str(FONTS / file)))
+
+
+# -- what a card says -------------------------------------------------------------------
+
+def card_role(card: Card, ruleset: Ruleset) -> tuple[str, str]:
+    """(role line, effect line) printed on a front, e.g. ("6 · GUNS", "strafe artillery")."""
+    r = card.rank
+    if card.is_joker:
+        return "JOKER · WILD", "play it as any card: JK=7H"
+    rank = str(card)[:-1]
+    climb = "CLIMB" if card.is_red else "DESCEND"
+    sign = "+" if card.is_red else "−"
+    if 2 <= r <= 5:
+        return f"{rank} · MOVE {r}", f"{r} points: 1 cell forward or a 90° turn each"
+    if r == 6:
+        return "6 · GUNS", f"strafe artillery in line, range ≤ {ruleset.guns_range}"
+    if r in (7, 8):
+        return f"{rank} · BOMB", "the target in your cell"
+    if r == 9:
+        return "9 · THROTTLE", f"+{ruleset.throttle_bonus} to a move or altitude card"
+    if r in (10, 11):
+        return f"{rank} · {climb} {sign}1", "altitude: red climbs, black descends"
+    if r == 12:
+        return f"Q · {climb} {sign}2", "altitude: red climbs, black descends"
+    if r == 13:
+        return "K · RESUPPLY", "discard, draw 1 · not an action"
+    return "A · PRECISION BOMB", "bomb at any altitude"
+
+
+def card_setup_line(card: Card) -> str | None:
+    """"column F · row 6" for Ace–10 (R1 setup and entry), None for the rest."""
+    if not card.is_number:
+        return None
+    return f"column {COLUMN_LETTERS[card.column]} · row {card.row}"
+
+
+# -- layout -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One card on a page: trim rectangle's lower-left corner (mm), the card, and how far
+    its art runs past each trim edge (outer edges get bleed; butted inner edges none)."""
+
+    x: float
+    y: float
+    index: int  # position in the deck, 0 = top
+    bleed: tuple[float, float, float, float]  # left, bottom, right, top
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    face: str  # "front", "back" or "fold"
+    width: float
+    height: float
+    slots: tuple[Slot, ...]  # fronts; for "fold" the fronts, backs follow in `backs`
+    backs: tuple[Slot, ...]
+    cuts_x: tuple[float, ...]
+    cuts_y: tuple[float, ...]
+    bleed_box: tuple[float, float, float, float]
+    trim_box: tuple[float, float, float, float]
+    fold_x: float | None = None
+
+
+def _outer_bleed(page: float, grid: float) -> float:
+    """Bleed on the outer edges: 3 mm unless that would eat into the printer margin."""
+    return max(0.0, min(BLEED, (page - grid) / 2 - PRINTER_MARGIN - CROP_GAP / 2))
+
+
+def duplex_sheets(count: int, paper: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Sheet]:
+    """Front and back pages for ``count`` cards, nine a sheet. Backs are mirrored left to
+    right (long-edge flip) and shifted by ``offset`` = (x right, y up) in mm."""
+    width, height = paper_size(paper)
+    gw, gh = COLS * CARD_W, ROWS * CARD_H
+    bx, by = _outer_bleed(width, gw), _outer_bleed(height, gh)
+    x0, y0 = (width - gw) / 2, (height - gh) / 2
+    sheets = []
+    for first in range(0, count, COLS * ROWS):
+        for face in ("front", "back"):
+            dx, dy = offset if face == "back" else (0.0, 0.0)
+            slots = []
+            for i in range(first, min(first + COLS * ROWS, count)):
+                r, c = divmod(i - first, COLS)
+                if face == "back":
+                    c = COLS - 1 - c  # R/L mirror: the back of a card lands behind its front
+                bleed = (bx if c == 0 else 0.0, by if r == ROWS - 1 else 0.0,
+                         bx if c == COLS - 1 else 0.0, by if r == 0 else 0.0)
+                slots.append(Slot(x0 + dx + c * CARD_W, y0 + dy + (ROWS - 1 - r) * CARD_H, i, bleed))
+            sheets.append(Sheet(
+                face, width, height, tuple(slots), (),
+                tuple(x0 + dx + k * CARD_W for k in range(COLS + 1)),
+                tuple(y0 + dy + k * CARD_H for k in range(ROWS + 1)),
+                (x0 + dx - bx, y0 + dy - by, x0 + dx + gw + bx, y0 + dy + gh + by),
+                (x0 + dx, y0 + dy, x0 + dx + gw, y0 + dy + gh)))
+    return sheets
+
+
+FOLD_GUTTER = 12.0  # between the front and back columns; the fold runs down its middle
+FOLD_COLS, FOLD_ROWS = 2, 2  # fronts per page: two columns a side, two rows (landscape)
+
+
+def fold_sheets(count: int, paper: str) -> list[Sheet]:
+    """Landscape gutter-fold pages: per row, two fronts | gutter | their two backs mirrored
+    across the fold line, so folding the page puts every back behind its front."""
+    height, width = paper_size(paper)  # landscape
+    gw = 2 * FOLD_COLS * CARD_W + FOLD_GUTTER
+    gh = FOLD_ROWS * CARD_H
+    bx, by = _outer_bleed(width, gw), _outer_bleed(height, gh)
+    gb = min(BLEED, FOLD_GUTTER / 2 - CROP_GAP)
+    x0, y0 = (width - gw) / 2, (height - gh) / 2
+    fold = x0 + FOLD_COLS * CARD_W + FOLD_GUTTER / 2
+    sheets = []
+    per = FOLD_COLS * FOLD_ROWS
+    for first in range(0, count, per):
+        fronts, backs = [], []
+        for i in range(first, min(first + per, count)):
+            r, c = divmod(i - first, FOLD_COLS)
+            y = y0 + (FOLD_ROWS - 1 - r) * CARD_H
+            vb = (by if r == FOLD_ROWS - 1 else 0.0, by if r == 0 else 0.0)
+            fx = x0 + c * CARD_W
+            fronts.append(Slot(fx, y, i, (bx if c == 0 else 0.0, vb[0],
+                                          gb if c == FOLD_COLS - 1 else 0.0, vb[1])))
+            bxpos = 2 * fold - fx - CARD_W  # mirror image across the fold line
+            backs.append(Slot(bxpos, y, i, (gb if c == FOLD_COLS - 1 else 0.0, vb[0],
+                                            bx if c == 0 else 0.0, vb[1])))
+        right = fold + FOLD_GUTTER / 2
+        cuts_x = tuple(x0 + k * CARD_W for k in range(FOLD_COLS + 1)) + \
+            tuple(right + k * CARD_W for k in range(FOLD_COLS + 1))
+        sheets.append(Sheet("fold", width, height, tuple(fronts), tuple(backs), cuts_x,
+                            tuple(y0 + k * CARD_H for k in range(FOLD_ROWS + 1)),
+                            (x0 - bx, y0 - by, x0 + gw + bx, y0 + gh + by),
+                            (x0, y0, x0 + gw, y0 + gh), fold))
+    return sheets
+
+
+# -- drawing (inside a card the unit is 1 mm, origin at the trim's lower-left) ----------
+
+def draw_suit(c, suit: Suit | None, x: float, y: float, size: float, *, low_ink: bool = False) -> None:
+    """A suit shape (drawn, not a font glyph) centred on (x, y), ``size`` mm tall.
+
+    Red suits print red, black ones black; the four shapes differ, so the suit reads in
+    greyscale too. ``low_ink`` draws red suits as outlines. ``None`` draws the Joker's star.
+    """
+    s = size / 2
+    p = c.beginPath()
+    if suit is Suit.DIAMONDS:
+        p.moveTo(x, y + s); p.lineTo(x + 0.72 * s, y); p.lineTo(x, y - s); p.lineTo(x - 0.72 * s, y)
+        p.close()
+    elif suit is Suit.HEARTS:
+        p.moveTo(x, y - s)
+        p.curveTo(x - 0.35 * s, y - 0.45 * s, x - s, y - 0.1 * s, x - s, y + 0.4 * s)
+        p.curveTo(x - s, y + 1.0 * s, x - 0.2 * s, y + 1.05 * s, x, y + 0.55 * s)
+        p.curveTo(x + 0.2 * s, y + 1.05 * s, x + s, y + 1.0 * s, x + s, y + 0.4 * s)
+        p.curveTo(x + s, y - 0.1 * s, x + 0.35 * s, y - 0.45 * s, x, y - s)
+        p.close()
+    elif suit is Suit.SPADES:
+        p.moveTo(x, y + s)
+        p.curveTo(x + 0.35 * s, y + 0.5 * s, x + s, y + 0.2 * s, x + s, y - 0.25 * s)
+        p.curveTo(x + s, y - 0.75 * s, x + 0.3 * s, y - 0.8 * s, x + 0.08 * s, y - 0.4 * s)
+        p.lineTo(x + 0.35 * s, y - s); p.lineTo(x - 0.35 * s, y - s); p.lineTo(x - 0.08 * s, y - 0.4 * s)
+        p.curveTo(x - 0.3 * s, y - 0.8 * s, x - s, y - 0.75 * s, x - s, y - 0.25 * s)
+        p.curveTo(x - s, y + 0.2 * s, x - 0.35 * s, y + 0.5 * s, x, y + s)
+        p.close()
+    elif suit is Suit.CLUBS:
+        # three lobes and a stem, each its own subpath: the fill rule below is non-zero and
+        # every subpath winds counter-clockwise, so overlaps never punch holes
+        r = 0.44 * s
+        for cx, cy in ((x, y + 0.52 * s), (x - 0.52 * s, y - 0.2 * s), (x + 0.52 * s, y - 0.2 * s),
+                       (x, y - 0.05 * s)):
+            p.circle(cx, cy, r if cy != y - 0.05 * s else 0.3 * s)
+        p.moveTo(x - 0.12 * s, y); p.lineTo(x - 0.35 * s, y - s); p.lineTo(x + 0.35 * s, y - s)
+        p.lineTo(x + 0.12 * s, y); p.close()  # counter-clockwise, like the circles
+    else:  # Joker: a five-pointed star
+        import math
+        for k in range(10):
+            rr = s if k % 2 == 0 else 0.42 * s
+            a = math.pi / 2 + k * math.pi / 5
+            (p.moveTo if k == 0 else p.lineTo)(x + rr * math.cos(a), y + rr * math.sin(a))
+        p.close()
+    red = suit is not None and suit.is_red
+    colour = RED if red else INK
+    c.setFillColor(colour)
+    c.setStrokeColor(colour)
+    if low_ink and red:
+        c.setLineWidth(0.35)
+        c.drawPath(p, stroke=1, fill=0)
+    else:
+        c.drawPath(p, stroke=0, fill=1, fillMode=1)  # 1 = non-zero winding
+
+
+def _fill_art(c, slot: Slot, colour) -> None:
+    """Fill the card's art area: the trim plus its bleed on outer edges."""
+    left, bottom, right, top = slot.bleed
+    c.setFillColor(colour)
+    c.rect(-left, -bottom, CARD_W + left + right, CARD_H + bottom + top, stroke=0, fill=1)
+
+
+def _corner(c, card: Card, low_ink: bool) -> None:
+    rank = "JK" if card.is_joker else str(card)[:-1]
+    colour = RED if card.is_red else INK
+    c.setFillColor(colour)
+    c.setFont(BOLD, 6.2 if len(rank) == 1 else 5.0)
+    c.drawCentredString(SAFE + 4.2, CARD_H - SAFE - 6.0, rank)
+    draw_suit(c, card.suit, SAFE + 4.2, CARD_H - SAFE - 10.2, 4.6, low_ink=low_ink)
+
+
+def draw_front(c, card: Card, slot: Slot, ruleset: Ruleset, low_ink: bool) -> None:
+    _fill_art(c, slot, Color(1, 1, 1))
+    # corner indices, top-left and (turned) bottom-right, inside the safe zone
+    _corner(c, card, low_ink)
+    c.saveState()
+    c.translate(CARD_W, CARD_H)
+    c.rotate(180)
+    _corner(c, card, low_ink)
+    c.restoreState()
+    draw_suit(c, card.suit, CARD_W / 2, 57, 22, low_ink=low_ink)
+    role, effect = card_role(card, ruleset)
+    # the role band: a pale panel (an outline in low-ink mode) well inside the safe zone
+    c.setLineWidth(0.3)
+    c.setStrokeColor(INK)
+    c.setFillColor(PALE)
+    c.roundRect(SAFE + 3, 22, CARD_W - 2 * SAFE - 6, 17, 1.5, stroke=int(low_ink), fill=int(not low_ink))
+    c.setFillColor(INK)
+    size = 4.2
+    while pdfmetrics.stringWidth(role, BOLD, size) > CARD_W - 2 * SAFE - 9 and size > 2.5:
+        size -= 0.1
+    c.setFont(BOLD, size)
+    c.drawCentredString(CARD_W / 2, 32.2, role)
+    c.setFont(COND, 2.3)
+    c.drawCentredString(CARD_W / 2, 26.0, effect)
+    setup = card_setup_line(card)
+    if setup:
+        c.setFont(COND, 2.8)
+        c.drawCentredString(CARD_W / 2, 16.5, setup)
+
+
+def draw_back(c, slot: Slot, low_ink: bool, stack: tuple[int, int] | None, code: str | None) -> None:
+    """A back: a B-Grid board motif; a challenge back adds stack position and reshuffle
+    number (R25, R26) and the code, so a mixed-up deck can be sorted again."""
+    _fill_art(c, slot, Color(1, 1, 1) if low_ink else NAVY)
+    line = Color(0.6, 0.6, 0.6) if low_ink else GRID_LIGHT
+    text = INK if low_ink else Color(1, 1, 1)
+    left, bottom, right, top = slot.bleed
+    # a grid across the whole art area, continuous over butted cut lines (63 = 10 × 6.3,
+    # 88 = 14 × 88/14) and offset half a step so no line ever lies on a cut line
+    c.setStrokeColor(line)
+    c.setLineWidth(0.25)
+    sx, sy = CARD_W / 10, CARD_H / 14
+    for k in range(-1, 11):
+        x = (k + 0.5) * sx
+        if -left <= x <= CARD_W + right:
+            c.line(x, -bottom, x, CARD_H + top)
+    for k in range(-1, 15):
+        y = (k + 0.5) * sy
+        if -bottom <= y <= CARD_H + top:
+            c.line(-left, y, CARD_W + right, y)
+    # the wordmark panel
+    c.setFillColor(Color(1, 1, 1) if low_ink else NAVY)
+    c.setStrokeColor(text)
+    c.setLineWidth(0.5)
+    c.roundRect(SAFE + 4, 34, CARD_W - 2 * SAFE - 8, 22, 2, stroke=1, fill=1)
+    c.setFillColor(text)
+    c.setFont(BOLD, 8.5)
+    c.drawCentredString(CARD_W / 2, 45.5, "B-GRID")
+    c.setFont(SANS, 2.9)
+    c.drawCentredString(CARD_W / 2, 39.5, "FORTRESS RUN")
+    if stack is not None:
+        position, reshuffle = stack
+        c.setFillColor(Color(1, 1, 1) if low_ink else NAVY)
+        c.roundRect(SAFE + 3, SAFE + 4, CARD_W - 2 * SAFE - 6, 13, 1.5, stroke=1, fill=1)
+        c.setFillColor(text)
+        c.setFont(BOLD, 4.2)
+        c.drawCentredString(CARD_W / 2, SAFE + 11, f"#{position}   ·   R{reshuffle}")
+        c.setFont(COND, 2.2)
+        c.drawCentredString(CARD_W / 2, SAFE + 6.3, f"position · reshuffle no. · {code}")
+
+
+def draw_crop_marks(c, sheet: Sheet) -> None:
+    """Thin marks on the extension of every cut line, outside the bleed, to the paper edge."""
+    x1, y1, x2, y2 = sheet.bleed_box
+    c.setStrokeColor(INK)
+    c.setLineWidth(CROP_WIDTH)
+    for x in sheet.cuts_x:
+        c.line(x, 0, x, y1 - CROP_GAP)
+        c.line(x, y2 + CROP_GAP, x, sheet.height)
+    for y in sheet.cuts_y:
+        c.line(0, y, x1 - CROP_GAP, y)
+        c.line(x2 + CROP_GAP, y, sheet.width, y)
+
+
+def _ruler(c, x: float, y: float) -> None:
+    """A 100 mm ruler with mm ticks above, and a 4-inch ruler with 1/8 in ticks below."""
+    c.setStrokeColor(INK)
+    c.setFillColor(INK)
+    c.setLineWidth(0.15)
+    c.line(x, y, x + 100, y)
+    c.setFont(SANS, 2.4)
+    for mm in range(101):
+        h = 4 if mm % 10 == 0 else (2.8 if mm % 5 == 0 else 1.8)
+        c.line(x + mm, y, x + mm, y + h)
+        if mm % 10 == 0:
+            c.drawCentredString(x + mm, y + 5, str(mm))
+    c.drawString(x + 103, y + 1, "mm")
+    inch = 25.4
+    for e in range(33):
+        h = 4 if e % 8 == 0 else (2.8 if e % 4 == 0 else 1.8)
+        c.line(x + e * inch / 8, y, x + e * inch / 8, y - h)
+        if e % 8 == 0:
+            c.drawCentredString(x + e * inch / 8, y - 7, str(e // 8))
+    c.drawString(x + 103, y - 3, "in")
+
+
+def _crosshair(c, x: float, y: float) -> None:
+    c.setLineWidth(0.2)
+    c.circle(x, y, 4, stroke=1, fill=0)
+    c.line(x - 8, y, x + 8, y)
+    c.line(x, y - 8, x, y + 8)
+
+
+CHECK_X, CHECK_Y = 40.0, 60.0  # the duplex check mark, from the front page's left/bottom
+
+
+def draw_instructions(c, width: float, height: float, *, title: str, lines: list[str]) -> None:
+    c.setFillColor(INK)
+    c.setFont(BOLD, 7)
+    c.drawString(20, height - 30, "B-GRID: FORTRESS RUN · card deck")
+    c.setFont(BOLD, 4.2)
+    c.drawString(20, height - 39, title)
+    y = height - 52
+    for line in lines:
+        c.setFont(SANS, 3.4)
+        c.drawString(20, y, line)
+        y -= 6.5
+    y -= 8
+    c.setFont(BOLD, 3.6)
+    c.drawString(20, y, "Calibration: measure these rulers. 100 mm must measure 100 mm (4 in = 4 in).")
+    _ruler(c, 20, y - 22)
+    c.rect(20, y - 85, 50, 50, stroke=1, fill=0)
+    c.setFont(SANS, 3)
+    c.drawCentredString(45, y - 61, "50 × 50 mm")
+    _crosshair(c, CHECK_X, CHECK_Y)
+    c.setFont(SANS, 3)
+    c.drawString(CHECK_X + 11, CHECK_Y - 1, "duplex check: hold the printed sheet to the light; "
+                 "the mark on the back should sit on this one")
+
+
+def draw_duplex_check(c, width: float, offset: tuple[float, float]) -> None:
+    """The back of the instructions: the check mark where a long-edge flip puts it."""
+    x, y = width - CHECK_X + offset[0], CHECK_Y + offset[1]
+    c.setStrokeColor(INK)
+    _crosshair(c, x, y)
+    c.setFillColor(INK)
+    c.setFont(SANS, 3)
+    c.drawRightString(x - 11, y - 1, "off by X mm right, Y mm up? print again with "
+                      "--duplex-offset -X,-Y")
+
+
+# -- the document -----------------------------------------------------------------------
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """``"X,Y"`` in mm, e.g. ``"0.5,-1"``. Raises :class:`BGridError`."""
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        raise BGridError(f"--duplex-offset '{text}' is not X,Y in mm, e.g. 0.5,-1") from None
+    if max(abs(x), abs(y)) > 10:
+        raise BGridError(f"--duplex-offset '{text}': at most 10 mm each way")
+    return (x, y)
+
+
+def _slot_draw(c, slot: Slot, draw, *args) -> None:
+    c.saveState()
+    c.translate(slot.x, slot.y)
+    draw(c, *args)
+    c.restoreState()
+
+
+def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: bool = False,
+                gutter_fold: bool = False, duplex_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
+    """The deck as PDF bytes. With a mission: the challenge deck in stack order, every back
+    marked with its position and reshuffle number (R25, R26); without: a plain deck."""
+    _register_fonts()
+    ruleset = mission.ruleset if mission is not None else load_ruleset()
+    cards = mission.deck if mission is not None else FULL_DECK
+    width, height = paper_size(paper)
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=(width * MM, height * MM), invariant=1, pageCompression=1)
+    code = mission.code if mission is not None else None
+    what = f"challenge deck {code}" if code else "plain deck"
+    c.setTitle(f"B-Grid: Fortress Run — {what}")
+    c.setSubject(f"{what}, ruleset {ruleset.name}, {paper.lower()}"
+                 + (", gutter fold" if gutter_fold else ", duplex"))
+    c.setKeywords(", ".join(filter(None, ["B-Grid", code and f"challenge {code}",
+                                          f"ruleset {ruleset.name}"])))
+    c.setCreator("bgrid")
+
+    # page 1: instructions, page 2: its back (the duplex check)
+    c.scale(MM, MM)
+    if gutter_fold:
+        lines = ["Print at 100 % (\"Actual size\"; turn \"Fit to page\" off), one-sided.",
+                 "Cut each row out along the crop marks, fold along the dashed line in the gutter,",
+                 "glue front to back, then cut the cards apart along the marks.",
+                 "Every back lands behind its own front by construction: no duplex printing needed."]
+    else:
+        lines = ["Print at 100 % (\"Actual size\"; turn \"Fit to page\" off), double-sided,",
+                 "flipping on the LONG edge. Fronts are on odd pages, their backs on the next page",
+                 "(mirrored, so each back lands behind its own front). Cut along the crop marks:",
+                 "the cards share cut lines, so each cut serves two cards.",
+                 "If the backs land off: see the duplex check below and rerun with --duplex-offset X,Y."]
+    if mission is not None:
+        lines.append(f"Challenge {code}: the cards come in stack order; the back shows each card's")
+        lines.append("stack position (#) and reshuffle number (R, R26). Stack #1 on top.")
+    draw_instructions(c, width, height, title=what + f" · {paper.upper()}", lines=lines)
+    c.showPage()
+    if not gutter_fold:
+        c.scale(MM, MM)
+        draw_duplex_check(c, width, duplex_offset)
+        c.showPage()
+
+    sheets = fold_sheets(len(cards), paper) if gutter_fold else duplex_sheets(len(cards), paper, duplex_offset)
+    for sheet in sheets:
+        page = (sheet.width * MM, sheet.height * MM)
+        c.setPageSize(page)
+        c.setTrimBox(tuple(v * MM for v in sheet.trim_box))
+        c.setBleedBox(tuple(v * MM for v in sheet.bleed_box))
+        c.scale(MM, MM)
+        fronts = sheet.slots if sheet.face != "back" else ()
+        backs = sheet.backs if sheet.face == "fold" else (sheet.slots if sheet.face == "back" else ())
+        for slot in fronts:
+            _slot_draw(c, slot, draw_front, cards[slot.index], slot, ruleset, low_ink)
+        for slot in backs:
+            stack = (slot.index + 1, mission.reshuffle[slot.index]) if mission is not None else None
+            _slot_draw(c, slot, draw_back, slot, low_ink, stack, code)
+        draw_crop_marks(c, sheet)
+        if sheet.fold_x is not None:
+            c.setDash(2, 1.5)
+            c.setLineWidth(CROP_WIDTH)
+            c.line(sheet.fold_x, 0, sheet.fold_x, sheet.height)
+        c.showPage()
+    # later pages reset to the portrait paper for the next document only
+    c.setTrimBox(None)
+    c.setBleedBox(None)
+    return c.getpdfdata()

@@ -1,0 +1,192 @@
+"""The printable mission sheet: jinja2 HTML/CSS templates rendered to PDF by WeasyPrint.
+
+Page 1 carries the board, the challenge code (text and QR), the trackers and the player
+aid; page 2 the turn log (laid out column for column like the log format) and, for the
+challenge deck, the stacking list with the reshuffle numbers (R25, R26).
+
+Rendering is sealed: WeasyPrint reads only ``data:`` URLs and files inside the package's
+``templates/`` folder (:class:`SheetFetcher`), fonts come from ``templates/fonts/`` through
+``@font-face``, and the PDF carries no clock time and a file identifier derived from the
+mission, so the same mission and paper always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import jinja2
+
+from .. import templates as _templates_package
+from ..rules.board import COLUMN_LETTERS, SIZE, Cell
+from ..rules.mission import Mission
+from .paper import paper_size
+from .qr import qr_svg
+
+TEMPLATES = Path(_templates_package.__file__).resolve().parent
+SHEET_TEMPLATE = "sheet.html.j2"
+LOG_ROWS = 30
+CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
+LABEL_MM = 6.0   # coordinate strip on each side of the board
+
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+    autoescape=True,  # a player name is text, never markup
+    undefined=jinja2.StrictUndefined,  # a missing value is an error, not a blank
+    trim_blocks=True, lstrip_blocks=True,
+)
+
+
+# -- what the sheet says ---------------------------------------------------------------
+
+_SUIT_MOVES = {
+    "toward-bomber": "one step toward the bomber",
+    "hold": "hold position",
+    "toward-bunker": "one step toward the nearest surviving bunker (hold when none is left)",
+}
+
+
+def board_context(mission: Mission) -> dict:
+    """Cell contents and ridge segments in board millimetres (origin: the grid's corner)."""
+    m = mission.game_map
+    kinds = {c: "mountain" for c in m.mountains}
+    kinds.update({c: "bunker" for c in m.bunkers})
+    kinds.update({c: "artillery" for c in m.artillery})
+    cells = []
+    for i in range(SIZE * SIZE):
+        cell = Cell(i)
+        cells.append({"name": str(cell), "x": LABEL_MM + cell.column * CELL_MM,
+                      "y": LABEL_MM + (cell.row - 1) * CELL_MM, "kind": kinds.get(cell, "open")})
+
+    def centre(cell: Cell) -> tuple[float, float]:
+        return (LABEL_MM + (cell.column + 0.5) * CELL_MM, LABEL_MM + (cell.row - 0.5) * CELL_MM)
+
+    ridges = [dict(zip(("x1", "y1"), centre(r.start))) | dict(zip(("x2", "y2"), centre(r.end)))
+              for r in m.ridges if r.start != r.end]
+    return {"cell_mm": CELL_MM, "label_mm": LABEL_MM, "size_mm": 2 * LABEL_MM + SIZE * CELL_MM,
+            "columns": list(COLUMN_LETTERS), "rows": list(range(1, SIZE + 1)),
+            "cells": cells, "ridges": ridges}
+
+
+def aid_context(mission: Mission) -> dict:
+    """The player aid's values, read from the ruleset so a variant prints its own numbers."""
+    rs = mission.ruleset
+    reach = [max(rs.artillery_reach_minimum, rs.artillery_reach_base - alt)
+             for alt in range(rs.max_altitude + 1)]  # R18
+    suits = [{"letter": s, "symbol": sym, "move": _SUIT_MOVES[rs.automa_suits[s]]}
+             for s, sym in (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))]  # R19
+    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range,
+            "guns_max_altitude": rs.guns_max_altitude, "clearance": rs.mountain_clearance,
+            "throttle": rs.throttle_bonus, "max_altitude": rs.max_altitude,
+            "start_altitude": rs.start_altitude, "hand": rs.hand_size,
+            "score": {"bunker": rs.score_bunker, "artillery": rs.score_artillery,
+                      "damage": rs.score_damage}}
+
+
+def stacking_context(mission: Mission) -> list[dict]:
+    """The challenge deck top first, with each card's reshuffle number (R25, R26)."""
+    return [{"position": i + 1, "card": card.pretty, "is_red": card.is_red,
+             "reshuffle": number}
+            for i, (card, number) in enumerate(zip(mission.deck, mission.reshuffle))]
+
+
+def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None) -> dict:
+    width, height = paper_size(paper)
+    spec = mission.spec
+    return {
+        "paper": {"name": paper.lower(), "width": width, "height": height},
+        "code": mission.code,
+        "qr": qr_svg(mission.code),
+        "seed": spec.seed,
+        "difficulty": spec.difficulty,
+        "ridges": spec.ridges,
+        "ruleset": spec.ruleset,
+        "health": mission.health,
+        "player": player,
+        "bunkers": [str(c) for c in mission.game_map.bunkers],
+        "artillery": [str(c) for c in mission.game_map.artillery],
+        "board": board_context(mission),
+        "aid": aid_context(mission),
+        "stack": stacking_context(mission),
+        "log_rows": list(range(1, LOG_ROWS + 1)),
+        "altitudes": list(range(mission.ruleset.max_altitude + 1)),
+        "passes": mission.ruleset.reshuffles_allowed + 1,
+    }
+
+
+def render_sheet_html(mission: Mission, paper: str = "a4", player: str | None = None) -> str:
+    """The sheet as HTML (autoescaped, strict: a missing value raises)."""
+    return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player))
+
+
+# -- sealed rendering -------------------------------------------------------------------
+
+def _template_path(url: str) -> Path | None:
+    """The file a ``file:`` URL names, if it lies inside ``templates/``; else None."""
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = Path(unquote(parts.path)).resolve()  # resolve: no ../ or symlink escapes
+    if not path.is_file() or not path.is_relative_to(TEMPLATES):
+        return None
+    return path
+
+
+def _make_fetcher_class():
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class SheetFetcher(URLFetcher):
+        """Serves ``data:`` URLs and the package's own template files; refuses the rest.
+
+        ``refused`` lists what was asked for and denied (the tests read it).
+        """
+
+        def __init__(self):
+            super().__init__(allowed_protocols=("data", "file"))
+            self.refused: list[str] = []
+
+        def fetch(self, url, headers=None):
+            if url.startswith("data:"):
+                return super().fetch(url, headers)  # urllib's DataHandler: no I/O
+            path = _template_path(url)
+            if path is None:
+                self.refused.append(url)
+                raise ValueError(f"bgrid sheets load nothing from outside templates/: {url}")
+            kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
+
+    return SheetFetcher
+
+
+_FETCHER_CLASS = None
+
+
+def sheet_fetcher():
+    """A fresh :class:`SheetFetcher` (class built on first use: WeasyPrint loads lazily)."""
+    global _FETCHER_CLASS
+    if _FETCHER_CLASS is None:
+        _FETCHER_CLASS = _make_fetcher_class()
+    return _FETCHER_CLASS()
+
+
+def html_to_pdf(html: str, identifier: bytes, fetcher=None) -> bytes:
+    """Render sealed HTML to PDF bytes; ``identifier`` becomes the PDF's /ID."""
+    import weasyprint
+
+    fetcher = fetcher if fetcher is not None else sheet_fetcher()
+    document = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
+                               url_fetcher=fetcher).render(custom_metadata=True)
+    return document.write_pdf(pdf_identifier=identifier, custom_metadata=True)
+
+
+def pdf_identifier(*parts: str) -> bytes:
+    """A stable PDF file identifier from the things that define the document."""
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32].encode()
+
+
+def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None) -> bytes:
+    """The mission sheet as PDF bytes; the same arguments always give the same bytes."""
+    html = render_sheet_html(mission, paper, player)
+    return html_to_pdf(html, pdf_identifier("sheet", mission.code, paper.lower(), player or ""))
