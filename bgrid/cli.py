@@ -17,6 +17,7 @@ from .rules.errors import BGridError
 # name -> (module, attribute, one-line help shown in `bgrid --help`)
 COMMANDS = {
     "map": ("bgrid.cmd_map", "map_command", "Show a seeded map and its challenge code."),
+    "verify": ("bgrid.cmd_verify", "verify_command", "Replay mission logs and check their reported score."),
     "sheet": ("bgrid.cmd_print", "sheet_command", "Write a printable mission sheet (PDF)."),
     "deck": ("bgrid.cmd_print", "deck_command", "Write a printable card deck (PDF)."),
     "pack": ("bgrid.cmd_print", "pack_command", "Write sheet, deck and map.json into a folder."),

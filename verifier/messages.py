@@ -64,6 +64,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "E212": ("after-the-end", "R37"),
     "E213": ("state-mismatch", "log-format: Body"),
     "E214": ("wrong-claim", "R38"),
+    # -- the verifier itself ---------------------------------------------------------------
+    "E299": ("internal-error", "none: a bug in bgrid"),
 }
 
 

@@ -1,0 +1,133 @@
+"""``bgrid verify``: replay mission logs and say whether they are valid."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from .verifier.log_parser import MAX_BYTES
+from .verifier.verdict import INCOMPLETE, INVALID, VALID
+from .verifier.verify import verify_log
+
+LOG_SUFFIXES = (".log", ".txt")
+PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
+
+
+class Unreadable(Exception):
+    """An input that cannot be read at all (exit status 2)."""
+
+
+def expand_inputs(paths) -> list[str]:
+    """Files as given; a directory becomes its *.log and *.txt files, sorted; '-' is stdin."""
+    out = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            found = sorted(str(q) for q in Path(p).iterdir()
+                           if q.is_file() and q.suffix.lower() in LOG_SUFFIXES)
+            if not found:
+                raise Unreadable(f"{p}: the directory holds no *.log or *.txt file")
+            out.extend(found)
+        else:
+            out.append(p)
+    return out
+
+
+def read_input(name: str) -> bytes:
+    """The bytes of a log, at most one byte over the verifier's cap (it then says so)."""
+    try:
+        if name == "-":
+            return sys.stdin.buffer.read(MAX_BYTES + 1)
+        with open(name, "rb") as fh:
+            return fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise Unreadable(f"{name}: cannot read the file ({exc.strerror or exc})") from None
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write to a temporary file next to ``path`` and rename it, so no half file remains."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".bgrid-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@click.command("verify")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: one object for one log, else "
+              "{summary, logs}.")
+@click.option("--html", "html", default=None, metavar="FILE",
+              help="Also write an HTML report (verdict, score, board with the bomber's path, the error).")
+def verify_command(logs, as_json, html):
+    """Replay mission logs against the rules: valid (outcome and score), invalid (the first
+    error, with line, column, rule and state) or incomplete.
+
+    LOG is a file, a directory (its *.log and *.txt files, sorted) or - for standard input.
+    Exit status: 0 all valid, 1 any invalid or incomplete, 2 a log that cannot be read or a
+    bad option.
+
+    \b
+    Examples:
+      bgrid verify mission.log
+      bgrid verify tests/logs --json
+      bgrid verify run.log --html report.html
+      cat mission.log | bgrid verify -
+    """
+    try:
+        names = expand_inputs(logs)
+    except Unreadable as exc:
+        raise click.UsageError(str(exc)) from None
+    verdicts, unreadable = [], []
+    show_progress = len(names) >= PROGRESS_FROM and not as_json
+    with click.progressbar(names, label="verifying", file=sys.stderr,
+                           hidden=not show_progress) as bar:
+        for name in bar:
+            try:
+                data = read_input(name)
+            except Unreadable as exc:
+                unreadable.append(str(exc))
+                continue
+            verdicts.append(verify_log(data, source="<stdin>" if name == "-" else name))
+    for message in unreadable:
+        click.echo(f"Error: {message}", err=True)
+    counts = {k: sum(1 for v in verdicts if v.verdict == k) for k in (VALID, INVALID, INCOMPLETE)}
+    if as_json:
+        if len(names) == 1 and verdicts:
+            click.echo(json.dumps(verdicts[0].as_dict(), indent=2, ensure_ascii=False))
+        else:
+            click.echo(json.dumps({"summary": dict(counts, unreadable=len(unreadable)),
+                                   "logs": [v.as_dict() for v in verdicts]}, indent=2, ensure_ascii=False))
+    elif len(names) == 1:
+        if verdicts:
+            click.echo(verdicts[0].render())
+    else:
+        for v in verdicts:
+            click.echo(v.summary() if v.is_valid else v.render())
+        click.echo(summary_table(counts, len(unreadable)))
+    if html is not None and verdicts:
+        from .verifier.report_html import render_report
+        write_atomic(html, render_report(verdicts))
+    # sys.exit, not ctx.exit: the group runs click in non-standalone mode, where an Exit
+    # would come back as a return value and be read as success.
+    if unreadable:
+        sys.exit(2)
+    sys.exit(0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
+
+
+def summary_table(counts: dict, unreadable: int) -> str:
+    total = sum(counts.values()) + unreadable
+    rows = [("valid", counts[VALID]), ("invalid", counts[INVALID]), ("incomplete", counts[INCOMPLETE])]
+    if unreadable:
+        rows.append(("unreadable", unreadable))
+    rows.append(("total", total))
+    return "\n".join(["", "verdict      logs"] + [f"{name:<12} {n:>4}" for name, n in rows])

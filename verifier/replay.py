@@ -1,0 +1,313 @@
+"""Replay a parsed log on the rules engine and stop at the first place paper and rules part.
+
+The engine (``rules.engine``) is the referee: the logged cards are its chance outcomes and
+the logged plays its actions. This module only walks the log, keeps the log's own
+bookkeeping (which turn the log is in, whether the statement that ended the mission wrote
+``none``, R36–R38) and turns the engine's refusals into messages with a line, a column, a
+rule, the state and the legal alternatives.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..rules.actions import EndPhase, EnterColumn, Throttle
+from ..rules.board import Cell
+from ..rules.cards import Card
+from ..rules.engine import apply, chance_outcomes, chance_pending, check_action, new_game, reveal
+from ..rules.errors import IllegalActionError, NotationError
+from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded
+from ..rules.state import GameState, Phase
+from .explain import describe_state, legal_summary, outcome_text
+from .map_source import MissionSource
+from .messages import LogError
+from .statements import ParsedLog, Statement
+
+_PLAYS = ("resupply", "move", "alt", "guns", "bomb", "throttle")
+_KIND_OF_PURPOSE = {"entry": "enter", "draw": "draw", "resupply": "resupply", "guns": "guns",
+                    "bomb": "bomb", "automa": "automa"}
+_PHASE_END = {"throttle": "a Throttle ends the player phase (R11)",
+              "exit": "the bomber left the map, which ends the player phase (R6)",
+              "actions": "two actions were played and no King or Joker is left to play (R6)",
+              "end": "the player phase was ended"}
+
+
+@dataclass
+class Trace:
+    """What the HTML report draws: the bomber's cells per turn and where damage was taken."""
+
+    path: list[tuple[int, Cell, bool]] = field(default_factory=list)  # (turn, cell, is entry)
+    damage: list[tuple[int, Cell | None, str]] = field(default_factory=list)  # (turn, cell, cause)
+    error_cell: Cell | None = None
+    # the board where the replay stopped
+    mountains: frozenset = frozenset()
+    bunkers: tuple = ()  # the map's bunkers, all of them
+    artillery_start: tuple = ()
+    artillery: tuple = ()  # surviving pieces where they stand
+    destroyed: tuple = ()
+    craters: tuple = ()
+    bomber: Cell | None = None
+
+    def snapshot(self, state: GameState) -> None:
+        m = state.game_map
+        self.mountains = m.mountains
+        self.bunkers = tuple(m.bunkers)
+        self.artillery_start = tuple(m.artillery)
+        self.artillery = tuple(sorted(state.artillery))
+        self.destroyed = tuple(sorted(state.destroyed))
+        self.craters = tuple(sorted(state.craters))
+        self.bomber = state.cell
+
+
+class Replay:
+    """One replay. :meth:`run` returns the final state or raises the first :class:`LogError`."""
+
+    def __init__(self, log: ParsedLog, source: MissionSource) -> None:
+        self.log = log
+        self.source = source
+        self.state: GameState = new_game(source.game_map, source.ruleset, source.difficulty,
+                                          deck=source.deck, reshuffle_numbers=source.reshuffle)
+        self.turn_logged = 0  # the last `turn N` the log wrote
+        self.none_written = False  # R36: the statement that ended the mission wrote `none`
+        self.end_line: int | None = None  # the line whose statement ended the mission
+        self.phase_end: str | None = None  # why the last player phase ended (for messages)
+        self.trace = Trace()
+        self.stmt: Statement | None = None
+
+    # -- errors -----------------------------------------------------------------------
+    def fail(self, code: str, message: str, index: int = 0, *, rule: str | None = None,
+             detail: str | None = None) -> LogError:
+        st = self.stmt
+        token = st.token(index)
+        self.trace.error_cell = self.state.cell
+        return LogError(code, message, line=st.line, column=token.column, token=token.text,
+                        text=self.log.line_text(st.line), rule=rule, detail=detail,
+                        state=describe_state(self.state), legal=legal_summary(self.state))
+
+    # -- engine calls, with the trace -------------------------------------------------
+    def _record(self, events) -> None:
+        turn = self.state.turn
+        for ev in events:
+            if isinstance(ev, Entered):
+                self.trace.path.append((turn, ev.cell, True))
+            elif isinstance(ev, Moved):
+                self.trace.path.extend((turn, c, False) for c in ev.path)
+            elif isinstance(ev, Damage):
+                self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
+            elif isinstance(ev, PlayerPhaseEnded):
+                self.phase_end = ev.reason
+        if self.state.is_over and self.end_line is None:
+            self.end_line = self.stmt.line
+
+    def play(self, action, index: int) -> None:
+        try:
+            check_action(self.state, action)
+        except IllegalActionError as exc:
+            code = {"not-in-hand": "E204", "wrong-phase": "E202"}.get(exc.code, "E203")
+            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code) from None
+        self._record(apply(self.state, action))
+
+    def take_card(self, card: Card | None, index: int, purpose: str) -> None:
+        """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
+        state = self.state
+        if state.is_over:
+            if card is None and state.end_card_purpose == purpose and not self.none_written:
+                self.none_written = True
+                return
+            raise self.fail("E211", self._ended_for_want_of_card(), index)
+        if card is None:
+            left = len(state.draw_pile)
+            raise self.fail("E210", f"'none', but the mission goes on here: the {purpose} card comes "
+                            f"from a draw pile of {left} card{'s' if left != 1 else ''}", index)
+        pending = chance_pending(state)
+        if pending != purpose:
+            raise self.fail("E202", f"no {purpose} card is drawn here; {self._expected()}", index)
+        if card not in chance_outcomes(state):
+            raise self._bad_card(card, index, purpose)
+        try:
+            events = reveal(state, card)
+        except IllegalActionError as exc:
+            code = {"wrong-card": "E206", "card-not-in-deck": "E205"}.get(exc.code, "E203")
+            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code) from None
+        self._record(events)
+
+    def _bad_card(self, card: Card, index: int, purpose: str) -> LogError:
+        state = self.state
+        if state.challenge:
+            expected = chance_outcomes(state)[0]
+            return self.fail("E206", f"the challenge deck gives {expected} as the {purpose} card here, "
+                             f"not {card}", index, rule="R26" if state.exhaustions else "R25")
+        where = ("in the hand" if card in state.hand else
+                 "on the discard pile" if card in state.discard else
+                 "being played" if card in state.in_play else "out of the deck")
+        after = (" (after the reshuffle the draw pile is the discard pile of that moment, R35)"
+                 if state.exhaustions else "")
+        return self.fail("E205", f"{card} cannot be the {purpose} card: it is already drawn in this "
+                         f"pass through the deck, now {where}{after}", index,
+                         rule="R35" if state.exhaustions else "R22")
+
+    # -- messages about order -----------------------------------------------------------
+    def _ended_for_want_of_card(self) -> str:
+        s = self.state
+        why = ("the draw pile ran out a second time (out of fuel, R22)" if str(s.cause) == "out-of-fuel"
+               else "the damage of the reshuffle reached the health (R22)")
+        kind = _KIND_OF_PURPOSE[s.end_card_purpose]
+        return (f"the mission ended here: {why} when the {s.end_card_purpose} card was needed; "
+                f"the log writes '{kind} none' there (R36) and nothing after it but state lines")
+
+    def _expected(self) -> str:
+        """What the log should have next, from the engine's phase."""
+        s = self.state
+        if s.turn != self.turn_logged:
+            because = f" ({_PHASE_END[self.phase_end]})" if self.phase_end in _PHASE_END else ""
+            return f"turn {s.turn} begins here{because}: write 'turn {s.turn}' first"
+        phase = s.phase
+        if phase is Phase.ENTRY_REVEAL:
+            return "the bomber is off the map, so 'enter CARD' comes next (R6)"
+        if phase is Phase.DRAW:
+            n = len(s.hand)
+            return f"the hand holds {n} card{'s' if n != 1 else ''}: 'draw' refills it to 5 first (R6)"
+        if phase is Phase.ACTIONS:
+            return "the player phase is on: plays, or 'automa' to end it"
+        if phase is Phase.AUTOMA_REVEAL:
+            because = _PHASE_END.get(self.phase_end, "the player phase is over")
+            return f"{because}; the Automa card comes next: 'automa CARD'"
+        return f"the game waits in phase {phase}"
+
+    # -- the walk -----------------------------------------------------------------------
+    def run(self) -> GameState:
+        for st in self.log.statements:
+            self.stmt = st
+            if self.state.is_over:
+                self.after_end(st)
+                continue
+            if st.kind not in ("turn", "state", "reshuffle") and self.state.turn != self.turn_logged:
+                raise self.fail("E202", self._expected(), 0)
+            getattr(self, "do_" + st.kind)(st)
+        return self.state
+
+    def after_end(self, st: Statement) -> None:
+        """R36/R37: the mission is over; only the `none` statement that ended it and `state`."""
+        s = self.state
+        if st.kind == "state":
+            self.do_state(st)
+            return
+        if s.end_card_purpose is not None and not self.none_written:
+            kind = _KIND_OF_PURPOSE[s.end_card_purpose]
+            if st.kind == "reshuffle":
+                return
+            if st.kind == "turn" and kind in ("enter", "draw") and self.turn_logged != s.turn:
+                self.do_turn(st)
+                return
+            if st.kind == kind and kind in ("enter", "draw", "automa"):
+                self.take_card(st.cards[0], st.card_tokens[0], s.end_card_purpose)
+                if len(st.cards) > 1:
+                    raise self.fail("E212", "nothing is drawn after 'none': the mission is over (R36)",
+                                    st.card_tokens[1])
+                return
+            raise self.fail("E211", self._ended_for_want_of_card(), 0)
+        raise self.fail("E212", f"the mission ended at line {self.end_line}: {outcome_text(s)}; only "
+                        "state lines and comments may follow (R37)", 0)
+
+    def do_turn(self, st: Statement) -> None:
+        s = self.state
+        if s.turn == self.turn_logged:
+            raise self.fail("E202", f"turn {s.turn} is not over: {self._expected()}", 0)
+        if st.number != s.turn:
+            raise self.fail("E201", f"expected 'turn {s.turn}': turns count 1, 2, 3 … without gaps",
+                            1)
+        self.turn_logged = st.number
+
+    def do_enter(self, st: Statement) -> None:
+        if self.state.phase is not Phase.ENTRY_REVEAL:
+            where = (f"the bomber is on the map at {self.state.cell}, so there is no entry; "
+                     if self.state.is_on_map else "")
+            raise self.fail("E202", where + self._expected(), 0, rule="R13")
+        self.take_card(st.cards[0], 1, "entry")
+        if st.column is not None and not self.state.is_over:
+            self.play(EnterColumn(st.column), st.column_token)
+
+    def do_draw(self, st: Statement) -> None:
+        s = self.state
+        if s.phase is not Phase.DRAW:
+            if s.phase is Phase.ACTIONS:
+                raise self.fail("E207", "the hand already holds 5 cards; nothing is drawn (R6, R30)",
+                                1)
+            raise self.fail("E202", self._expected(), 0)
+        room = s.ruleset.hand_size - len(s.hand)
+        real = sum(1 for c in st.cards if c is not None)
+        if real > room:
+            raise self.fail("E207", f"this line draws {real} cards into a hand of {len(s.hand)}: the "
+                            f"hand holds 5 at most, so {room} card{'s are' if room != 1 else ' is'} "
+                            "drawn (R6)", st.card_tokens[room])
+        for card, index in zip(st.cards, st.card_tokens):
+            self.take_card(card, index, "draw")
+
+    def _check_in_hand(self, st: Statement) -> None:
+        action = st.action
+        cards = [action.nine, action.paired.card] if isinstance(action, Throttle) else \
+            [getattr(action, "card", None) or action.king]
+        need = Counter(c.physical for c in cards)
+        have = Counter(self.state.hand)
+        for card, count in need.items():
+            if have[card] < count:
+                hand = " ".join(map(str, self.state.hand)) or "empty"
+                index = next(i for i, t in enumerate(st.tokens)
+                             if i > 0 and _same_card(t.text, card))
+                raise self.fail("E204", f"{card} is not in the hand (hand: {hand})", index)
+
+    def _play_statement(self, st: Statement) -> None:
+        s = self.state
+        if s.phase is Phase.DRAW:
+            n = len(s.hand)
+            raise self.fail("E208", f"the hand holds {n} card{'s' if n != 1 else ''}: draw to 5 before "
+                            "playing (R6)", 0)
+        if s.phase is not Phase.ACTIONS:
+            raise self.fail("E202", self._expected(), 0)
+        self._check_in_hand(st)
+        self.play(st.action, st.action_token)
+        if st.cards:
+            self.take_card(st.cards[0], st.card_tokens[0], st.kind)
+
+    do_resupply = do_move = do_alt = do_guns = do_bomb = do_throttle = _play_statement
+
+    def do_automa(self, st: Statement) -> None:
+        s = self.state
+        if s.phase is Phase.ACTIONS:
+            self.play(EndPhase(), 0)
+        s = self.state
+        if not s.is_over and s.phase is not Phase.AUTOMA_REVEAL:
+            if s.phase is Phase.DRAW and s.turn == self.turn_logged:
+                raise self.fail("E208", self._expected(), 0)
+            off = ("the bomber is off the map, so there is no Automa phase (rulebook: Enemy Phase); "
+                   if not s.is_on_map else "")
+            raise self.fail("E202", off + self._expected(), 0)
+        self.take_card(st.cards[0], 1, "automa")
+
+    def do_reshuffle(self, st: Statement) -> None:
+        s = self.state
+        if s.draw_pile and not s.fresh_reshuffle:
+            raise self.fail("E209", f"'reshuffle', but the draw pile still holds {len(s.draw_pile)} "
+                            "cards here (R36)", 0)
+
+    def do_state(self, st: Statement) -> None:
+        s = self.state
+        actual = {"at": s.cell, "facing": None if s.facing is None else str(s.facing),
+                  "alt": s.altitude, "dmg": s.damage}
+        for key, value, index in st.checks:
+            if value != actual[key]:
+                shown = lambda v: "off" if v is None else str(v)  # noqa: E731
+                if key == "facing" and actual[key] is None:
+                    msg = "the log gives a facing, but the bomber is off the map"
+                else:
+                    msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
+                raise self.fail("E213", msg, index)
+
+
+def _same_card(token: str, card: Card) -> bool:
+    try:
+        return Card.parse(token).physical == card
+    except NotationError:  # a step word or an arrow is not this card
+        return False
+

@@ -1,0 +1,116 @@
+"""Verdicts: valid, invalid or incomplete, with the score and the verification id.
+
+The verification id is the first 16 hex digits of SHA-256 over the log re-printed
+canonically (``ParsedLog.canonical_text``), the ruleset name and the map: reformatting a
+log leaves it alone, editing a card, a step, a line or the claim changes it. A log that
+cannot even be parsed gets the id of its raw bytes, so two players can still tell two
+copies of the same broken file apart from different ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from .messages import LogError
+
+VALID, INVALID, INCOMPLETE = "valid", "invalid", "incomplete"
+ID_LENGTH = 16
+
+
+def verification_id(canonical_text: str, ruleset: str, map_key: str) -> str:
+    digest = hashlib.sha256()
+    for part in ("bgrid-verify-1", ruleset, map_key, canonical_text):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\x00")
+    return digest.hexdigest()[:ID_LENGTH]
+
+
+def raw_id(data: bytes) -> str:
+    return hashlib.sha256(b"bgrid-verify-raw\x00" + data).hexdigest()[:ID_LENGTH]
+
+
+@dataclass(frozen=True)
+class Score:
+    """R24: +2 a bunker, +1 an artillery piece destroyed, −1 a point of damage (ruleset values)."""
+
+    bunkers: int
+    artillery: int
+    damage: int
+    bunker_points: int = 2
+    artillery_points: int = 1
+    damage_points: int = -1
+
+    @property
+    def total(self) -> int:
+        return (self.bunkers * self.bunker_points + self.artillery * self.artillery_points
+                + self.damage * self.damage_points)
+
+    def breakdown(self) -> str:
+        return (f"{self.bunkers} bunker{'s' if self.bunkers != 1 else ''} × {self.bunker_points:+d}, "
+                f"{self.artillery} artillery × {self.artillery_points:+d}, "
+                f"{self.damage} damage × {self.damage_points:+d} = {self.total}")
+
+    def as_dict(self) -> dict:
+        return {"bunkers": self.bunkers, "artillery": self.artillery, "damage": self.damage,
+                "total": self.total}
+
+
+@dataclass
+class Verdict:
+    """The answer for one log. ``trace`` holds what the HTML report draws (may be empty)."""
+
+    verdict: str
+    source: str = "log"
+    outcome: str | None = None  # "victory" | "defeat" once the mission has ended
+    cause: str | None = None  # why it ended: "all bunkers", "damage", "crash", "out of fuel"
+    score: Score | None = None
+    assurance: str | None = None  # "exact" | "consistent"
+    errors: list[LogError] = field(default_factory=list)
+    verification_id: str = ""
+    claim: tuple[str, int] | None = None
+    state: str | None = None  # the state where an incomplete log stops
+    turns: int = 0
+    statements: int = 0
+    trace: object = None
+
+    @property
+    def is_valid(self) -> bool:
+        return self.verdict == VALID
+
+    def summary(self) -> str:
+        """One line: ``name: valid victory 9 (exact) [id]``."""
+        if self.verdict == VALID:
+            text = f"valid, {self.outcome} ({self.cause}), score {self.score.total} ({self.assurance})"
+        elif self.verdict == INCOMPLETE:
+            text = "incomplete: the log stops before the mission ends"
+        else:
+            text = f"invalid: {self.errors[0]}" if self.errors else "invalid"
+        return f"{self.source}: {text} [id {self.verification_id}]"
+
+    def render(self) -> str:
+        """The full answer for the terminal."""
+        lines = [self.summary()]
+        if self.verdict == VALID and self.score is not None:
+            lines.append(f"  score: {self.score.breakdown()}")
+        for err in self.errors:
+            lines.append(err.render(self.source))
+        if self.verdict == INCOMPLETE and self.state:
+            lines.append(f"  state at the end of the log: {self.state}")
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        return {
+            "source": self.source,
+            "verdict": self.verdict,
+            "outcome": self.outcome,
+            "cause": self.cause,
+            "score": None if self.score is None else self.score.total,
+            "breakdown": None if self.score is None else self.score.as_dict(),
+            "assurance": self.assurance,
+            "claim": None if self.claim is None else {"outcome": self.claim[0], "score": self.claim[1]},
+            "errors": [e.as_dict() for e in self.errors],
+            "verification_id": self.verification_id,
+            "turns": self.turns,
+            "state": self.state,
+        }

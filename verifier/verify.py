@@ -1,0 +1,79 @@
+"""Verify one log: parse, build the mission, replay, check the claim, give the verdict.
+
+:func:`verify_log` never raises for anything in the log: every problem becomes an
+``invalid`` verdict with its message. Only an unexpected failure inside the toolkit (a bug)
+becomes the E299 message, so the CLI still answers with a verdict instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from .log_parser import parse_log, read_log_bytes
+from .map_source import mission_source
+from .messages import LogError
+from .explain import describe_state, legal_summary
+from .replay import Replay
+from .verdict import INCOMPLETE, INVALID, VALID, Score, Verdict, raw_id, verification_id
+
+
+def verify_log(data: bytes | str, source: str = "log") -> Verdict:
+    """The verdict on one log given as bytes (a file) or text."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    try:
+        log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray)) else data)
+        mission = mission_source(log)
+    except LogError as exc:
+        return Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw))
+    if mission.code is not None:
+        log.header.challenge = mission.code  # the normalised code, so spelling does not change the id
+    vid = verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
+    verdict = Verdict(INCOMPLETE, source=source, assurance=mission.assurance, verification_id=vid,
+                      claim=log.header.claim, statements=len(log.statements))
+    replay = None
+    try:
+        replay = Replay(log, mission)
+        state = replay.run()
+    except LogError as exc:
+        verdict.verdict = INVALID
+        verdict.errors = [exc]
+        if replay is not None:
+            replay.trace.snapshot(replay.state)
+            verdict.trace = replay.trace
+        verdict.turns = replay.state.turn if replay is not None else 0
+        return verdict
+    except Exception as exc:  # noqa: BLE001 - a bug must still give a verdict, not a traceback
+        line = replay.stmt.line if replay is not None and replay.stmt is not None else None
+        err = LogError("E299", f"the verifier failed here ({type(exc).__name__}: {exc}); this is a bug "
+                       "in bgrid, not in the log: please report it with the log", line=line,
+                       column=1 if line else None, text=log.line_text(line) if line else None)
+        verdict.verdict = INVALID
+        verdict.errors = [err]
+        return verdict
+    replay.trace.snapshot(state)
+    verdict.trace = replay.trace
+    verdict.turns = state.turn
+    if not state.is_over:
+        verdict.state = replay_state(state)
+        return verdict
+    rs = mission.ruleset
+    verdict.score = Score(state.bunkers_destroyed, state.artillery_destroyed, state.damage,
+                          rs.score_bunker, rs.score_artillery, rs.score_damage)
+    verdict.outcome = str(state.outcome)
+    verdict.cause = "all bunkers destroyed" if state.cause is None else str(state.cause)
+    claim = log.header.claim
+    if claim is not None and (claim[0], claim[1]) != (verdict.outcome, verdict.score.total):
+        entry = log.header.entry("claim")
+        verdict.verdict = INVALID
+        verdict.errors = [LogError(
+            "E214", f"the claim says {claim[0]} {claim[1]}; the replay gives {verdict.outcome} "
+            f"({verdict.cause}) with score {verdict.score.total} ({verdict.score.breakdown()})",
+            line=entry.line, column=entry.value_column, token=entry.value,
+            text=log.line_text(entry.line))]
+        return verdict
+    verdict.verdict = VALID
+    return verdict
+
+
+def replay_state(state) -> str:
+    """Where an incomplete log stops and what would come next."""
+    nxt = legal_summary(state)
+    return describe_state(state) + (f"; next: {'; '.join(nxt)}" if nxt else "")
