@@ -60,13 +60,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action
-from .cards import Card
-from .errors import IllegalActionError  # noqa: F401  (raised by the functions below)
-from .events import Event
+from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from .automa import resolve_automa
+from .board import BETWEEN, SIZE, Cell, Facing
+from .cards import ACE, FULL_DECK, JOKER, KING, QUEEN, Card
+from .combat import (bomb_target, can_fire_guns, finish, guns_targets, is_guns_target,
+                     resolve_bomb, resolve_guns, take_damage)
+from .errors import BGridError, IllegalActionError
+from .events import (DamageCause, Discarded, Drew, Entered, Event, AltitudeChanged, AutomaSkipped,
+                     Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, TurnStarted)
+from .movement import Trace, reachable, trace_steps
 from .ruleset import Ruleset
 from .setup import GameMap
-from .state import GameState
+from .state import DefeatCause, GameState, Outcome, Phase
 
 #: code -> what it means. Stable: the verifier may map them to its own messages.
 ERROR_CODES = {
@@ -78,7 +84,7 @@ ERROR_CODES = {
                         "or not in the discard pile at the reshuffle) (R22)",
     "declared-reveal": "a drawn or revealed card is a plain card; only a played Joker is declared",
     "not-in-hand": "the card played is not in the hand",
-    "wrong-phase": "this play is not possible at this point of the turn (R6, R29, R11)",
+    "wrong-phase": "this play is not possible at this point of the turn (R6, R13)",
     "wrong-card-kind": "the card cannot make this kind of play",
     "no-actions-left": "two actions have been played this phase (R6)",
     "no-forward-step": "a movement must make at least one forward step that happens (R9, R31)",
@@ -94,31 +100,74 @@ ERROR_CODES = {
     "bad-column": "the entry column is A-J",
 }
 
+_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: "entry", Phase.DRAW: "draw", Phase.AUTOMA_REVEAL: "automa"}
+_PENDING_PURPOSE = {Guns: "guns", Bomb: "bomb", Resupply: "resupply"}
+_MOVE_RANKS = (2, 3, 4, 5)
+_ALTITUDE_RANKS = (10, 11, 12)
+_BOMB_RANKS = (7, 8, ACE)
+_THROTTLE_RANK, _GUNS_RANK = 9, 6
+
+# Canonical Joker declarations, one per distinct effect (R12): a 5 covers every shorter move.
+_JK = {name: JOKER.declare(name) for name in ("5H", "10H", "10S", "QH", "QS", "6H", "7H", "AH", "9H", "KH")}
+_JOKER_ALTITUDES = (_JK["10H"], _JK["10S"], _JK["QH"], _JK["QS"])
+
+
+# -- setting up -------------------------------------------------------------------------
 
 def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
              reshuffle_numbers=None) -> GameState:
     """A mission at its start: turn 1, bomber off the map, waiting for the entry card (R6).
 
     ``deck``: the draw pile top first (a challenge deck, R25), or None for the player's own
-    shuffled deck (the order is unknown: any card of the draw pile may come next).
-    ``reshuffle_numbers``: with a challenge deck, the reshuffle number of the card at each
-    deck position (R26); None numbers the positions 1, 2, 3 … (the discard pile then
-    re-stacks in the original deck order).
-    """
-    raise NotImplementedError
+    shuffled deck (the order is unknown: any card of the draw pile may come next). A shorter
+    deck is accepted (tests use one to reach an exhaustion quickly); no card may appear more
+    often than in the 54-card deck. ``reshuffle_numbers``: with a challenge deck, the
+    reshuffle number of the card at each deck position (R26); None numbers the positions
+    1, 2, 3 … (the discard pile then re-stacks in the original deck order).
 
+    Raises :class:`BGridError` for an unknown difficulty or an impossible deck.
+    """
+    if difficulty not in ruleset.difficulties:
+        raise BGridError(f"unknown difficulty '{difficulty}': expected one of {', '.join(ruleset.difficulties)}")
+    state = GameState(game_map, ruleset, difficulty, ruleset.health(difficulty))
+    if deck is None:
+        state.draw_pile = list(FULL_DECK)
+        return state
+    cards = [card.physical for card in deck]
+    for card in set(cards):
+        if cards.count(card) > FULL_DECK.count(card):
+            raise BGridError(f"the deck holds {card} {cards.count(card)} times")
+    numbers = list(range(1, len(cards) + 1)) if reshuffle_numbers is None else list(reshuffle_numbers)
+    if len(numbers) != len(cards):
+        raise BGridError(f"{len(numbers)} reshuffle numbers for a deck of {len(cards)} cards")
+    by_card: dict[Card, list[int]] = {}
+    for card, number in zip(cards, numbers):
+        by_card.setdefault(card, []).append(number)
+    state.challenge = True
+    state.draw_pile = cards
+    state.reshuffle_numbers = {card: tuple(sorted(ns)) for card, ns in by_card.items()}
+    return state
+
+
+# -- chance nodes -----------------------------------------------------------------------
 
 def chance_pending(state: GameState) -> str | None:
     """The purpose of the card the game waits for — "entry", "draw", "resupply", "guns",
     "bomb" or "automa" — or None while it waits for a player decision or is over."""
-    raise NotImplementedError
+    if state.phase is Phase.RESOLVE_REVEAL:
+        return _PENDING_PURPOSE[type(state.pending)]
+    return _PHASE_PURPOSE.get(state.phase)
 
 
 def chance_outcomes(state: GameState) -> list[Card]:
     """The cards that could come now: the top card of a challenge deck; the distinct cards of
     the draw pile with the player's own deck (each Joker counted once). Empty when no card is
     awaited."""
-    raise NotImplementedError
+    if chance_pending(state) is None:
+        return []
+    if state.challenge:
+        return state.draw_pile[:1]
+    return list(dict.fromkeys(state.draw_pile))
 
 
 def reveal(state: GameState, card: Card) -> list[Event]:
@@ -130,7 +179,450 @@ def reveal(state: GameState, card: Card) -> list[Event]:
     after it; the message names the expected card), not in the draw pile of an own deck
     ("card-not-in-deck", R22), a declared Joker ("declared-reveal").
     """
-    raise NotImplementedError
+    purpose = chance_pending(state)
+    if purpose is None:
+        if state.phase is Phase.OVER:
+            raise IllegalActionError(f"the mission is over ({_end_words(state)}); no card is "
+                                     "drawn or revealed after the end (R23)", "R23", "game-over")
+        raise IllegalActionError("no card is drawn or revealed now: the game waits for the "
+                                 f"player's {_decision_words(state)}", "R6", "no-card-expected")
+    if card.declared is not None:
+        raise IllegalActionError(f"{card}: a drawn or revealed Joker is plain JK; only a played "
+                                 "Joker carries a declaration (R12)", "R12", "declared-reveal")
+    _take_from_draw_pile(state, card, purpose)
+    state.fresh_reshuffle = False
+    events: list = []
+    phase = state.phase
+    if phase is Phase.ENTRY_REVEAL:
+        _entry_revealed(state, card, events)
+    elif phase is Phase.DRAW:
+        state.hand.append(card)
+        events.append(Drew(card, "draw"))
+        if len(state.hand) >= state.ruleset.hand_size:
+            state.phase = Phase.ACTIONS
+    elif phase is Phase.RESOLVE_REVEAL:
+        _resolve_pending(state, card, events)
+    else:
+        _automa_revealed(state, card, events)
+    _settle(state, events)
+    return events
+
+
+def _take_from_draw_pile(state: GameState, card: Card, purpose: str) -> None:
+    pile = state.draw_pile
+    if state.challenge:
+        if pile[0] != card:  # _settle guarantees a non-empty pile at a chance node
+            rule = "R26" if state.exhaustions else "R25"
+            raise IllegalActionError(
+                f"the next card of the challenge deck is {pile[0]}, not {card} (the {purpose} "
+                f"card{', after the reshuffle' if state.exhaustions else ''}; {rule})",
+                rule, "wrong-card")
+        del pile[0]
+        return
+    try:
+        pile.remove(card)
+    except ValueError:
+        where = ("in the hand" if card in state.hand else
+                 "being played" if card in state.in_play else
+                 "in the discard pile" if card in state.discard else "not in the deck")
+        since = "since the reshuffle" if state.exhaustions else "in this pass through the deck"
+        raise IllegalActionError(
+            f"{card} cannot come as the {purpose} card: it is not in the draw pile ({where}); "
+            f"each card comes once {since} (R22)", "R22", "card-not-in-deck") from None
+
+
+def _settle(state: GameState, events: list) -> None:
+    """At a chance node with an empty draw pile, the deck is exhausted now (R22)."""
+    while not state.draw_pile:
+        purpose = chance_pending(state)
+        if purpose is None:
+            return
+        _exhaust(state, purpose, events)
+
+
+def _exhaust(state: GameState, purpose: str, events: list) -> None:
+    """R22: the first time the discard pile becomes the draw pile (R35: cards being
+    resolved stay out; a challenge deck re-stacks by reshuffle number, R26) and 1 damage;
+    the next time the mission is lost at once (out of fuel)."""
+    rs = state.ruleset
+    state.exhaustions += 1
+    state.fresh_reshuffle = True
+    if state.exhaustions > rs.reshuffles_allowed:
+        finish(state, Outcome.DEFEAT, DefeatCause.OUT_OF_FUEL, events, purpose)
+        return
+    pile, state.discard = state.discard, []
+    if state.challenge:
+        pile = _restack(state, pile)
+    state.draw_pile = pile
+    events.append(Reshuffled(len(pile), purpose))
+    take_damage(state, rs.reshuffle_damage, DamageCause.EXHAUSTION, events, purpose)
+
+
+def _restack(state: GameState, pile: list[Card]) -> list[Card]:
+    """R26: lowest reshuffle number on top. The Jokers of the pile take the lowest Joker
+    numbers (they cannot be told apart; see the module docstring)."""
+    numbers = state.reshuffle_numbers
+    joker_numbers = iter(numbers.get(JOKER, ()))
+    keyed = [(next(joker_numbers) if card.is_joker else numbers[card][0], i, card)
+             for i, card in enumerate(sorted(pile, key=lambda c: not c.is_joker))]
+    return [card for _, _, card in sorted(keyed)]
+
+
+# -- the turn (R6) ----------------------------------------------------------------------
+
+def _start_turn(state: GameState, events: list) -> None:
+    state.turn += 1
+    state.actions = 0
+    events.append(TurnStarted(state.turn))
+    if state.cell is None:
+        state.phase = Phase.ENTRY_REVEAL  # R6a
+    else:
+        _begin_draw(state)
+
+
+def _begin_draw(state: GameState) -> None:
+    """R6b/R30: draw until the hand holds 5; a full hand has no draw."""
+    full = len(state.hand) >= state.ruleset.hand_size
+    state.phase = Phase.ACTIONS if full else Phase.DRAW
+
+
+def _entry_revealed(state: GameState, card: Card, events: list) -> None:
+    events.append(Revealed(card, "entry"))
+    state.in_play.append(card)
+    if card.is_number:
+        _enter(state, card, card.column, False, events)
+    else:
+        state.entry_card = card  # R13: face card or Joker, the player chooses
+        state.phase = Phase.ENTRY_COLUMN
+
+
+def _enter(state: GameState, card: Card, column: int, chosen: bool, events: list) -> None:
+    """R13: damage for a chosen column first, then the mountain check (R28: no clear row-1
+    cell means entering the named cell and crashing), then the discard (R8)."""
+    if chosen and take_damage(state, state.ruleset.face_entry_damage, DamageCause.ENTRY, events):
+        return
+    named = Cell.at(column, 1)
+    cell, shifted, crash = named, None, False
+    if named in state.mountains and state.altitude < state.ruleset.mountain_clearance:
+        clear = [c for c in range(SIZE) if Cell.at(c, 1) not in state.mountains]
+        if clear:
+            cell = Cell.at(min(clear, key=lambda c: (abs(c - column), c)), 1)  # ties shift left
+            shifted = named
+        else:
+            crash = True
+    state.cell, state.facing = cell, Facing.SOUTH
+    state.entry_card = None
+    events.append(Entered(cell, Facing.SOUTH, state.altitude, chosen, shifted))
+    if crash:
+        finish(state, Outcome.DEFEAT, DefeatCause.CRASH, events)
+        return
+    _discard(state, (card,), events)
+    _begin_draw(state)
+
+
+def _end_player_phase(state: GameState, reason: str, events: list) -> None:
+    """R6d: the Automa phase follows if the bomber is on the map; else the next turn."""
+    events.append(PlayerPhaseEnded(reason))
+    if state.cell is not None:
+        state.phase = Phase.AUTOMA_REVEAL
+    else:
+        events.append(AutomaSkipped())
+        _start_turn(state, events)
+
+
+def _after_action(state: GameState, events: list) -> None:
+    """Back to the action step; it ends by itself when two actions are done and no King or
+    Joker is left to play (R29: Kings may still be played after two actions)."""
+    if state.phase is Phase.OVER:
+        return
+    state.phase = Phase.ACTIONS
+    if state.actions >= 2 and not any(c.rank == KING or c.is_joker for c in state.hand):
+        _end_player_phase(state, "actions", events)
+
+
+def _automa_revealed(state: GameState, card: Card, events: list) -> None:
+    events.append(Revealed(card, "automa"))
+    state.in_play.append(card)
+    resolve_automa(state, card, events)
+    if state.phase is not Phase.OVER:
+        _start_turn(state, events)
+
+
+def _discard(state: GameState, cards, events: list) -> None:
+    """R8: cards leave play for the discard pile as physical cards (a Joker as JK)."""
+    physical = tuple(card.physical for card in cards)
+    for card in physical:
+        state.in_play.remove(card)
+    state.discard.extend(physical)
+    events.append(Discarded(physical))
+
+
+def _to_play(state: GameState, *cards: Card) -> None:
+    for card in cards:
+        state.hand.remove(card.physical)
+        state.in_play.append(card.physical)
+
+
+def _resolve_pending(state: GameState, card: Card, events: list) -> None:
+    action, state.pending = state.pending, None
+    if isinstance(action, Resupply):
+        state.hand.append(card)
+        events.append(Drew(card, "resupply"))
+        _after_action(state, events)
+        return
+    purpose = _PENDING_PURPOSE[type(action)]
+    events.append(Revealed(card, purpose))
+    state.in_play.append(card)
+    if isinstance(action, Guns):
+        resolve_guns(state, action.target, card, events)
+    else:
+        resolve_bomb(state, action.card.acting, card, events)
+    if state.phase is Phase.OVER:
+        return
+    _discard(state, (card, action.card), events)  # R8: the reveal, then the played card
+    _after_action(state, events)
+
+
+# -- player decisions -------------------------------------------------------------------
+
+def apply(state: GameState, action: Action) -> list[Event]:
+    """Play ``action`` (checked first with :func:`check_action`; an illegal action changes
+    nothing) and run the forced steps after it. Returns the events in order."""
+    check_action(state, action)
+    events: list = []
+    if isinstance(action, EnterColumn):
+        _enter(state, state.entry_card, action.column, True, events)
+    elif isinstance(action, EndPhase):
+        _end_player_phase(state, "end", events)
+    else:
+        events.append(Played(action))
+        _PLAY[type(action)](state, action, events)
+    _settle(state, events)
+    return events
+
+
+def _play_move(state: GameState, action: Move, events: list, bonus: int = 0) -> Trace:
+    trace = _trace(state, action, bonus)
+    events.append(Moved(trace.start, trace.path, trace.facing, trace.exited, trace.blocked))
+    if trace.exited:
+        state.cell = state.facing = None  # R6: off the map
+    else:
+        state.cell, state.facing = trace.end, trace.facing
+    return trace
+
+
+def _play_altitude(state: GameState, action: Altitude, events: list, bonus: int = 0) -> bool:
+    """Change altitude; True if that is a crash (R10, R33)."""
+    old = state.altitude
+    state.altitude = old + _altitude_delta(action.card.acting, bonus)
+    events.append(AltitudeChanged(old, state.altitude))
+    if state.cell in state.mountains and state.altitude < state.ruleset.mountain_clearance:
+        finish(state, Outcome.DEFEAT, DefeatCause.CRASH, events)
+        return True
+    return False
+
+
+def _apply_move(state: GameState, action: Move, events: list) -> None:
+    _to_play(state, action.card)
+    trace = _play_move(state, action, events)
+    state.actions += 1
+    _discard(state, (action.card,), events)
+    if trace.exited:
+        _end_player_phase(state, "exit", events)
+    else:
+        _after_action(state, events)
+
+
+def _apply_altitude(state: GameState, action: Altitude, events: list) -> None:
+    _to_play(state, action.card)
+    state.actions += 1
+    if _play_altitude(state, action, events):
+        return
+    _discard(state, (action.card,), events)
+    _after_action(state, events)
+
+
+def _apply_throttle(state: GameState, action: Throttle, events: list) -> None:
+    """R11: the pair is both actions; the phase ends after it, Kings included."""
+    paired = action.paired
+    _to_play(state, action.nine, paired.card)
+    state.actions = 2
+    bonus = state.ruleset.throttle_bonus
+    exited = False
+    if isinstance(paired, Move):
+        exited = _play_move(state, paired, events, bonus).exited
+    elif _play_altitude(state, paired, events, bonus):
+        return
+    _discard(state, (action.nine, paired.card), events)  # R8: both after the pair resolves
+    _end_player_phase(state, "exit" if exited else "throttle", events)
+
+
+def _apply_reveal_play(state: GameState, action: Guns | Bomb, events: list) -> None:
+    """A 6, 7, 8 or Ace: the card stays in play until its reveal is resolved (R8, R35)."""
+    _to_play(state, action.card)
+    state.actions += 1
+    state.pending = action
+    state.phase = Phase.RESOLVE_REVEAL
+
+
+def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
+    """R29, R8: the King is discarded before its replacement is drawn; not an action."""
+    _to_play(state, action.king)
+    _discard(state, (action.king,), events)
+    state.pending = action
+    state.phase = Phase.RESOLVE_REVEAL
+
+
+_PLAY = {Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
+         Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
+
+
+def _altitude_delta(acting: Card, bonus: int = 0) -> int:
+    """10/J: 1, Q: 2, plus the Throttle bonus; red climbs, black descends (R7, R11)."""
+    size = (2 if acting.rank == QUEEN else 1) + bonus
+    return size if acting.is_red else -size
+
+
+def _trace(state: GameState, move: Move, bonus: int = 0) -> Trace:
+    clear = state.altitude >= state.ruleset.mountain_clearance
+    return trace_steps(state.cell, state.facing, move.steps, move.card.acting.rank + bonus,
+                       state.mountains, clear)
+
+
+# -- legality ---------------------------------------------------------------------------
+
+def check_action(state: GameState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` (rule, code, a sentence) if ``action`` is not legal
+    now; return None if it is. Never changes the state."""
+    phase = state.phase
+    if phase is Phase.OVER:
+        raise IllegalActionError(f"the mission is over ({_end_words(state)}); nothing more is "
+                                 "played (R23)", "R23", "game-over")
+    purpose = chance_pending(state)
+    if purpose is not None:
+        raise IllegalActionError(f"the game waits for the {purpose} card, not for a play",
+                                 "R6", "card-expected")
+    if phase is Phase.ENTRY_COLUMN:
+        if not isinstance(action, EnterColumn):
+            raise IllegalActionError(
+                f"{state.entry_card} was revealed for the entry: the player chooses the entry "
+                "column first (R13)", "R13", "wrong-phase")
+        if not 0 <= action.column < SIZE:
+            raise IllegalActionError("the entry column is one of A-J (R13)", "R13", "bad-column")
+        return
+    if isinstance(action, EnterColumn):
+        raise IllegalActionError("an entry column is chosen only after a face card or Joker is "
+                                 "revealed for the entry (R13)", "R13", "wrong-phase")
+    if isinstance(action, EndPhase):
+        return
+    checker = _CHECK.get(type(action))
+    if checker is None:
+        raise IllegalActionError(f"'{action}' is not a play", "R7", "wrong-card-kind")
+    if not isinstance(action, Resupply) and state.actions >= 2:
+        raise IllegalActionError(f"two actions have been played this turn; '{action}' would be a "
+                                 "third (R6)", "R6", "no-actions-left")
+    checker(state, action)
+
+
+def _check_cards(state: GameState, *cards: Card) -> None:
+    """The cards are in the hand (a declared Joker as JK) and every Joker is declared (R12)."""
+    for card in cards:
+        if card.is_joker and card.declared is None:
+            raise IllegalActionError("a played Joker must say what card it is, e.g. JK=7H (R12)",
+                                     "R12", "bad-declaration")
+        physical = card.physical
+        need = sum(1 for c in cards if c.physical == physical)
+        if state.hand.count(physical) < need:
+            raise IllegalActionError(f"{card} is not in the hand ({_hand_words(state)})", "R7",
+                                     "not-in-hand")
+
+
+def _check_kind(card: Card, ranks, what: str) -> None:
+    if card.acting.rank not in ranks:
+        raise IllegalActionError(f"{card} is not {what}", "R7", "wrong-card-kind")
+
+
+def _check_altitude(state: GameState, card: Card, bonus: int = 0) -> None:
+    new = state.altitude + _altitude_delta(card.acting, bonus)
+    if not 0 <= new <= state.ruleset.max_altitude:
+        raise IllegalActionError(
+            f"{card} would take the altitude from {state.altitude} to {new}; altitude stays "
+            f"within 0-{state.ruleset.max_altitude} and the colour fixes the direction, so it "
+            "cannot be played (R7)", "R7", "altitude-limit")
+
+
+def _check_move(state: GameState, action: Move, bonus: int = 0) -> None:
+    _check_kind(action.card, _MOVE_RANKS, "a movement card (2-5)")
+    _trace(state, action, bonus)  # raises with R9/R31
+
+
+def _check_move_action(state: GameState, action: Move) -> None:
+    _check_cards(state, action.card)
+    _check_move(state, action)
+
+
+def _check_altitude_action(state: GameState, action: Altitude) -> None:
+    _check_cards(state, action.card)
+    _check_kind(action.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
+    _check_altitude(state, action.card)
+
+
+def _check_guns(state: GameState, action: Guns) -> None:
+    _check_cards(state, action.card)
+    _check_kind(action.card, (_GUNS_RANK,), "a Guns card (6)")
+    if not can_fire_guns(state):
+        raise IllegalActionError(f"guns need altitude 0-{state.ruleset.guns_max_altitude}; the "
+                                 f"bomber is at altitude {state.altitude} (R15)", "R15", "guns-altitude")
+    target = action.target
+    if is_guns_target(state, target):
+        return
+    if target not in state.artillery:
+        why = f"there is no artillery piece at {target}"
+        if target in state.bunkers:
+            why += " (guns have no effect on bunkers)"
+    elif BETWEEN[state.cell][target] is None:
+        why = f"{target} is not in the bomber's row or column ({state.cell})"
+    elif any(c in state.mountains for c in BETWEEN[state.cell][target]):
+        why = f"a mountain blocks the line of sight from {state.cell} to {target}"
+    else:
+        why = (f"{target} is {len(BETWEEN[state.cell][target]) + 1} steps from {state.cell}; guns "
+               f"reach {state.ruleset.guns_range}")
+    raise IllegalActionError(f"guns cannot fire at {target}: {why} (R15)", "R15", "guns-target")
+
+
+def _check_bomb(state: GameState, action: Bomb) -> None:
+    _check_cards(state, action.card)
+    _check_kind(action.card, _BOMB_RANKS, "a bomb card (7, 8 or Ace)")
+    if bomb_target(state) is None:
+        raise IllegalActionError(f"there is no bunker or artillery piece at {state.cell}, below "
+                                 "the bomber (R16)", "R16", "bomb-target")
+
+
+def _check_throttle(state: GameState, action: Throttle) -> None:
+    paired = action.paired
+    if not isinstance(paired, (Move, Altitude)):
+        raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
+                                 "R11", "throttle-pair")
+    _check_cards(state, action.nine, paired.card)
+    _check_kind(action.nine, (_THROTTLE_RANK,), "a Throttle card (9)")
+    if state.actions:
+        raise IllegalActionError("a Throttle is played only as the first action of the turn "
+                                 "(R11)", "R11", "throttle-not-first")
+    bonus = state.ruleset.throttle_bonus
+    if isinstance(paired, Move):
+        _check_move(state, paired, bonus)
+    else:
+        _check_kind(paired.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
+        _check_altitude(state, paired.card, bonus)
+
+
+def _check_resupply(state: GameState, action: Resupply) -> None:
+    _check_cards(state, action.king)
+    _check_kind(action.king, (KING,), "a King")
+
+
+_CHECK = {Move: _check_move_action, Altitude: _check_altitude_action, Guns: _check_guns,
+          Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -142,24 +634,99 @@ def legal_actions(state: GameState) -> list[Action]:
     ``Bomb``; ``Throttle`` pairs; ``Resupply``; always ``EndPhase``. Two cards of the same rank
     and suit are one card; cards of different suits stay distinct plays (they leave different
     decks behind). A Joker appears with one canonical declaration per distinct effect
-    (``JK=5H`` for a 5-point movement, ``JK=10H``/``JK=10S``/``JK=QH``/``JK=QS`` for
-    altitude, ``JK=6H``, ``JK=7H``, ``JK=AH`` at altitude 3–5 only, ``JK=9H``, ``JK=KH``);
-    :func:`check_action` accepts every other spelling too.
+    (``JK=5H`` for a movement — it covers every shorter one —, ``JK=10H``/``JK=10S``/``JK=QH``/
+    ``JK=QS`` for altitude, ``JK=6H``, ``JK=7H``, ``JK=AH`` at altitude 3–5 only (below, an Ace
+    bombs like a 7), ``JK=9H``, ``JK=KH``); :func:`check_action` accepts every other spelling.
     """
-    raise NotImplementedError
+    if state.phase is Phase.ENTRY_COLUMN:
+        return [EnterColumn(c) for c in range(SIZE)]
+    if state.phase is not Phase.ACTIONS:
+        return []
+    distinct = list(dict.fromkeys(state.hand))
+    jokers = state.hand.count(JOKER)
+    out: list = []
+    if state.actions < 2:
+        singles = [c for c in distinct if not c.is_joker]
+        if jokers:
+            singles += _joker_singles(state)
+        for card in singles:
+            out.extend(_single_plays(state, card))
+        if state.actions == 0:
+            out.extend(_throttles(state, distinct, jokers))
+    out.extend(Resupply(c) for c in distinct if c.rank == KING)
+    if jokers:
+        out.append(Resupply(_JK["KH"]))
+    out.append(EndPhase())
+    return out
 
 
-def check_action(state: GameState, action: Action) -> None:
-    """Raise :class:`IllegalActionError` (rule, code, a sentence) if ``action`` is not legal
-    now; return None if it is. Never changes the state."""
-    raise NotImplementedError
+def _joker_singles(state: GameState) -> list[Card]:
+    out = [_JK["5H"], *_JOKER_ALTITUDES, _JK["6H"], _JK["7H"]]
+    if state.altitude > 2:
+        out.append(_JK["AH"])
+    return out
 
 
-def apply(state: GameState, action: Action) -> list[Event]:
-    """Play ``action`` (checked first with :func:`check_action`; an illegal action changes
-    nothing) and run the forced steps after it. Returns the events in order."""
-    raise NotImplementedError
+def _moves(state: GameState, card: Card, points: int) -> list[Move]:
+    mountains = state.mountains if state.altitude < state.ruleset.mountain_clearance else frozenset()
+    return [Move(card, steps) for steps, _ in reachable(state.cell, state.facing, points, mountains)]
 
+
+def _altitude_ok(state: GameState, card: Card, bonus: int = 0) -> bool:
+    return 0 <= state.altitude + _altitude_delta(card.acting, bonus) <= state.ruleset.max_altitude
+
+
+def _single_plays(state: GameState, card: Card) -> list[Action]:
+    rank = card.acting.rank
+    if rank in _MOVE_RANKS:
+        return _moves(state, card, rank)
+    if rank in _ALTITUDE_RANKS:
+        return [Altitude(card)] if _altitude_ok(state, card) else []
+    if rank == _GUNS_RANK:
+        return [Guns(card, target) for target in guns_targets(state)]
+    if rank in _BOMB_RANKS:
+        return [Bomb(card)] if bomb_target(state) is not None else []
+    return []
+
+
+def _throttles(state: GameState, distinct: list[Card], jokers: int) -> list[Throttle]:
+    nines = [c for c in distinct if c.rank == _THROTTLE_RANK]
+    if jokers:
+        nines.append(_JK["9H"])
+    bonus = state.ruleset.throttle_bonus
+    out = []
+    for nine in nines:
+        partners = [c for c in distinct if c.rank in _MOVE_RANKS or c.rank in _ALTITUDE_RANKS]
+        if jokers - nine.is_joker > 0:
+            partners += [_JK["5H"], *_JOKER_ALTITUDES]
+        for card in partners:
+            rank = card.acting.rank
+            if rank in _MOVE_RANKS:
+                out.extend(Throttle(nine, move) for move in _moves(state, card, rank + bonus))
+            elif _altitude_ok(state, card, bonus):
+                out.append(Throttle(nine, Altitude(card)))
+    return out
+
+
+# -- words for messages -----------------------------------------------------------------
+
+def _hand_words(state: GameState) -> str:
+    return "hand " + (" ".join(str(c) for c in state.hand) or "empty")
+
+
+def _decision_words(state: GameState) -> str:
+    if state.phase is Phase.ENTRY_COLUMN:
+        return f"entry column after {state.entry_card}"
+    return "play (or the end of the player phase)"
+
+
+def _end_words(state: GameState) -> str:
+    if state.outcome is Outcome.VICTORY:
+        return "victory"
+    return f"defeat: {state.cause}"
+
+
+# -- score (R24) ------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class Score:
@@ -173,4 +740,7 @@ class Score:
 def score(state: GameState) -> Score:
     """The score of the mission so far (R24): +2 a bunker, +1 an artillery piece destroyed,
     −1 a point of damage. It can be negative."""
-    raise NotImplementedError
+    rs = state.ruleset
+    parts = (state.bunkers_destroyed * rs.score_bunker, state.artillery_destroyed * rs.score_artillery,
+             state.damage * rs.score_damage)
+    return Score(*parts, sum(parts))

@@ -145,8 +145,8 @@ class ArtilleryMoved:
 
 @dataclass(frozen=True, slots=True)
 class ArtilleryHeld:
-    """Automa step 3: a piece that could move stays. ``reason``: "clubs", "joker",
-    "no-bunker" (Spades with no bunker left) or "blocked" (mountain, bunker, artillery or
+    """Automa step 3: a piece that could move stays. ``reason``: "hold" (the suit says
+    hold: Clubs in standard-1), "no-bunker" (Spades with no bunker left) or "blocked" (mountain, bunker, artillery or
     edge in the way, R20)."""
     cell: Cell
     reason: str

@@ -1,0 +1,103 @@
+"""The Automa phase, steps 2–5, once its card has been revealed (rulebook: Enemy Phase;
+R18–R21, R34). Step 1, the reveal, is a chance node of ``rules.engine``.
+"""
+
+from __future__ import annotations
+
+from .board import BETWEEN, SIZE, Cell
+from .cards import Card
+from .combat import take_damage
+from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, DamageCause, Discarded,
+                     Recovered)
+from .state import GameState
+
+
+def artillery_reach(state: GameState) -> int:
+    """Artillery range: 4 minus the bomber's altitude, at least 1 (R18)."""
+    rs = state.ruleset
+    return max(rs.artillery_reach_minimum, rs.artillery_reach_base - state.altitude)
+
+
+def can_hit_bomber(state: GameState, piece: Cell, reach: int) -> bool:
+    """Line of sight (no mountain strictly between, R14) and range <= ``reach``."""
+    between = BETWEEN[piece][state.cell]
+    if between is None:
+        return False
+    if piece != state.cell and len(between) + 1 > reach:
+        return False
+    mountains = state.mountains
+    return not any(c in mountains for c in between)
+
+
+def nearest_bunker(state: GameState, piece: Cell) -> Cell | None:
+    """The nearest surviving bunker (Manhattan); ties: lower column, then lower row (R19)."""
+    pc, pr = piece % SIZE, piece // SIZE
+    return min(state.bunkers, default=None,
+               key=lambda b: (abs(b % SIZE - pc) + abs(b // SIZE - pr), b % SIZE, b // SIZE))
+
+
+def step_toward(piece: Cell, goal: Cell) -> Cell | None:
+    """One step toward ``goal`` along the axis with the larger gap; on equal gaps along the
+    column, changing the row (R20). None when already there."""
+    dc = goal % SIZE - piece % SIZE
+    dr = goal // SIZE - piece // SIZE
+    if dc == 0 and dr == 0:
+        return None
+    if abs(dr) >= abs(dc):
+        return Cell(piece + (SIZE if dr > 0 else -SIZE))
+    return Cell(piece + (1 if dc > 0 else -1))
+
+
+def resolve_automa(state: GameState, card: Card, events: list) -> None:
+    """Steps 2–5 for the revealed Automa ``card``. The card is in ``state.in_play``.
+
+    A Joker: no fire, no movement (rulebook; R18). Suppressed pieces recover at step 4
+    whatever the card (R21). Stops at once if the fire damage ends the mission (R23).
+    """
+    ready = state.ready_artillery  # column-then-row order of positions at step 2 (R34)
+    if not card.is_joker:
+        # Step 2 — fire (R18): saturation cap, exactly 1 damage when any piece can fire.
+        reach = artillery_reach(state)
+        firing = [p for p in ready if can_hit_bomber(state, p, reach)]
+        if firing:
+            events.append(ArtilleryFired(tuple(firing)))
+            if take_damage(state, 1, DamageCause.ARTILLERY, events):
+                return
+        # Step 3 — move (R19, R20, R34): the ready pieces that could not fire.
+        move = state.ruleset.automa_suits[card.suit.value]
+        for piece in ready:
+            if piece in firing:
+                continue
+            _move_piece(state, piece, move, events)
+    # Step 4 — suppression recovery (R21).
+    for piece in sorted(state.suppressed, key=lambda c: (c % SIZE, c // SIZE)):
+        events.append(Recovered(piece))
+    state.suppressed.clear()
+    # Step 5 — discard (R8).
+    state.in_play.remove(card)
+    state.discard.append(card)
+    events.append(Discarded((card,)))
+
+
+def _move_piece(state: GameState, piece: Cell, move: str, events: list) -> None:
+    if move == "hold":
+        events.append(ArtilleryHeld(piece, "hold"))
+        return
+    if move == "toward-bomber":
+        goal = state.cell
+    else:
+        goal = nearest_bunker(state, piece)
+        if goal is None:
+            events.append(ArtilleryHeld(piece, "no-bunker"))
+            return
+    target = step_toward(piece, goal)
+    # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
+    # cell, craters and cells of destroyed targets do not. A step toward a goal on the
+    # board never leaves the board.
+    if (target is None or target in state.mountains or target in state.bunkers
+            or target in state.artillery):
+        events.append(ArtilleryHeld(piece, "blocked"))
+        return
+    state.artillery.discard(piece)
+    state.artillery.add(target)
+    events.append(ArtilleryMoved(piece, target))

@@ -1,0 +1,117 @@
+"""Movement of the bomber (rulebook, Movement; R9, R31): tracing a step list and listing
+every distinct place a movement card can take the bomber.
+
+A step list is F (one cell forward), L or R (a 90° turn in place), each costing one point.
+A forward step into a mountain below the clearance altitude does not happen and ends the
+movement ("blocked"); a forward step off the board exits the map and ends it ("exited").
+At least one forward step must happen, an exit counting as one (R31).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import FORWARD, Cell, Facing
+from .errors import IllegalActionError
+
+_TURN = {"L": Facing.turned_left, "R": Facing.turned_right}
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """Where a step list takes the bomber. ``end`` is the last cell on the board (the
+    cell it exited from when ``exited``); ``path`` the cells entered, in order."""
+
+    start: Cell
+    path: tuple[Cell, ...]
+    end: Cell
+    facing: Facing
+    exited: bool
+    blocked: bool
+
+
+def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
+                is_clear: bool) -> Trace:
+    """Follow ``steps`` from ``cell``/``facing`` with ``points`` movement points.
+
+    ``is_clear``: the bomber flies at or above the mountain clearance (R9), so mountains do
+    not stop it. Raises :class:`IllegalActionError` for too many steps, a step after an exit
+    or a blocked step, or no forward step that happens (R9, R31).
+    """
+    if len(steps) > points:
+        raise IllegalActionError(
+            f"the steps {steps} cost {len(steps)} points but the card gives {points} (R9)",
+            "R9", "too-many-steps")
+    start, path, moved = cell, [], False
+    for i, step in enumerate(steps):
+        if step == "F":
+            ahead = FORWARD[facing][cell]
+            if ahead is None or (not is_clear and ahead in mountains):
+                exited = ahead is None
+                if i != len(steps) - 1:
+                    what = "an exit off the board" if exited else f"the blocked step into the mountain at {ahead}"
+                    raise IllegalActionError(
+                        f"no step may follow {what}: the movement ends there (R9, R31)",
+                        "R31", "step-after-end")
+                if not exited and not moved:
+                    raise IllegalActionError(
+                        f"the only forward step runs into the mountain at {ahead} below altitude "
+                        "4 and does not happen; a movement must make at least one forward step "
+                        "(R31)", "R31", "no-forward-step")
+                return Trace(start, tuple(path), cell, facing, exited, not exited)
+            cell = ahead
+            path.append(cell)
+            moved = True
+        else:
+            facing = _TURN[step](facing)
+    if not moved:
+        raise IllegalActionError(
+            f"the steps {steps} make no forward step; a movement card must move the bomber at "
+            "least one cell forward (R9)", "R9", "no-forward-step")
+    return Trace(start, tuple(path), cell, facing, False, False)
+
+
+@lru_cache(maxsize=65536)
+def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> tuple[tuple[str, Trace], ...]:
+    """Every distinct end of a movement with ``points`` points, with its shortest step list
+    (first in F, L, R order among the shortest): one entry per (end cell, facing, exited,
+    blocked). ``mountains`` is empty when the bomber flies above the clearance.
+
+    Breadth-first over (cell, facing, moved): a node reached by a shorter list has at least
+    as many points left, so later visits add nothing.
+    """
+    frontier = [("", cell, facing, False)]
+    seen = {(cell, facing, False)}
+    ends: dict = {}
+    for _ in range(points):
+        nxt = []
+        for steps, c, f, moved in frontier:
+            ahead = FORWARD[f][c]
+            if ahead is None:
+                key = (c, f, True, False)
+                if key not in ends:
+                    ends[key] = steps + "F"
+            elif ahead in mountains:
+                if moved:
+                    key = (c, f, False, True)
+                    if key not in ends:
+                        ends[key] = steps + "F"
+            elif (ahead, f, True) not in seen:
+                seen.add((ahead, f, True))
+                nxt.append((steps + "F", ahead, f, True))
+                key = (ahead, f, False, False)
+                if key not in ends:
+                    ends[key] = steps + "F"
+            for letter in "LR":
+                g = _TURN[letter](f)
+                if (c, g, moved) not in seen:
+                    seen.add((c, g, moved))
+                    nxt.append((steps + letter, c, g, moved))
+                    key = (c, g, False, False)
+                    if moved and key not in ends:
+                        ends[key] = steps + letter
+        frontier = nxt
+    clear = not mountains
+    return tuple((steps, trace_steps(cell, facing, steps, points, mountains, clear))
+                 for steps in ends.values())

@@ -1,0 +1,113 @@
+"""Random-legal play and the simulation driver behind ``bgrid simulate``.
+
+A playout alternates the engine's chance nodes and decisions until the mission ends. Cards
+come from a card source: the challenge deck's own order (``reveal`` the top card), or the
+player's own deck, where any card of the draw pile may come next — drawing a uniformly random
+card of the draw pile at every chance node is exactly a uniformly shuffled deck (and a uniform
+reshuffle at an exhaustion). Every random number comes from ``rules.seeding`` streams, so a
+simulation is the same on every machine.
+
+The random player picks uniformly among the *kinds* of legal decision first (move, altitude,
+guns, bomb, throttle, resupply, end), then uniformly within the kind, so that the many
+distinct movement ends do not drown out the rest. It only ever plays actions from
+``engine.legal_actions``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+from .engine import apply, chance_outcomes, chance_pending, legal_actions, new_game, reveal, score
+from .mission import Mission
+from .seeding import SeededStream, stream
+from .state import GameState
+
+
+def random_card(state: GameState, rng: SeededStream):
+    """The next card: the top of a challenge deck, a uniform card of an own draw pile."""
+    if state.challenge:
+        return state.draw_pile[0]
+    pile = state.draw_pile
+    return pile[rng.below(len(pile))]
+
+
+def random_action(state: GameState, rng: SeededStream):
+    """A uniformly random kind of legal decision, then a uniform one of that kind."""
+    by_kind: dict = {}
+    for action in legal_actions(state):
+        by_kind.setdefault(type(action), []).append(action)
+    kinds = list(by_kind.values())
+    group = kinds[rng.below(len(kinds))]
+    return group[rng.below(len(group))]
+
+
+def play_out(state: GameState, rng: SeededStream, trace: list | None = None) -> GameState:
+    """Play ``state`` to the end with random legal decisions and cards. ``trace`` (a list)
+    receives ("card", card) and ("action", action) steps, for replay."""
+    while not state.is_over:
+        if chance_pending(state) is not None:
+            card = random_card(state, rng)
+            reveal(state, card)
+            step = ("card", card)
+        else:
+            action = random_action(state, rng)
+            apply(state, action)
+            step = ("action", action)
+        if trace is not None:
+            trace.append(step)
+    return state
+
+
+def replay(state: GameState, trace) -> list:
+    """Apply a recorded trace to a fresh state; returns the list of event lists."""
+    out = []
+    for kind, value in trace:
+        out.append(reveal(state, value) if kind == "card" else apply(state, value))
+    return out
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    games: int
+    wins: int
+    scores: tuple[int, ...]
+    causes: Counter  # "victory" or the defeat cause -> count
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def mean_score(self) -> float:
+        return statistics.fmean(self.scores) if self.scores else 0.0
+
+
+def start_state(mission: Mission, challenge_deck: bool) -> GameState:
+    """The mission's start, with its challenge deck (R25) or the player's own deck."""
+    if challenge_deck:
+        return new_game(mission.game_map, mission.ruleset, mission.spec.difficulty,
+                        mission.deck, mission.reshuffle)
+    return new_game(mission.game_map, mission.ruleset, mission.spec.difficulty)
+
+
+def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,
+             progress=None) -> SimulationResult:
+    """``games`` random-legal playouts of ``mission``; game ``k`` uses the seeded stream
+    ``sim-<k>`` of ``seed``. ``progress``, if given, is called with 1 after each game."""
+    wins, scores, causes = 0, [], Counter()
+    start = start_state(mission, challenge_deck)
+    for k in range(games):
+        rng = stream(mission.ruleset.name, f"sim-{k}", seed)
+        state = play_out(start.copy(), rng)
+        scores.append(score(state).total)
+        if state.cause is None:
+            wins += 1
+            causes["victory"] += 1
+        else:
+            causes[str(state.cause)] += 1
+        if progress is not None:
+            progress(1)
+    return SimulationResult(games, wins, tuple(scores), causes)
+
