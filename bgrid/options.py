@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from .rules.errors import BGridError
 from .rules.mission import Mission, mission_from_code, mission_from_seed
+
+_SEED = re.compile(r"[+-]?[0-9]+")
 
 
 def mission_options(func):
@@ -30,8 +34,7 @@ def pick_mission(seed: str | None, code: str | None, difficulty: str | None, rid
             raise click.UsageError("--difficulty and --ridges go with --seed; a challenge code "
                                    "already fixes them")
         return mission_from_code(code)
-    try:
-        number = int(seed.strip(), 10)
-    except ValueError:
-        raise BGridError(f"--seed '{seed}' is not a whole number: expected e.g. --seed 1944") from None
-    return mission_from_seed(number, difficulty, ridges)
+    # ASCII digits only: int() alone would also take '1_944' and non-ASCII digits.
+    if _SEED.fullmatch(seed.strip()) is None:
+        raise BGridError(f"--seed '{seed}' is not a whole number: expected e.g. --seed 1944")
+    return mission_from_seed(int(seed.strip()), difficulty, ridges)

@@ -56,6 +56,10 @@ def test_json_record():
 
 @pytest.mark.parametrize("args,message", [
     (["--seed", "abc"], "--seed 'abc' is not a whole number"),
+    (["--seed", "1_944"], "--seed '1_944' is not a whole number"),
+    (["--seed", "\u0661\u0669"], "is not a whole number"),  # Arabic-Indic digits
+    (["--seed", "19.44"], "is not a whole number"),
+    (["--seed", ""], "is not a whole number"),
     (["--seed", "-1"], "seed -1 is out of range"),
     (["--seed", str(2**40)], "out of range"),
     (["--seed", "1", "--difficulty", "insane"], "unknown difficulty 'insane'"),
