@@ -2,8 +2,23 @@
 
 Any change to the seeded procedure (``rules.seeding``), to R1–R3 setup or to the JSON
 record shows up here as a diff. The files under ``tests/golden/maps/`` were checked before
-they were stored: seed 1944 (normal, 1 ridge) by hand from its setup cards (R1 cells, R2
-ridge cells, R3 shifts), and every file by the independent checks below.
+they were stored, two of them by hand from their setup cards, every one by the independent
+checks of ``test_golden_is_consistent``:
+
+seed 1944 (normal, 1 ridge), code 0M00-0001-WR3
+  ridge 9H JC 7H 10S 3D: I (9H), JC set aside, row 7 -> I7; J (10S), row 3 -> J3. Centres
+  (8.5, 6.5) -> (9.5, 2.5) in cell units: the line crosses the I|J border at y = 4.5, the
+  middle of row 5, so I7 I6 I5 J5 J4 J3 (R2).
+  bunkers 5S 2C -> E2; 7H (QD JK aside) AC -> G1; 2H 3D -> B3; 9D (JS) 4S -> I4;
+  7C 3S -> G3; 9H 4H -> I4 taken, open at distance 1: H4, I3 (J4, I5 mountains) -> H4 (R3).
+  artillery 8D 7D -> H7; AS (KS) 10S -> A10; (QC) 4C 6D -> D6; 3H (KC) 5D -> C5.
+seed 4 (easy, 1 ridge), code 0G00-0000-044
+  ridge 9H 5D -> I5; 6S (QC KC) 7S -> F7. Centres (8.5, 4.5) -> (5.5, 6.5): crossings at
+  t = 1/6 (x=8), 1/4 (y=5), 1/2 (x=7), 3/4 (y=6), 5/6 (x=6): I5 H5 H6 G6 G7 F7.
+  bunkers F5, D9, (QC) H10, J7; 8D (JC QD JD) 5D -> H5 is a mountain, open at distance 1:
+  H4, G5 -> G5 (leftmost); (KC) 6C 9D -> F9.
+  artillery 7H 2D -> G2; (QH KS) 10C 3C -> J3; 10D 3D -> J3 taken -> I3 (left of J2, J4);
+  2C (KD) 2S -> B2.
 
 To regenerate after a deliberate change (and then check the diff by hand):
 
