@@ -125,7 +125,8 @@ class LogError(BGridError):
 
     def __str__(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line is not None else ""
-        return f"{where}{self.code} {self.name}: {self.message} ({self.rule})"
+        cited = "" if self.message.endswith(f"({self.rule})") else f" ({self.rule})"
+        return f"{where}{self.code} {self.name}: {self.message}{cited}"
 
     def render(self, source: str = "log") -> str:
         """The full message: position, quoted line, caret under the token, rule, state, legal."""
