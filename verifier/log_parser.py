@@ -61,9 +61,11 @@ def read_log_bytes(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         start = data.rfind(b"\n", 0, exc.start) + 1
-        raise LogError("E002", f"byte 0x{data[exc.start]:02X} at byte {exc.start - start + 1} of the "
-                       "line is not UTF-8; save the log as UTF-8 text", line=line,
-                       column=exc.start - start + 1) from None
+        end = data.find(b"\n", exc.start)
+        shown = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace").rstrip("\r")
+        column = len(data[start:exc.start].decode("utf-8", "replace")) + 1
+        raise LogError("E002", f"byte 0x{data[exc.start]:02X} is not UTF-8 (shown as \ufffd); save the "
+                       "log as UTF-8 text", line=line, column=column, token="\ufffd", text=shown) from None
     return text
 
 
