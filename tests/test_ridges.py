@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-import pytest
 
 from bgrid.rules.board import CELLS, Cell, ridge_cells
 
