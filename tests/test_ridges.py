@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-
 from bgrid.rules.board import CELLS, Cell, ridge_cells
 
 HALF = Fraction(1, 2)
