@@ -449,7 +449,8 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
     cards = mission.deck if mission is not None else FULL_DECK
     width, height = paper_size(paper)
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(width * MM, height * MM), invariant=1, pageCompression=1)
+    c = rl_canvas.Canvas(buf, pagesize=(width * MM, height * MM), invariant=1, pageCompression=1,
+                         initialFontName=SANS)  # not Helvetica: nothing unembedded
     code = mission.code if mission is not None else None
     what = f"challenge deck {code}" if code else "plain deck"
     c.setTitle(f"B-Grid: Fortress Run — {what}")

@@ -12,8 +12,10 @@ mission, so the same mission and paper always give the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import mimetypes
+import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -29,6 +31,7 @@ TEMPLATES = Path(_templates_package.__file__).resolve().parent
 SHEET_TEMPLATE = "sheet.html.j2"
 LOG_ROWS = 30
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
+FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
 
 _ENV = jinja2.Environment(
@@ -177,8 +180,24 @@ def html_to_pdf(html: str, identifier: bytes, fetcher=None) -> bytes:
 
     fetcher = fetcher if fetcher is not None else sheet_fetcher()
     document = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
-                               url_fetcher=fetcher).render(custom_metadata=True)
-    return document.write_pdf(pdf_identifier=identifier, custom_metadata=True)
+                               url_fetcher=fetcher).render()
+    with _fixed_font_timestamps():
+        return document.write_pdf(pdf_identifier=identifier, custom_metadata=True)
+
+
+@contextlib.contextmanager
+def _fixed_font_timestamps():
+    """fontTools stamps every font subset it saves with the clock time (the 'head' table)
+    unless SOURCE_DATE_EPOCH is set; pin it while the PDF is written, then put it back."""
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = FONT_EPOCH
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
 
 
 def pdf_identifier(*parts: str) -> bytes:

@@ -1,0 +1,113 @@
+"""`bgrid sheet`, `bgrid deck`, `bgrid pack`: files written, atomic writes, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.generator import pack
+from bgrid.rules.errors import BGridError
+from bgrid.rules.mission import mission_from_seed
+
+from pdf_probe import reader
+
+CODE_1944 = mission_from_seed(1944).code
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_pack_writes_sheet_deck_and_map_json(tmp_path):
+    code, out = run("pack", "--seed", "1944", "--paper", "letter", "--out", str(tmp_path), "--player", "Ada")
+    assert code == 0, out
+    folder = tmp_path / CODE_1944
+    assert sorted(p.name for p in folder.iterdir()) == ["deck-letter.pdf", "map.json", "sheet-letter.pdf"]
+    data = json.loads((folder / "map.json").read_text())
+    assert data["code"] == CODE_1944 and data["seed"] == 1944
+    assert len(data["deck"]) == 54 and len(data["bunkers"]) == 6
+    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 2
+    assert len(reader((folder / "deck-letter.pdf").read_bytes()).pages) == 14
+    assert str(folder / "map.json") in out
+
+
+def test_sheet_by_code_to_a_named_file_with_png_pages(tmp_path):
+    target = tmp_path / "sub" / "mine.pdf"
+    code, out = run("sheet", "--code", CODE_1944, "--out", str(target), "--png")
+    assert code == 0, out
+    assert target.read_bytes().startswith(b"%PDF-")
+    pngs = sorted(tmp_path.joinpath("sub").glob("mine-p*.png"))
+    assert [p.name for p in pngs] == ["mine-p1.png", "mine-p2.png"]
+    assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
+
+
+def test_plain_deck_without_a_mission(tmp_path):
+    code, out = run("deck", "--out", str(tmp_path), "--low-ink")
+    assert code == 0, out
+    assert (tmp_path / "deck-plain-a4.pdf").exists()
+
+
+def test_deck_default_folder_is_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out = run("deck", "--seed", "1944", "--gutter-fold", "--duplex-offset", "0.5,-1")
+    assert code == 0, out
+    assert (tmp_path / "output" / f"deck-{CODE_1944}-a4.pdf").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sheet", "--seed", "1", "--paper", "a3"], "'a3' is not one of"),
+    (["deck", "--seed", "1", "--duplex-offset", "1"], "not X,Y in mm"),
+    (["deck", "--difficulty", "hard"], "--difficulty and --ridges go with --seed"),
+    (["sheet"], "exactly one of --seed N or --code CODE"),
+    (["sheet", "--code", "0M00-0001-WR4"], "fails its check"),
+    (["pack", "--seed", "1", "--out", "x.pdf"], "a folder, not a .pdf file"),
+])
+def test_misuse_is_one_line_and_exit_2(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    code, out = run(*args)
+    assert code == 2
+    assert message in out and "Traceback" not in out
+    assert out.strip().startswith("Error:") and out.strip().count("\n") == 0
+
+
+def test_out_that_is_a_file_is_refused(tmp_path):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    for args in (["sheet", "--seed", "1", "--out", str(blocker)],
+                 ["deck", "--out", str(blocker / "deck.pdf")]):
+        code, out = run(*args)
+        assert code == 2 and "Error:" in out and "Traceback" not in out
+    assert blocker.read_text() == "not a folder"
+
+
+def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(BGridError, match="No space left"):
+        pack.write_atomic(target, b"new contents")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]  # no temp file left
+
+
+def test_atomic_write_replaces(tmp_path):
+    target = tmp_path / "a.bin"
+    pack.write_atomic(target, b"one")
+    pack.write_atomic(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
+
+
+def test_every_print_command_has_help_with_an_example():
+    for name in ("sheet", "deck", "pack"):
+        code, out = run(name, "--help")
+        assert code == 0 and "Examples:" in out and f"bgrid {name}" in out

@@ -1,0 +1,191 @@
+"""The mission sheet, read back with pypdf: size, pages, code, board, stacking list, sealed
+rendering, escaping, determinism, fonts and metadata."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+
+import jinja2
+import pytest
+
+from bgrid.generator import sheet
+from bgrid.generator.qr import QUIET_ZONE, qr_matrix, qr_svg
+from bgrid.rules.mission import mission_from_seed
+
+from pdf_probe import reader, unembedded_fonts
+
+PAPER_PT = {"a4": (595.276, 841.890), "letter": (612.0, 792.0)}  # ISO 216 / ANSI, by hand
+PLAYER = "Ada <script>alert(1)</script> & co"
+
+
+@pytest.fixture(scope="module")
+def mission():
+    return mission_from_seed(1944)
+
+
+@pytest.fixture(scope="module")
+def sheets(mission):
+    return {paper: sheet.render_sheet(mission, paper, PLAYER) for paper in ("a4", "letter")}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_page_size_and_two_pages(sheets, paper):
+    pdf = reader(sheets[paper])
+    assert len(pdf.pages) == 2  # the turn log and stacking list fit on page 2, no spill
+    for page in pdf.pages:
+        assert float(page.mediabox.width) == pytest.approx(PAPER_PT[paper][0], abs=0.2)
+        assert float(page.mediabox.height) == pytest.approx(PAPER_PT[paper][1], abs=0.2)
+
+
+def test_most_crowded_mission_still_two_pages():
+    crowded = mission_from_seed(77, difficulty="easy", ridges=4)
+    assert len(reader(sheet.render_sheet(crowded, "letter", "W" * 60)).pages) == 2
+
+
+def test_code_seed_and_settings_printed(sheets, mission):
+    text = reader(sheets["a4"]).pages[0].extract_text()
+    assert mission.code in text
+    for value in ("1944", "normal", "standard-1"):
+        assert value in text
+    assert "health 5" in text  # R4: normal
+
+
+def test_every_cell_labelled_on_the_board(sheets):
+    text = reader(sheets["a4"]).pages[0].extract_text()
+    names = set(re.findall(r"\b([A-J](?:10|[1-9]))\b", text))
+    assert names >= {f"{c}{r}" for c in "ABCDEFGHIJ" for r in range(1, 11)}
+
+
+def test_board_cells_are_15_mm_with_targets_where_the_map_says(mission):
+    board = sheet.board_context(mission)
+    assert board["cell_mm"] >= 15
+    kinds = {c["name"]: c["kind"] for c in board["cells"]}
+    m = mission.game_map
+    assert sorted(n for n, k in kinds.items() if k == "bunker") == sorted(str(c) for c in m.bunkers)
+    assert sorted(n for n, k in kinds.items() if k == "artillery") == sorted(str(c) for c in m.artillery)
+    assert sorted(n for n, k in kinds.items() if k == "mountain") == sorted(str(c) for c in m.mountains)
+    # C7 is the third column, seventh row: one label strip plus 2 and 6 cells in
+    c7 = next(c for c in board["cells"] if c["name"] == "C7")
+    assert (c7["x"], c7["y"]) == (board["label_mm"] + 2 * 15, board["label_mm"] + 6 * 15)
+
+
+def test_stacking_list_is_the_deck_top_first_with_reshuffle_numbers(sheets, mission):
+    text = reader(sheets["a4"]).pages[1].extract_text()
+    stack = text[text.index("stacking list"):]
+    found = re.findall(r"(\d+)\s*((?:10|[2-9AJQK])[♥♦♣♠]|JK)\s*(\d+)", stack)
+    assert len(found) == 54
+    for i, (position, card, number) in enumerate(found):
+        expected = mission.deck[i]
+        assert int(position) == i + 1
+        assert card == expected.pretty
+        assert int(number) == mission.reshuffle[i]
+
+
+def test_turn_log_has_30_numbered_rows_and_the_log_keywords(sheets):
+    text = reader(sheets["letter"]).pages[1].extract_text()
+    log = text[:text.index("stacking list")]
+    rows = [int(n) for n in re.findall(r"^\s*(\d+)\s*$", log, flags=re.M)]
+    assert rows == list(range(1, 31))
+    for word in ("enter", "draw", "action 1", "action 2", "automa", "ALT", "DMG", "bgrid-log: 1"):
+        assert word in log
+
+
+def test_player_name_is_text_not_markup(mission, sheets):
+    html = sheet.render_sheet_html(mission, "a4", PLAYER)
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html
+    assert "<script>alert(1)</script>" in reader(sheets["a4"]).pages[0].extract_text()
+
+
+def test_a_missing_template_value_is_an_error(mission):
+    context = sheet.sheet_context(mission)
+    del context["health"]
+    with pytest.raises(jinja2.UndefinedError):
+        sheet._ENV.get_template(sheet.SHEET_TEMPLATE).render(context)
+
+
+def test_same_mission_same_bytes(mission, sheets):
+    assert sheet.render_sheet(mission, "a4", PLAYER) == sheets["a4"]
+    assert sheet.render_sheet(mission, "a4", None) != sheets["a4"]
+
+
+def test_fonts_embedded_and_only_ours(sheets):
+    pdf = reader(sheets["a4"])
+    assert unembedded_fonts(pdf) == []
+    names = set()
+    for page in pdf.pages:
+        for ref in page["/Resources"]["/Font"].values():
+            names.add(str(ref.get_object()["/BaseFont"]).split("+")[-1])
+    assert names and all(n.startswith("BGrid-Sans") for n in names)
+
+
+def test_metadata_carries_code_and_ruleset(sheets, mission):
+    meta = reader(sheets["letter"]).metadata
+    assert mission.code in meta.title
+    assert mission.code in meta["/Keywords"] and "standard-1" in meta["/Keywords"]
+    # WeasyPrint writes custom <meta> names in lower case
+    assert meta["/bgridcode"] == mission.code and meta["/bgridruleset"] == "standard-1"
+    assert "/CreationDate" not in meta and "/ModDate" not in meta  # no clock time
+
+
+def test_remote_and_outside_resources_are_refused(monkeypatch):
+    def no_network(*args, **kwargs):
+        raise AssertionError("the sheet renderer opened a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    asked = ["http://example.com/tracker.png", "https://example.com/evil.css",
+             "file:///etc/passwd", (sheet.TEMPLATES / ".." / "pyproject.toml").resolve().as_uri()]
+    html = (f'<html><head><link rel="stylesheet" href="{asked[1]}">'
+            f'<style>@import url("{asked[1]}"); body {{ background: url({asked[0]}) }}</style></head>'
+            f'<body><img src="{asked[0]}"><img src="{asked[2]}"><img src="{asked[3]}">'
+            '<img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%222%22 height=%222%22/%3E">'
+            '<p>sealed</p></body></html>')
+    fetcher = sheet.sheet_fetcher()
+    pdf = reader(sheet.html_to_pdf(html, b"test", fetcher))
+    assert set(asked) <= set(fetcher.refused)
+    assert not any(u.startswith("data:") for u in fetcher.refused)
+    page = pdf.pages[0]
+    xobjects = page["/Resources"].get("/XObject", {})
+    images = [x for x in xobjects.values() if x.get_object().get("/Subtype") == "/Image"]
+    assert images == []  # nothing fetched, nothing drawn
+    assert "sealed" in page.extract_text()
+
+
+def test_fetcher_serves_the_templates_folder():
+    fetcher = sheet.sheet_fetcher()
+    response = fetcher.fetch((sheet.TEMPLATES / "sheet.css").as_uri())
+    assert b"@font-face" in response.read()
+    assert fetcher.refused == []
+
+
+def test_qr_svg_draws_the_encoder_matrix_with_a_quiet_zone():
+    code = "0M00-0001-WR3"
+    matrix = qr_matrix(code)
+    assert len(matrix) == 21  # version 1
+    for r0, c0 in ((0, 0), (0, 14), (14, 0)):  # finder patterns: 7x7 ring around a 3x3 core
+        for r in range(7):
+            for c in range(7):
+                ring = r in (0, 6) or c in (0, 6)
+                core = 2 <= r <= 4 and 2 <= c <= 4
+                assert matrix[r0 + r][c0 + c] == (ring or core)
+    svg = qr_svg(code)
+    dark = set()
+    for x, y, w in re.findall(r"M(\d+) (\d+)h(\d+)", svg):
+        for dx in range(int(w)):
+            dark.add((int(y) - QUIET_ZONE, int(x) + dx - QUIET_ZONE))
+    assert dark == {(r, c) for r in range(21) for c in range(21) if matrix[r][c]}
+    assert f'viewBox="0 0 {21 + 2 * QUIET_ZONE} {21 + 2 * QUIET_ZONE}"' in svg
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbarimg (zbar-tools) not installed")
+def test_qr_on_the_printed_sheet_scans_as_the_code(sheets, mission, tmp_path):
+    from bgrid.generator.preview import pdf_to_pngs
+
+    png = tmp_path / "page1.png"
+    png.write_bytes(pdf_to_pngs(sheets["a4"], dpi=150, pages=[0])[0])
+    out = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True)
+    assert out.stdout.strip() == mission.code
