@@ -208,13 +208,12 @@ def ridge_cells(a: Cell, b: Cell) -> tuple[Cell, ...]:
         return (CELLS[a],)
     line = shapely.LineString([(2 * (a % SIZE) + 1, 2 * (a // SIZE) + 1),
                                (2 * (b % SIZE) + 1, 2 * (b // SIZE) + 1)])
-    candidates = shapely.intersects(_SQUARES, line)
-    lengths = shapely.length(shapely.intersection(_SQUARES[candidates], line))
-    indices = [i for i, hit in enumerate(candidates) if hit]
-    # In doubled coordinates a positive crossing is at least 2/324 long: its ends lie at
-    # segment parameters that differ by at least 1/(dx·dy) with dx, dy ≤ 18, on a segment
-    # at least 2 long. 1e-6 tells them from zero-length corner touches with room to spare.
-    return tuple(CELLS[i] for i, length in zip(indices, lengths) if length > 1e-6)
+    # DE-9IM "T********": the interiors of square and segment meet. The square's interior is
+    # open, so a segment that meets it runs inside it for a positive length, and one that only
+    # touches a corner (or runs along an edge, impossible between centres) does not meet it.
+    # GEOS decides this exactly on these integer coordinates: no length tolerance needed.
+    crossed = shapely.relate_pattern(_SQUARES, line, "T********")
+    return tuple(CELLS[i] for i in crossed.nonzero()[0])
 
 
 def nearest_open_cell(cell: Cell, occupied) -> Cell:
