@@ -88,7 +88,6 @@ def test_face_card_entry_takes_a_column():
     ("move JK FF", "E111", 6),            # a played Joker carries its declaration
     ("draw JK=7H", "E111", 6),            # a drawn Joker does not
     ("enter 7H C", "E113", 10),
-    ("enter KH", "E113", 9),
     ("bomb 7H AS", "E109", 9),
     ("bomb 7H ->", "E107", 11),
     ("alt QH QD", "E108", 8),

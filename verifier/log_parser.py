@@ -374,8 +374,9 @@ class _Parser:
                                  "column: a column follows only a face card or Joker", args[1])
             return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,))
         if len(args) < 2:
-            raise self.error("E113", f"after a {'Joker' if card.is_joker else 'face card'} the player "
-                             "chooses the entry column: write it after the card, e.g. 'enter QS C'")
+            # the column is checked in the replay: when the entry damage ends the mission,
+            # no column is chosen (R13, R23)
+            return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,))
         self.no_more(args, 2, kind)
         return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,),
                          column=self.column(args[1]), column_token=2)

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from ..rules.actions import Bomb, Guns, Resupply
 from ..rules.board import column_name
+from ..rules.engine import apply, chance_pending, reveal, score
 from ..rules.events import Defeat, Drew, Entered, Played, Reshuffled, Revealed, TurnStarted
+from ..rules.playout import random_action, random_card, start_state
+from ..rules.state import GameState
 
 
 def body_lines(events) -> list[str]:
@@ -70,6 +73,9 @@ def body_lines(events) -> list[str]:
             out.append(f"automa {ev.card}")
         elif isinstance(ev, Reshuffled):
             out.append("reshuffle")
+        elif isinstance(ev, Defeat) and entry is not None:
+            out.append(entry)  # the face-card entry damage ended the mission: no column (R13)
+            entry = None
         elif isinstance(ev, Defeat) and ev.purpose is not None:
             if ev.purpose == "entry":
                 out.append("enter none")
@@ -117,3 +123,22 @@ def write_log(events, *, challenge: str | None = None, seed: int | None = None,
     head = header_lines(challenge=challenge, seed=seed, ridges=ridges, difficulty=difficulty,
                         claim=claim, player=player)
     return "\n".join(head + [""] + body_lines(events)) + "\n"
+
+
+def simulated_log(mission, rng, *, challenge_deck: bool) -> tuple[str, GameState]:
+    """Play ``mission`` to its end with the random legal player of ``rules.playout`` and
+    return (the log, the final state). Cards from the challenge deck, or uniformly from the
+    own draw pile; the log claims the engine's own outcome and score."""
+    state = start_state(mission, challenge_deck)
+    events = []
+    while not state.is_over:
+        if chance_pending(state) is not None:
+            events += reveal(state, random_card(state, rng))
+        else:
+            events += apply(state, random_action(state, rng))
+    claim = (str(state.outcome), score(state).total)
+    spec = mission.spec
+    if challenge_deck:
+        return write_log(events, challenge=mission.code, claim=claim), state
+    return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
+                     claim=claim), state

@@ -225,8 +225,23 @@ class Replay:
                      if self.state.is_on_map else "")
             raise self.fail("E202", where + self._expected(), 0, rule="R13")
         self.take_card(st.cards[0], 1, "entry")
-        if st.column is not None and not self.state.is_over:
-            self.play(EnterColumn(st.column), st.column_token)
+        if self.state.phase is Phase.ENTRY_COLUMN:
+            if st.column is not None:
+                self.play(EnterColumn(st.column), st.column_token)
+            elif self._entry_damage_ends_mission():
+                # R13/R23: the damage of a face-card entry ends the mission before the bomber is
+                # placed, so the column changes nothing and the log may leave it out
+                self.play(EnterColumn(0), 1)
+            else:
+                card = st.cards[0]
+                raise self.fail("E113", f"after a {'Joker' if card.is_joker else 'face card'} the player "
+                                "chooses the entry column: write it after the card, e.g. 'enter QS C'",
+                                len(st.tokens))
+
+    def _entry_damage_ends_mission(self) -> bool:
+        trial = self.state.copy()
+        apply(trial, EnterColumn(0))
+        return trial.is_over
 
     def do_draw(self, st: Statement) -> None:
         s = self.state

@@ -50,7 +50,11 @@ class Statement:
     checks: tuple[tuple[str, object, int], ...] = ()  # state: (key, value, token index)
 
     def token(self, index: int) -> Token:
-        return self.tokens[min(index, len(self.tokens) - 1)]
+        """The token at ``index``; past the end, an empty token just after the line's last."""
+        if index < len(self.tokens):
+            return self.tokens[index]
+        last = self.tokens[-1]
+        return Token("", last.column + len(last.text) + 1)
 
     def canonical(self) -> str:
         k = self.kind
