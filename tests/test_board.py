@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgrid.rules.board import (BETWEEN, CELLS, FORWARD, NEIGHBOURS, Cell, Facing, distance,
                                has_line_of_sight, is_in_range, line_range, step)
@@ -172,3 +174,14 @@ def test_line_of_sight_against_a_brute_force_walk():
                 c, r = c + dc, r + dr
             expected = not any(w in mountains for w in walk) if (ca, ra) != (cb, rb) else True
         assert has_line_of_sight(a, b, mountains) is expected, (str(a), str(b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ABCDEFGHIJKabcj0123456789 -"), max_size=5) | st.text(max_size=5))
+def test_any_text_is_a_cell_or_a_notation_error(text):
+    try:
+        cell = Cell.parse(text)
+    except NotationError as error:
+        assert error.token == text
+    else:
+        assert str(cell) == text.strip().upper()

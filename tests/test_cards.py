@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgrid.rules.cards import FULL_DECK, JOKER, Card, Suit
 from bgrid.rules.errors import BGridError, NotationError
@@ -127,3 +129,15 @@ def test_r1_column_and_row_of_number_cards(rank, letter):
 def test_r1_face_cards_and_jokers_give_no_cell(token):
     card = Card.parse(token)
     assert card.column is None and card.row is None and not card.is_number
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("AJKQT0123456789HDCSjkhdcs=♥♦♣♠♡♢♧♤\ufe0f \t-x"), max_size=8)
+       | st.text(max_size=6))
+def test_any_text_is_a_card_or_a_notation_error(text):
+    try:
+        card = Card.parse(text)
+    except NotationError as error:
+        assert error.token == text
+    else:
+        assert Card.parse(str(card)) == card

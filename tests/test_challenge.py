@@ -6,6 +6,8 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgrid.rules.challenge import ChallengeSpec, decode_code, encode_code
 from bgrid.rules.errors import BGridError, ChallengeCodeError, NotationError
@@ -156,3 +158,21 @@ def test_unknown_ruleset_version(version):
 def test_encode_rejects_what_a_code_cannot_carry(spec, message):
     with pytest.raises(ChallengeCodeError, match=message):
         encode_code(spec)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(ALPHABET + "oilu-_ \t!"), max_size=14) | st.text(max_size=12))
+def test_any_text_is_a_code_or_a_challenge_code_error(text):
+    try:
+        spec = decode_code(text)
+    except ChallengeCodeError as error:
+        assert error.token == text
+    else:
+        assert decode_code(encode_code(spec)) == spec
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**40 - 1), st.sampled_from(DIFFICULTIES), st.integers(1, 4))
+def test_round_trip_over_the_whole_seed_range(seed, difficulty, ridges):
+    spec = ChallengeSpec("standard-1", difficulty, ridges, seed)
+    assert decode_code(encode_code(spec)) == spec
