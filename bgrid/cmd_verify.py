@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -88,10 +89,10 @@ def verify_command(logs, as_json, html):
     except Unreadable as exc:
         raise click.UsageError(str(exc)) from None
     verdicts, unreadable = [], []
-    show_progress = len(names) >= PROGRESS_FROM and not as_json
-    with click.progressbar(names, label="verifying", file=sys.stderr,
-                           hidden=not show_progress) as bar:
-        for name in bar:
+    show_progress = len(names) >= PROGRESS_FROM and sys.stderr.isatty()
+    bar = click.progressbar(names, label="verifying", file=sys.stderr) if show_progress else None
+    with bar if bar is not None else contextlib.nullcontext(names) as items:
+        for name in items:
             try:
                 data = read_input(name)
             except Unreadable as exc:

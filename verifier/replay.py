@@ -213,6 +213,9 @@ class Replay:
     def do_turn(self, st: Statement) -> None:
         s = self.state
         if s.turn == self.turn_logged:
+            if s.phase in (Phase.ACTIONS, Phase.AUTOMA_REVEAL):
+                raise self.fail("E202", f"turn {s.turn} is not over: the bomber is on the map, so the "
+                                "Automa card comes before the next turn: 'automa CARD' (R6, R34)", 0)
             raise self.fail("E202", f"turn {s.turn} is not over: {self._expected()}", 0)
         if st.number != s.turn:
             raise self.fail("E201", f"expected 'turn {s.turn}': turns count 1, 2, 3 … without gaps",
