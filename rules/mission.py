@@ -13,7 +13,7 @@ from .cards import Card
 from .challenge import ChallengeSpec, check_seed, decode_code, encode_code
 from .ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
 from .errors import BGridError
-from .seeding import reshuffle_numbers, shuffled_deck
+from .seeding import jokers_adjacent, reshuffle_numbers, shuffled_deck
 from .setup import GameMap, build_map
 
 
@@ -57,7 +57,8 @@ def mission_from_spec(spec: ChallengeSpec) -> Mission:
     target_draw = shuffled_deck(rs.name, "target-draw", spec.seed)
     game_map, record = build_map(ridge_draw, target_draw, spec.ridges)
     deck = tuple(shuffled_deck(rs.name, "play-deck", spec.seed))
-    return Mission(spec, rs, game_map, record, deck, tuple(reshuffle_numbers(rs.name, spec.seed)))
+    numbers = jokers_adjacent(reshuffle_numbers(rs.name, spec.seed), deck)
+    return Mission(spec, rs, game_map, record, deck, tuple(numbers))
 
 
 def mission_from_seed(seed: int, difficulty: str | None = None, ridges: int | None = None,

@@ -17,6 +17,13 @@ The procedure, documented so anyone can re-implement it:
 
 Purposes: ``ridge-draw`` and ``target-draw`` (the two setup draws, R5), ``play-deck`` (the
 draw deck, R25) and ``reshuffle`` (the reshuffle numbers, R26).
+
+4. Reshuffle numbers: the ``reshuffle`` stream shuffles the numbers 1..54, one for each deck
+   position (top first). Then the two Jokers' numbers are made consecutive
+   (:func:`jokers_adjacent`): with ``a < b`` the Jokers' numbers, every number strictly
+   between them goes up by one and the later Joker takes ``a + 1``. A log writes both Jokers
+   as ``JK``, so a lone Joker in the discard pile must land in the same place whichever of the
+   two it is; with consecutive numbers it does.
 """
 
 from __future__ import annotations
@@ -124,3 +131,25 @@ def reshuffle_numbers(ruleset: str, seed: int) -> list[int]:
     it was stacked at, and at an exhaustion the discard pile is stacked lowest number on top.
     """
     return shuffled(range(1, 55), stream(ruleset, "reshuffle", seed))
+
+
+def jokers_adjacent(numbers, deck) -> list[int]:
+    """Step 4 of the procedure: the two Jokers of ``deck`` get consecutive reshuffle numbers,
+    the relative order of all other cards unchanged.
+
+    >>> from .cards import Card
+    >>> deck = [Card.parse(t) for t in ("JK", "2H", "3H", "JK")]
+    >>> jokers_adjacent([1, 2, 3, 4], deck)
+    [1, 3, 4, 2]
+    """
+    out = list(numbers)
+    positions = [i for i, card in enumerate(deck) if card.is_joker]
+    if len(positions) != 2:
+        return out
+    first, second = sorted(positions, key=lambda i: out[i])
+    a, b = out[first], out[second]
+    for i, n in enumerate(out):
+        if a < n < b:
+            out[i] = n + 1
+    out[second] = a + 1
+    return out

@@ -109,3 +109,16 @@ def test_short_and_empty_shuffles():
     two = shuffled(["a", "b"], stream("standard-1", "x", 0))
     label = b"bgrid/standard-1/x/0"
     assert two == reference_shuffle(["a", "b"], reference_words(hashlib.shake_256(label).digest(64)))
+
+
+def test_jokers_adjacent_keeps_other_cards_in_order():
+    """Worked by hand: Jokers at positions 1 and 4 hold 2 and 5; the numbers 3 and 4 between
+    them move up to 4 and 5 and the later Joker takes 3; the rest keep their order."""
+    from bgrid.rules.cards import Card
+    from bgrid.rules.seeding import jokers_adjacent
+
+    deck = [Card.parse(t) for t in ("AH", "JK", "2H", "3H", "JK", "4H")]
+    assert jokers_adjacent([6, 2, 3, 4, 5, 1], deck) == [6, 2, 4, 5, 3, 1]
+    # Already adjacent, or the later Joker holding the lower number: nothing but the gap moves.
+    assert jokers_adjacent([6, 2, 4, 5, 3, 1], deck) == [6, 2, 4, 5, 3, 1]
+    assert jokers_adjacent([6, 5, 3, 4, 2, 1], deck) == [6, 3, 4, 5, 2, 1]
