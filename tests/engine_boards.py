@@ -73,10 +73,13 @@ def of(events, kind) -> list:
 
 
 def snapshot(state: GameState) -> tuple:
-    """Every slot of a state as comparable values (sets sorted)."""
+    """Every slot of a state as comparable, hashable values (sets sorted; the map and the
+    ruleset, which never change, by identity)."""
     out = []
     for name in GameState.__slots__:
         value = getattr(state, name)
+        if name in ("game_map", "ruleset"):
+            value = id(value)
         if isinstance(value, (set, frozenset)):
             value = tuple(sorted(value))
         elif isinstance(value, list):
