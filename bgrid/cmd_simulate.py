@@ -1,0 +1,77 @@
+"""``bgrid simulate``: random-legal playouts of a mission; win rate and score."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+
+import click
+
+from .options import mission_options, pick_mission
+from .rules.playout import simulate
+
+PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
+
+
+@click.command("simulate")
+@mission_options
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+              metavar="K", help="How many missions to play.")
+@click.option("--challenge-deck", is_flag=True,
+              help="Play the mission's challenge deck order (R25) instead of a fresh shuffle "
+                   "of the player's own deck each game.")
+@click.option("--sim-seed", type=click.IntRange(0, None), default=0, show_default=True,
+              metavar="S", help="Seed of the random player and the shuffles.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_seed, as_json):
+    """Play a mission many times with a random player that makes only legal plays, and
+    print the win rate, the mean score and the score distribution.
+
+    A random player is a floor, not a target: it measures how forgiving a map and a deck
+    are, not how well a person will do.
+
+    \b
+    Examples:
+      bgrid simulate --seed 1944
+      bgrid simulate --seed 7 --difficulty easy --games 5000
+      bgrid simulate --code 0M00-0001-WR3 --challenge-deck --json
+    """
+    mission = pick_mission(seed, code, difficulty, ridges)
+    if games >= PROGRESS_FROM and not as_json:
+        with click.progressbar(length=games, label="simulating", file=click.get_text_stream("stderr")) as bar:
+            result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck, progress=bar.update)
+    else:
+        result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck)
+    scores = sorted(result.scores)
+    summary = {
+        "code": mission.code,
+        "seed": mission.spec.seed,
+        "difficulty": mission.spec.difficulty,
+        "ridges": mission.spec.ridges,
+        "deck": "challenge" if challenge_deck else "own",
+        "games": result.games,
+        "wins": result.wins,
+        "win_rate": round(result.win_rate, 4),
+        "mean_score": round(result.mean_score, 3),
+        "median_score": statistics.median(scores),
+        "min_score": scores[0],
+        "max_score": scores[-1],
+        "outcomes": dict(sorted(result.causes.items())),
+        "score_counts": {str(k): v for k, v in sorted(Counter(scores).items())},
+    }
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(f"Mission {summary['code']} (seed {summary['seed']}, {summary['difficulty']}, "
+               f"{summary['ridges']} ridge{'s' if summary['ridges'] > 1 else ''}), "
+               f"{summary['deck']} deck, {result.games} random-legal games")
+    click.echo(f"Win rate    {100 * result.win_rate:.1f}% ({result.wins} of {result.games})")
+    click.echo(f"Mean score  {result.mean_score:.2f} (median {summary['median_score']}, "
+               f"min {summary['min_score']}, max {summary['max_score']})")
+    click.echo("Outcomes    " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
+    click.echo("Scores")
+    widest = max(summary["score_counts"].values())
+    for value, count in summary["score_counts"].items():
+        bar = "#" * max(1, round(40 * count / widest))
+        click.echo(f"  {int(value):>4}  {bar} {count}")

@@ -1,0 +1,55 @@
+"""``bgrid simulate``: the summary, the JSON record, determinism and misuse (exit status 2)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.playout import simulate
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_simulate_prints_win_rate_and_mean_score():
+    result = run("simulate", "--seed", "1944", "--games", "30")
+    assert result.exit_code == 0, result.output
+    assert "0M00-0001-WR3" in result.output
+    assert "Win rate" in result.output and "Mean score" in result.output
+    assert "30 random-legal games" in result.output
+
+
+def test_simulate_json_matches_the_library_and_is_deterministic():
+    first = run("simulate", "--code", "0M00-0001-WR3", "--games", "25", "--json", "--sim-seed", "3")
+    again = run("simulate", "--seed", "1944", "--games", "25", "--json", "--sim-seed", "3")
+    assert first.exit_code == 0 and first.output == again.output
+    data = json.loads(first.output)
+    lib = simulate(mission_from_seed(1944), 25, 3)
+    assert data["games"] == 25 and data["wins"] == lib.wins
+    assert data["mean_score"] == round(lib.mean_score, 3)
+    assert sum(data["score_counts"].values()) == 25
+    assert sum(data["outcomes"].values()) == 25
+    assert data["deck"] == "own"
+
+
+def test_simulate_with_the_challenge_deck():
+    data = json.loads(run("simulate", "--seed", "5", "--games", "10", "--challenge-deck", "--json").output)
+    assert data["deck"] == "challenge" and data["games"] == 10
+
+
+def test_simulate_misuse_is_one_line_with_status_two():
+    for args in (["simulate"], ["simulate", "--seed", "1", "--games", "0"],
+                 ["simulate", "--seed", "1", "--code", "0M00-0001-WR3"],
+                 ["simulate", "--seed", "abc"]):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert result.output.startswith("Error: ") and "Traceback" not in result.output
+
+
+def test_simulate_help_has_an_example():
+    result = run("simulate", "--help")
+    assert result.exit_code == 0 and "bgrid simulate --seed 1944" in result.output
