@@ -11,6 +11,7 @@ so time and memory stay bounded.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS, Cell
@@ -292,7 +293,7 @@ class _Parser:
         if any(ch.isspace() for ch in text):
             raise self.error("E101", f"'{text}' is not a card", token)
         try:
-            card = Card.parse(text)
+            card = _parse_card(text)
         except NotationError as exc:
             raise self.error("E101", str(exc), token, rule="R12" if "Joker" in str(exc) and "=" in text
                              else None) from None
@@ -483,12 +484,20 @@ class _Parser:
         return Statement(kind, self.lineno, tokens, checks=tuple(checks))
 
 
+@lru_cache(maxsize=4096)
+def _parse_card(text: str) -> Card:
+    """Card.parse, remembered: a log repeats the same few dozen card tokens."""
+    return Card.parse(text)
+
+
 def _norm_key(text: str) -> str:
     return " ".join(text.lower().split())
 
 
 def _tokens(code: str, offset: int = 0) -> list[Token]:
     """Words split at spaces and tabs, and around every ``->`` (written with or without spaces)."""
+    if "->" not in code:
+        return [Token(m.group(), m.start() + 1 + offset) for m in _WORDS.finditer(code)]
     out = []
     for m in _WORDS.finditer(code):
         pos = m.start() + 1 + offset

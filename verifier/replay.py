@@ -123,13 +123,12 @@ class Replay:
         pending = chance_pending(state)
         if pending != purpose:
             raise self.fail("E202", f"no {purpose} card is drawn here; {self._expected()}", index)
-        if card not in chance_outcomes(state):
-            raise self._bad_card(card, index, purpose)
         try:
             events = reveal(state, card)
         except IllegalActionError as exc:
-            code = {"wrong-card": "E206", "card-not-in-deck": "E205"}.get(exc.code, "E203")
-            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code) from None
+            if exc.code in ("wrong-card", "card-not-in-deck"):
+                raise self._bad_card(card, index, purpose) from None
+            raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
         self._record(events)
 
     def _bad_card(self, card: Card, index: int, purpose: str) -> LogError:
