@@ -159,7 +159,8 @@ class Replay:
         """What the log should have next, from the engine's phase."""
         s = self.state
         if s.turn != self.turn_logged:
-            because = f" ({_PHASE_END[self.phase_end]})" if self.phase_end in _PHASE_END else ""
+            because = f" ({_PHASE_END[self.phase_end]})" if self.phase_end in _PHASE_END and \
+                self.phase_end != "end" else ""
             return f"turn {s.turn} begins here{because}: write 'turn {s.turn}' first"
         phase = s.phase
         if phase is Phase.ENTRY_REVEAL:

@@ -1,0 +1,54 @@
+"""Regenerate tests/logs/corpus/: 16 simulated missions and 8 single mutations of them.
+
+    .venv/bin/python tests/logs/make_corpus.py && BGRID_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_verify_corpus.py
+
+Run it on purpose only (e.g. after a ruling changes the game, as the R26 Joker numbering
+did), then read the verdict diff of tests/logs/expected.json before committing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.seeding import stream
+from bgrid.verifier.log_writer import simulated_log
+
+OUT = Path(__file__).parent / "corpus"
+DIFFICULTIES = ("easy", "normal", "hard", "ace")
+
+
+def _find(lines, start, prefixes):
+    order = list(range(start, len(lines))) + list(range(5, start))
+    return next(x for x in order if lines[x].startswith(prefixes))
+
+
+def mutate(lines: list[str], kind: int) -> tuple[list[str], str]:
+    """One mutation of four kinds: last line cut, a draw or an automa line removed, two plays swapped."""
+    mid = len(lines) // 2
+    if kind == 0:
+        return lines[:-1], "the last line removed"
+    if kind in (1, 2):
+        j = _find(lines, mid, ("draw",) if kind == 1 else ("automa",))
+        return lines[:j] + lines[j + 1:], f"its line {j + 1} ({lines[j]}) removed"
+    j = _find(lines, mid, ("move", "alt", "guns", "bomb"))
+    out = list(lines)
+    out[j], out[j - 1] = out[j - 1], out[j]
+    return out, f"its lines {j} and {j + 1} swapped"
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    for old in OUT.glob("*.log"):
+        old.unlink()
+    for k in range(16):
+        mission = mission_from_seed(1000 + k, DIFFICULTIES[k % 4], 1 + k % 4)
+        text, _ = simulated_log(mission, stream("standard-1", f"corpus-{k}", 5), challenge_deck=k % 2 == 0)
+        (OUT / f"sim-{k:02d}.log").write_text(text)
+        if k < 8:
+            lines, why = mutate(text.splitlines(), k % 4)
+            (OUT / f"mut-{k:02d}.log").write_text(f"# mutation of sim-{k:02d}.log: {why}\n" + "\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
