@@ -56,6 +56,9 @@ def write_atomic(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a report is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

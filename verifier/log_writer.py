@@ -17,11 +17,15 @@ this on many simulated missions).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from ..rules.actions import Bomb, Guns, Resupply
 from ..rules.board import column_name
 from ..rules.engine import apply, chance_pending, reveal, score
 from ..rules.events import Defeat, Drew, Entered, Played, Reshuffled, Revealed, TurnStarted
 from ..rules.playout import random_action, random_card, start_state
+from ..rules.seeding import stream
 from ..rules.state import GameState
 
 
@@ -142,3 +146,22 @@ def simulated_log(mission, rng, *, challenge_deck: bool) -> tuple[str, GameState
         return write_log(events, challenge=mission.code, claim=claim), state
     return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
                      claim=claim), state
+
+
+def write_simulated_logs(mission, games: int, sim_seed: int, folder, *, challenge_deck: bool) -> list[str]:
+    """Write the logs of the games ``rules.playout.simulate`` plays (game ``k`` uses the seeded
+    stream ``sim-<k>`` of ``sim_seed``, the same cards and decisions) into ``folder`` as
+    ``game-00000.log`` …; each file is written whole (temporary file, then rename).
+    Returns the file paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k in range(games):
+        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
+                                challenge_deck=challenge_deck)
+        path = folder / f"game-{k:05d}.log"
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+        paths.append(str(path))
+    return paths

@@ -13,7 +13,7 @@ from ..rules.board import COLUMN_LETTERS, SIZE
 from .verdict import Verdict
 
 CELL = 36  # pixels per cell
-MARGIN = 24
+MARGIN = 30
 TURN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
 
 
@@ -56,8 +56,12 @@ def board_view(verdict: Verdict) -> dict | None:
         turn = step_turn
         current.append(_centre(cell))
     close()
-    damage = [{"x": _centre(c)[0], "y": _centre(c)[1], "turn": tn, "cause": cause}
-              for tn, c, cause in t.damage if c is not None]
+    damage, per_cell = [], {}
+    for tn, c, cause in t.damage:
+        if c is None:
+            continue
+        n = per_cell[c] = per_cell.get(c, -1) + 1  # several hits on one cell sit side by side
+        damage.append({"x": _centre(c)[0] - 8 * n, "y": _centre(c)[1], "turn": tn, "cause": cause})
     error = None
     if verdict.errors and t.error_cell is not None:
         x, y = _centre(t.error_cell)

@@ -1,0 +1,52 @@
+"""The log writer: canonical spelling, the simulate corpus it writes, and the HTML report."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.playout import simulate
+from bgrid.verifier import log_writer
+from bgrid.verifier.log_parser import parse_log
+from bgrid.verifier.report_html import render_report
+from bgrid.verifier.verify import verify_log
+
+
+def test_doctests_of_the_writer():
+    failures, _ = doctest.testmod(log_writer)
+    assert failures == 0
+
+
+@pytest.mark.parametrize("challenge_deck", [False, True])
+def test_written_logs_are_simulates_games(tmp_path, challenge_deck):
+    """Game k of ``simulate`` and log k are the same game: same scores, in order."""
+    mission = mission_from_seed(1944, "hard", 2)
+    result = simulate(mission, 12, 3, challenge_deck=challenge_deck)
+    paths = log_writer.write_simulated_logs(mission, 12, 3, tmp_path, challenge_deck=challenge_deck)
+    verdicts = [verify_log(open(p, "rb").read()) for p in paths]
+    assert all(v.verdict == "valid" for v in verdicts)
+    assert [v.score.total for v in verdicts] == list(result.scores)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"game-{k:05d}.log" for k in range(12)]
+
+
+def test_written_logs_are_already_canonical():
+    text, _ = log_writer.simulated_log(mission_from_seed(77), __import__("bgrid.rules.seeding", fromlist=["stream"])
+                                       .stream("standard-1", "canon", 1), challenge_deck=True)
+    log = parse_log(text)
+    body = text.split("\n\n", 1)[1]
+    assert "\n".join(s.canonical() for s in log.statements) + "\n" == body
+
+
+def test_html_report_draws_the_board_path_damage_and_error():
+    good = open("tests/logs/worked/map-damage.log", "rb").read()
+    bad = good.replace(b"state at C5 facing S alt 2 dmg 2", b"state at C5 facing S alt 3 dmg 2")
+    html = render_report([verify_log(good, "good.log"), verify_log(bad, "bad.log")])
+    assert html.count("<svg") == 2 and "<script" not in html and "http://" not in html.replace(
+        'xmlns="http://www.w3.org/2000/svg"', "")
+    assert "bunker destroyed C2" in html                     # bombed on turn 1
+    assert html.count("<title>damage, turn") >= 5            # 3 + 3 damage dots over both boards
+    assert "turn 1</title></polyline>" in html and "turn 2</title></polyline>" in html
+    assert "the error: C5" in html and "E213" in html         # the failed state check at C5
+    assert "1 bunker × +2, 0 artillery × +1, 3 damage × -1 = -1" in html
