@@ -132,3 +132,12 @@ def test_an_engine_failure_is_message_E299_not_a_traceback(monkeypatch):
     verdict = verify_log(START)
     err = verdict.errors[0]
     assert (verdict.verdict, err.code, err.line) == ("invalid", "E299", 6)
+
+
+def test_the_example_in_the_docs_stops_where_the_docs_say():
+    docs = (HERE.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
+    example = docs.split("## 10. Example")[1].split("```")[1].lstrip("\n")
+    verdict = verify_log(example)
+    err = verdict.errors[0]
+    assert (err.line, err.column, err.code, err.token) == (12, 5, "E203", "QH")
+    assert verdict.verification_id in docs  # the JSON sample of section 8 is this very log

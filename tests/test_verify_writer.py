@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_written_logs_are_already_canonical():
 
 
 def test_html_report_draws_the_board_path_damage_and_error():
-    good = open("tests/logs/worked/map-damage.log", "rb").read()
+    good = (Path(__file__).parent / "logs" / "worked" / "map-damage.log").read_bytes()
     bad = good.replace(b"state at C5 facing S alt 2 dmg 2", b"state at C5 facing S alt 3 dmg 2")
     html = render_report([verify_log(good, "good.log"), verify_log(bad, "bad.log")])
     assert html.count("<svg") == 2 and "<script" not in html and "http://" not in html.replace(
