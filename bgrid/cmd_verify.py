@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from .rules.errors import BGridError
 from .verifier.log_parser import MAX_BYTES
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import verify_log
@@ -120,7 +121,10 @@ def verify_command(logs, as_json, html):
         click.echo(summary_table(counts, len(unreadable)))
     if html is not None and verdicts:
         from .verifier.report_html import render_report
-        write_atomic(html, render_report(verdicts))
+        try:
+            write_atomic(html, render_report(verdicts))
+        except OSError as exc:
+            raise BGridError(f"cannot write the report {html}: {exc.strerror or exc}") from None
     # sys.exit, not ctx.exit: the group runs click in non-standalone mode, where an Exit
     # would come back as a return value and be read as success.
     if unreadable:

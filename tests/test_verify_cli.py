@@ -87,3 +87,16 @@ def test_verification_id_ignores_formatting_and_sees_edits():
                    plain.replace("enter 7H\n", "enter 8H\n"), plain.replace("seed: 1944", "seed: 1945"),
                    plain.replace("move 5C FFLF\n", "")):
         assert verify_log(edited).verification_id not in ids
+
+
+def test_an_unwritable_report_is_exit_2_without_traceback(tmp_path):
+    path = tmp_path / "bad.log"
+    path.write_text(BAD_CARD)
+    result = run(["verify", str(path), "--html", str(tmp_path / "no" / "such" / "dir" / "r.html")])
+    assert result.exit_code == 2 and "cannot write the report" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_log_over_the_size_cap_from_stdin_is_refused_cleanly():
+    result = run(["verify", "-", "--json"], stdin="#" * (2 << 20))
+    assert result.exit_code == 1 and json.loads(result.output)["errors"][0]["code"] == "E001"
