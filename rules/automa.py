@@ -4,12 +4,12 @@ R18–R21, R34). Step 1, the reveal, is a chance node of ``rules.engine``.
 
 from __future__ import annotations
 
-from .board import BETWEEN, SIZE, Cell
+from .board import BETWEEN, CELLS, SIZE, Cell, distance
 from .cards import Card
 from .combat import take_damage
 from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, DamageCause, Discarded,
                      Recovered)
-from .state import GameState
+from .state import COLUMN_THEN_ROW, GameState
 
 
 def artillery_reach(state: GameState) -> int:
@@ -29,23 +29,33 @@ def can_hit_bomber(state: GameState, piece: Cell, reach: int) -> bool:
     return not any(c in mountains for c in between)
 
 
+#: BUNKER_KEY[piece][bunker]: distance first, then column, then row (R19), as one number.
+BUNKER_KEY = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b] for b in range(SIZE * SIZE))
+                   for p in range(SIZE * SIZE))
+
+
 def nearest_bunker(state: GameState, piece: Cell) -> Cell | None:
     """The nearest surviving bunker (Manhattan); ties: lower column, then lower row (R19)."""
-    pc, pr = piece % SIZE, piece // SIZE
-    return min(state.bunkers, default=None,
-               key=lambda b: (abs(b % SIZE - pc) + abs(b // SIZE - pr), b % SIZE, b // SIZE))
+    return min(state.bunkers, default=None, key=BUNKER_KEY[piece].__getitem__)
 
 
-def step_toward(piece: Cell, goal: Cell) -> Cell | None:
-    """One step toward ``goal`` along the axis with the larger gap; on equal gaps along the
-    column, changing the row (R20). None when already there."""
+def _step_toward(piece: int, goal: int) -> Cell | None:
     dc = goal % SIZE - piece % SIZE
     dr = goal // SIZE - piece // SIZE
     if dc == 0 and dr == 0:
         return None
     if abs(dr) >= abs(dc):
-        return Cell(piece + (SIZE if dr > 0 else -SIZE))
-    return Cell(piece + (1 if dc > 0 else -1))
+        return CELLS[piece + (SIZE if dr > 0 else -SIZE)]
+    return CELLS[piece + (1 if dc > 0 else -1)]
+
+
+_STEP = tuple(tuple(_step_toward(p, g) for g in range(SIZE * SIZE)) for p in range(SIZE * SIZE))
+
+
+def step_toward(piece: Cell, goal: Cell) -> Cell | None:
+    """One step toward ``goal`` along the axis with the larger gap; on equal gaps along the
+    column, changing the row (R20). None when already there."""
+    return _STEP[piece][goal]
 
 
 def resolve_automa(state: GameState, card: Card, events: list) -> None:
@@ -54,7 +64,8 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     A Joker: no fire, no movement (rulebook; R18). Suppressed pieces recover at step 4
     whatever the card (R21). Stops at once if the fire damage ends the mission (R23).
     """
-    ready = state.ready_artillery  # column-then-row order of positions at step 2 (R34)
+    # R34: the column-then-row order of the positions at step 2.
+    ready = state.ready_artillery
     if not card.is_joker:
         # Step 2 — fire (R18): saturation cap, exactly 1 damage when any piece can fire.
         reach = artillery_reach(state)
@@ -70,9 +81,10 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                 continue
             _move_piece(state, piece, move, events)
     # Step 4 — suppression recovery (R21).
-    for piece in sorted(state.suppressed, key=lambda c: (c % SIZE, c // SIZE)):
-        events.append(Recovered(piece))
-    state.suppressed.clear()
+    if state.suppressed:
+        for piece in sorted(state.suppressed, key=COLUMN_THEN_ROW.__getitem__):
+            events.append(Recovered(piece))
+        state.suppressed.clear()
     # Step 5 — discard (R8).
     state.in_play.remove(card)
     state.discard.append(card)
@@ -90,7 +102,7 @@ def _move_piece(state: GameState, piece: Cell, move: str, events: list) -> None:
         if goal is None:
             events.append(ArtilleryHeld(piece, "no-bunker"))
             return
-    target = step_toward(piece, goal)
+    target = _STEP[piece][goal]
     # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
     # cell, craters and cells of destroyed targets do not. A step toward a goal on the
     # board never leaves the board.

@@ -59,11 +59,12 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
 from .board import BETWEEN, SIZE, Cell, Facing
-from .cards import ACE, FULL_DECK, JOKER, KING, QUEEN, Card
+from .cards import ACE, FULL_DECK, JOKER, JOKER_RANK, KING, QUEEN, Card
 from .combat import (bomb_target, can_fire_guns, finish, guns_targets, is_guns_target,
                      resolve_bomb, resolve_guns, take_damage)
 from .errors import BGridError, IllegalActionError
@@ -211,7 +212,7 @@ def reveal(state: GameState, card: Card) -> list[Event]:
 def _take_from_draw_pile(state: GameState, card: Card, purpose: str) -> None:
     pile = state.draw_pile
     if state.challenge:
-        if pile[0] != card:  # _settle guarantees a non-empty pile at a chance node
+        if pile[0] is not card and pile[0] != card:  # _settle keeps a chance node's pile non-empty
             rule = "R26" if state.exhaustions else "R25"
             raise IllegalActionError(
                 f"the next card of the challenge deck is {pile[0]}, not {card} (the {purpose} "
@@ -220,7 +221,7 @@ def _take_from_draw_pile(state: GameState, card: Card, purpose: str) -> None:
         del pile[0]
         return
     try:
-        pile.remove(card)
+        _remove_card(pile, card)
     except ValueError:
         where = ("in the hand" if card in state.hand else
                  "being played" if card in state.in_play else
@@ -352,15 +353,27 @@ def _discard(state: GameState, cards, events: list) -> None:
     """R8: cards leave play for the discard pile as physical cards (a Joker as JK)."""
     physical = tuple(card.physical for card in cards)
     for card in physical:
-        state.in_play.remove(card)
+        _remove_card(state.in_play, card)
     state.discard.extend(physical)
     events.append(Discarded(physical))
 
 
 def _to_play(state: GameState, *cards: Card) -> None:
     for card in cards:
-        state.hand.remove(card.physical)
-        state.in_play.append(card.physical)
+        physical = card.physical
+        _remove_card(state.hand, physical)
+        state.in_play.append(physical)
+
+
+def _remove_card(pile: list, card: Card) -> None:
+    """Remove one ``card`` from ``pile``. Equal cards are interchangeable, so the search
+    looks for the very object first (cards are interned) and compares values only if that
+    fails: the same result as ``list.remove``, without a comparison per card passed."""
+    for i, c in enumerate(pile):
+        if c is card:
+            del pile[i]
+            return
+    pile.remove(card)
 
 
 def _resolve_pending(state: GameState, card: Card, events: list) -> None:
@@ -389,6 +402,12 @@ def apply(state: GameState, action: Action) -> list[Event]:
     """Play ``action`` (checked first with :func:`check_action`; an illegal action changes
     nothing) and run the forced steps after it. Returns the events in order."""
     check_action(state, action)
+    return apply_legal(state, action)
+
+
+def apply_legal(state: GameState, action: Action) -> list[Event]:
+    """:func:`apply` without the check, for an action taken from :func:`legal_actions` of
+    this very state (the simulation's fast path). Anything else: use :func:`apply`."""
     events: list = []
     if isinstance(action, EnterColumn):
         _enter(state, state.entry_card, action.column, True, events)
@@ -637,27 +656,59 @@ def legal_actions(state: GameState) -> list[Action]:
     (``JK=5H`` for a movement — it covers every shorter one —, ``JK=10H``/``JK=10S``/``JK=QH``/
     ``JK=QS`` for altitude, ``JK=6H``, ``JK=7H``, ``JK=AH`` at altitude 3–5 only (below, an Ace
     bombs like a 7), ``JK=9H``, ``JK=KH``); :func:`check_action` accepts every other spelling.
+    The order is that of :func:`legal_actions_by_kind`.
     """
+    groups = legal_actions_by_kind(state).values()
+    return [action for group in groups for action in group]
+
+
+def legal_actions_by_kind(state: GameState) -> dict[str, list[Action]]:
+    """:func:`legal_actions` grouped by kind, in this order: "enter", "move", "altitude",
+    "guns", "bomb", "throttle", "resupply", "end"; a kind with no legal play is left out."""
     if state.phase is Phase.ENTRY_COLUMN:
-        return [EnterColumn(c) for c in range(SIZE)]
+        return {"enter": [EnterColumn(c) for c in range(SIZE)]}
     if state.phase is not Phase.ACTIONS:
-        return []
-    distinct = list(dict.fromkeys(state.hand))
-    jokers = state.hand.count(JOKER)
-    out: list = []
-    if state.actions < 2:
-        singles = [c for c in distinct if not c.is_joker]
-        if jokers:
-            singles += _joker_singles(state)
-        for card in singles:
-            out.extend(_single_plays(state, card))
-        if state.actions == 0:
-            out.extend(_throttles(state, distinct, jokers))
-    out.extend(Resupply(c) for c in distinct if c.rank == KING)
+        return {}
+    # Only the Joker can be in a hand twice (new_game allows no other repeat), so the
+    # distinct cards are the non-Jokers plus JK once; no hashing needed.
+    distinct = [c for c in state.hand if c.rank != JOKER_RANK]
+    jokers = len(state.hand) - len(distinct)
     if jokers:
-        out.append(Resupply(_JK["KH"]))
-    out.append(EndPhase())
+        distinct.append(JOKER)
+    out: dict = {}
+    if state.actions < 2:
+        cards = distinct[:-1] if jokers else list(distinct)
+        if jokers:
+            cards += _joker_singles(state)
+        moves, altitudes, sixes, bombs = [], [], [], []
+        for c in cards:  # one pass, by the rank of the card as played
+            rank = c.acting.rank
+            if rank in _MOVE_RANKS:
+                moves.extend(_moves(state, c, rank))
+            elif rank in _ALTITUDE_RANKS:
+                if _altitude_ok(state, c):
+                    altitudes.append(Altitude(c))
+            elif rank == _GUNS_RANK:
+                sixes.append(c)
+            elif rank in _BOMB_RANKS:
+                bombs.append(c)
+        guns = [Guns(c, t) for t in guns_targets(state) for c in sixes] if sixes else []
+        bombs = [Bomb(c) for c in bombs] if bombs and bomb_target(state) is not None else []
+        throttles = _throttles(state, distinct, jokers) if state.actions == 0 else []
+        for kind, plays in (("move", moves), ("altitude", altitudes), ("guns", guns),
+                            ("bomb", bombs), ("throttle", throttles)):
+            if plays:
+                out[kind] = plays
+    kings = [Resupply(c) for c in distinct if c.rank == KING]
+    if jokers:
+        kings.append(Resupply(_JK["KH"]))
+    if kings:
+        out["resupply"] = kings
+    out["end"] = [_END]
     return out
+
+
+_END = EndPhase()
 
 
 def _joker_singles(state: GameState) -> list[Card]:
@@ -667,26 +718,32 @@ def _joker_singles(state: GameState) -> list[Card]:
     return out
 
 
-def _moves(state: GameState, card: Card, points: int) -> list[Move]:
-    mountains = state.mountains if state.altitude < state.ruleset.mountain_clearance else frozenset()
-    return [Move(card, steps) for steps, _ in reachable(state.cell, state.facing, points, mountains)]
+def _blocking_mountains(state: GameState) -> frozenset:
+    """The mountains that stop the bomber: none at or above the clearance (R9)."""
+    return _NO_MOUNTAINS if state.altitude >= state.ruleset.mountain_clearance else state.mountains
+
+
+_NO_MOUNTAINS: frozenset = frozenset()
+
+
+def _moves(state: GameState, card: Card, points: int) -> tuple[Move, ...]:
+    return _move_list(card, state.cell, state.facing, points, _blocking_mountains(state))
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_list(card: Card, cell: Cell, facing: Facing, points: int, mountains: frozenset) -> tuple[Move, ...]:
+    # Cached: the same card from the same place recurs often in simulations.
+    return tuple(Move(card, steps) for steps, _ in reachable(cell, facing, points, mountains))
+
+
+@lru_cache(maxsize=1 << 16)
+def _throttle_list(nine: Card, card: Card, cell: Cell, facing: Facing, points: int,
+                   mountains: frozenset) -> tuple[Throttle, ...]:
+    return tuple(Throttle(nine, move) for move in _move_list(card, cell, facing, points, mountains))
 
 
 def _altitude_ok(state: GameState, card: Card, bonus: int = 0) -> bool:
     return 0 <= state.altitude + _altitude_delta(card.acting, bonus) <= state.ruleset.max_altitude
-
-
-def _single_plays(state: GameState, card: Card) -> list[Action]:
-    rank = card.acting.rank
-    if rank in _MOVE_RANKS:
-        return _moves(state, card, rank)
-    if rank in _ALTITUDE_RANKS:
-        return [Altitude(card)] if _altitude_ok(state, card) else []
-    if rank == _GUNS_RANK:
-        return [Guns(card, target) for target in guns_targets(state)]
-    if rank in _BOMB_RANKS:
-        return [Bomb(card)] if bomb_target(state) is not None else []
-    return []
 
 
 def _throttles(state: GameState, distinct: list[Card], jokers: int) -> list[Throttle]:
@@ -694,6 +751,7 @@ def _throttles(state: GameState, distinct: list[Card], jokers: int) -> list[Thro
     if jokers:
         nines.append(_JK["9H"])
     bonus = state.ruleset.throttle_bonus
+    mountains = _blocking_mountains(state)
     out = []
     for nine in nines:
         partners = [c for c in distinct if c.rank in _MOVE_RANKS or c.rank in _ALTITUDE_RANKS]
@@ -702,7 +760,7 @@ def _throttles(state: GameState, distinct: list[Card], jokers: int) -> list[Thro
         for card in partners:
             rank = card.acting.rank
             if rank in _MOVE_RANKS:
-                out.extend(Throttle(nine, move) for move in _moves(state, card, rank + bonus))
+                out.extend(_throttle_list(nine, card, state.cell, state.facing, rank + bonus, mountains))
             elif _altitude_ok(state, card, bonus):
                 out.append(Throttle(nine, Altitude(card)))
     return out

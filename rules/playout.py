@@ -19,7 +19,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from .engine import apply, chance_outcomes, chance_pending, legal_actions, new_game, reveal, score
+from .engine import apply, apply_legal, chance_pending, legal_actions_by_kind, new_game, reveal, score
 from .mission import Mission
 from .seeding import SeededStream, stream
 from .state import GameState
@@ -35,10 +35,7 @@ def random_card(state: GameState, rng: SeededStream):
 
 def random_action(state: GameState, rng: SeededStream):
     """A uniformly random kind of legal decision, then a uniform one of that kind."""
-    by_kind: dict = {}
-    for action in legal_actions(state):
-        by_kind.setdefault(type(action), []).append(action)
-    kinds = list(by_kind.values())
+    kinds = list(legal_actions_by_kind(state).values())
     group = kinds[rng.below(len(kinds))]
     return group[rng.below(len(group))]
 
@@ -53,7 +50,7 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None) -> 
             step = ("card", card)
         else:
             action = random_action(state, rng)
-            apply(state, action)
+            apply_legal(state, action)  # taken from legal_actions: no second check
             step = ("action", action)
         if trace is not None:
             trace.append(step)

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import enum
 
-from .board import Cell, Facing
+from .board import SIZE, Cell, Facing
 from .cards import Card
 from .setup import GameMap
+
+
+#: COLUMN_THEN_ROW[cell]: a sort key putting cells in column-letter, then row order (R20).
+COLUMN_THEN_ROW: tuple[int, ...] = tuple((c % SIZE) * SIZE + c // SIZE for c in range(SIZE * SIZE))
 
 
 class Phase(enum.Enum):
@@ -142,8 +146,7 @@ class GameState:
     @property
     def ready_artillery(self) -> list[Cell]:
         """Ready (not suppressed) pieces in column-then-row order (R20)."""
-        return sorted((c for c in self.artillery if c not in self.suppressed),
-                      key=_column_then_row)
+        return sorted(self.artillery - self.suppressed, key=COLUMN_THEN_ROW.__getitem__)
 
     def card_count(self) -> int:
         """Cards in all piles; always 54 (a property test checks it)."""
@@ -196,7 +199,3 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.phase}: {self.describe()}>"
-
-
-def _column_then_row(cell: Cell) -> tuple[int, int]:
-    return (cell % 10, cell // 10)

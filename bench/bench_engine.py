@@ -1,0 +1,98 @@
+"""Engine speed: complete random missions per second and legal-action enumerations per second.
+
+    .venv/bin/python bench/bench_engine.py [--runs 5] [--games 400] [--profile]
+
+Reports the median of several runs (and min/max), one core. The aim (issue 3) is 2,000
+complete random missions per second. ``--profile`` prints where the time goes (cProfile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import time
+
+from bgrid.rules import engine
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.playout import play_out, random_action, random_card, start_state
+from bgrid.rules.seeding import stream
+
+SEEDS = (1944, 0, 4, 27, 103, 247)
+
+
+def missions_per_second(games: int, challenge: bool) -> float:
+    starts = [start_state(mission_from_seed(s), challenge) for s in SEEDS]
+    t0 = time.perf_counter()
+    for k in range(games):
+        play_out(starts[k % len(starts)].copy(), stream("standard-1", f"bench-{k}", 0))
+    return games / (time.perf_counter() - t0)
+
+
+def decision_states(count: int) -> list:
+    """Positions where the player decides, from random playouts."""
+    out = []
+    k = 0
+    while len(out) < count:
+        state = start_state(mission_from_seed(SEEDS[k % len(SEEDS)]), False)
+        rng = stream("standard-1", f"states-{k}", 0)
+        while not state.is_over and len(out) < count:
+            if engine.chance_pending(state):
+                engine.reveal(state, random_card(state, rng))
+            else:
+                out.append(state.copy())
+                engine.apply(state, random_action(state, rng))
+        k += 1
+    return out
+
+
+def enumerations_per_second(states) -> tuple[float, float]:
+    """legal_actions calls per second, and actions listed per call."""
+    t0 = time.perf_counter()
+    total = 0
+    for state in states:
+        total += len(engine.legal_actions(state))
+    return len(states) / (time.perf_counter() - t0), total / len(states)
+
+
+def copies_per_second(states) -> float:
+    t0 = time.perf_counter()
+    for state in states:
+        state.copy()
+    return len(states) / (time.perf_counter() - t0)
+
+
+def report(name: str, values, unit: str) -> None:
+    print(f"{name:<34} median {statistics.median(values):>10,.0f} {unit}   "
+          f"(min {min(values):,.0f}, max {max(values):,.0f}, {len(values)} runs)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    missions_per_second(20, False)  # warm the caches once
+    own = [missions_per_second(args.games, False) for _ in range(args.runs)]
+    challenge = [missions_per_second(args.games, True) for _ in range(args.runs)]
+    states = decision_states(5000)
+    enum = [enumerations_per_second(states) for _ in range(args.runs)]
+    copies = [copies_per_second(states) for _ in range(args.runs)]
+    report("random missions, own deck", own, "missions/s")
+    report("random missions, challenge deck", challenge, "missions/s")
+    report("legal_actions enumerations", [e[0] for e in enum], "calls/s")
+    print(f"{'':<34} {enum[0][1]:.1f} actions listed per call on average")
+    report("state.copy()", copies, "copies/s")
+    print(f"ratio to the 2,000 missions/s aim: {statistics.median(own) / 2000:.2f}")
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        missions_per_second(args.games, False)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+
+
+if __name__ == "__main__":
+    main()
