@@ -141,3 +141,35 @@ def test_the_example_in_the_docs_stops_where_the_docs_say():
     err = verdict.errors[0]
     assert (err.line, err.column, err.code, err.token) == (12, 5, "E203", "QH")
     assert verdict.verification_id in docs  # the JSON sample of section 8 is this very log
+
+
+# -- E203: the engine's reasons, each from a log -----------------------------------------
+
+@pytest.mark.parametrize("detail, body, line, column, rule", [
+    ("too-many-steps", "draw 2S 3S 4S 5S 6S\nmove 2S FFF\n", 8, 6, "R9"),
+    ("no-forward-step", "draw 2S 3S 4S 5S 6S\nmove 2S LR\n", 8, 6, "R9"),
+    ("step-after-end", "draw 2S 3S 4S 5S 6S\nmove 4S LLFF\n", 8, 6, "R31"),      # LL faces north: F exits
+    ("guns-target", "draw 2S 3S 4S 5S 6S\nguns 6S C4 -> 2D\n", 8, 6, "R15"),
+    ("guns-altitude", "draw 10H 3S 4S 5S 6S\nalt 10H\nguns 6S J1 -> 2D\n", 9, 6, "R15"),  # altitude 5
+    ("bomb-target", "draw 7S 3S 4S 5S 6S\nbomb 7S -> 2D\n", 8, 6, "R16"),
+    ("throttle-not-first", "draw 2S 3S 4S 9S 6S\nmove 2S F\nthrottle 9S move 3S F\n", 9, 10, "R11"),
+    ("no-actions-left", "draw 2S 3S 4S KS 5S\nmove 2S F\nmove 3S F\nmove 4S F\n", 10, 6, "R6"),
+])
+def test_illegal_play_reasons(detail, body, line, column, rule):
+    err = verify_log(START + body).errors[0]
+    assert (err.code, err.detail, err.line, err.column, err.rule) == ("E203", detail, line, column, rule)
+    assert err.legal  # the alternatives are listed
+
+
+def test_a_third_action_without_a_king_in_hand_finds_the_phase_over():
+    err = verify_log(START + "draw 2S 3S 4S 6S 5S\nmove 2S F\nmove 3S F\nmove 4S F\n").errors[0]
+    assert (err.code, err.line) == ("E202", 10) and "Automa card comes next" in err.message
+
+
+def test_docs_list_every_engine_reason():
+    from bgrid.rules.engine import ERROR_CODES
+
+    docs = (HERE.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
+    section = docs.split("### E203 details")[1].split("### The verifier itself")[0]
+    listed = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.M))
+    assert listed == set(ERROR_CODES)
