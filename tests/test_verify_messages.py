@@ -115,7 +115,7 @@ def test_replay_messages_show_state_and_legal_plays():
     err = _verdict("E203").errors[0]
     assert err.state.startswith("turn 1, at C1 facing S, alt 4, dmg 0/5, hand QH 2S 3S 4S 5S, draw pile 48")
     # QH cannot climb past 5; the four movement cards can move
-    assert "move 2S (2 points)" in err.legal and "move 5S (5 points)" in err.legal
+    assert "move 2S (up to 2 points)" in err.legal and "move 5S (up to 5 points)" in err.legal
     assert not any(item.startswith("alt") for item in err.legal)
 
 

@@ -59,7 +59,7 @@ def legal_summary(state: GameState) -> list[str]:
 
     for action in legal_actions(state):
         if isinstance(action, Move):
-            add(f"move {action.card}", f"{action.card.acting.rank} points")
+            add(f"move {action.card}", f"up to {action.card.acting.rank} points")
         elif isinstance(action, Altitude):
             add(f"alt {action.card}")
         elif isinstance(action, Guns):
