@@ -194,7 +194,7 @@ class _Parser:
             h.difficulty = raw_value.lower()
         elif key == "ruleset":
             self.single(value_tokens, "a ruleset name like standard-1")
-            h.ruleset = raw_value
+            h.ruleset = raw_value.lower()
         elif key == "player":
             h.player = " ".join(t.text for t in value_tokens)
         elif key == "date":
@@ -290,8 +290,10 @@ class _Parser:
         if text.lower() == "none":
             raise self.error("E110", "'none' stands only for a card drawn or revealed when the mission "
                              "ended at that moment (R36)", token)
-        if any(ch.isspace() for ch in text):
-            raise self.error("E101", f"'{text}' is not a card", token)
+        odd = next((ch for ch in text if ch.isspace() or not ch.isprintable()), None)
+        if odd is not None and odd not in "\ufe0e\ufe0f":
+            raise self.error("E101", f"'{text}' is not a card: it holds the invisible character "
+                             f"U+{ord(odd):04X}; tokens are separated by spaces and tabs only", token)
         try:
             card = _parse_card(text)
         except NotationError as exc:
