@@ -78,12 +78,16 @@ def aid_context(mission: Mission) -> dict:
     rs = mission.ruleset
     reach = [max(rs.artillery_reach_minimum, rs.artillery_reach_base - alt)
              for alt in range(rs.max_altitude + 1)]  # R18
+    suits_symbols = (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))
     suits = [{"letter": s, "symbol": sym, "move": _SUIT_MOVES[rs.automa_suits[s]]}
-             for s, sym in (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))]  # R19
+             for s, sym in suits_symbols]  # R19
     return {"reach": reach, "suits": suits, "guns_range": rs.guns_range,
             "guns_max_altitude": rs.guns_max_altitude, "clearance": rs.mountain_clearance,
             "throttle": rs.throttle_bonus, "max_altitude": rs.max_altitude,
             "start_altitude": rs.start_altitude, "hand": rs.hand_size,
+            "throttle_alt": (1 + rs.throttle_bonus, 2 + rs.throttle_bonus),  # R11
+            "joker_as": dict(suits_symbols)[rs.revealed_joker_counts_as],  # R17
+            "entry_damage": rs.face_entry_damage, "reshuffle_damage": rs.reshuffle_damage,
             "score": {"bunker": rs.score_bunker, "artillery": rs.score_artillery,
                       "damage": rs.score_damage}}
 

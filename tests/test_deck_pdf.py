@@ -36,11 +36,14 @@ def grid_rects(width, height, dx=0.0, dy=0.0):
             for r in range(3) for c in range(3)]
 
 
-def cell_of(rects, x, y):
-    for i, (x1, y1, x2, y2) in enumerate(rects):
-        if x1 <= x <= x2 and y1 <= y <= y2:
-            return i
-    return None
+def texts_by_slot(page, paper="a4"):
+    """The text runs of a page grouped by the grid slot (0-8, top row first) they sit in."""
+    out = {}
+    for text, x, y in positioned_text(page):
+        for i, (x1, y1, x2, y2) in enumerate(grid_rects(*PAPER_PT[paper])):
+            if x1 <= x <= x2 and y1 <= y <= y2:
+                out[i] = f"{out[i]} {text}" if i in out else text
+    return out
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -72,13 +75,11 @@ def test_first_page_says_print_at_100_percent_with_a_ruler(decks):
 
 def test_every_card_on_the_front_pages_in_stack_order(decks, mission):
     pdf = reader(decks["a4"])
-    w, h = PAPER_PT["a4"]
-    rects = grid_rects(w, h)
     for sheet in range(6):
-        runs = positioned_text(pdf.pages[2 + 2 * sheet])
+        slots = texts_by_slot(pdf.pages[2 + 2 * sheet])
         for slot in range(9):
             card = mission.deck[sheet * 9 + slot]
-            inside = " ".join(t for t, x, y in runs if cell_of(rects, x, y) == slot)
+            inside = slots[slot]
             if card.is_joker:
                 assert "JOKER" in inside
                 continue
@@ -110,15 +111,12 @@ def test_plain_deck_has_all_54_cards_once():
 
 def test_backs_are_mirrored_and_carry_position_and_reshuffle_number(decks, mission):
     pdf = reader(decks["a4"])
-    w, h = PAPER_PT["a4"]
-    rects = grid_rects(w, h)
     for sheet in range(6):
-        runs = positioned_text(pdf.pages[3 + 2 * sheet])
+        slots = texts_by_slot(pdf.pages[3 + 2 * sheet])
         for slot in range(9):
             index = sheet * 9 + slot
             r, c = divmod(slot, 3)
-            mirrored = r * 3 + (2 - c)  # long-edge flip: left and right swap
-            inside = " ".join(t for t, x, y in runs if cell_of(rects, x, y) == mirrored)
+            inside = slots[r * 3 + (2 - c)]  # long-edge flip: left and right swap
             assert f"#{index + 1}" in inside
             assert f"R{mission.reshuffle[index]}" in inside
             assert mission.code in inside

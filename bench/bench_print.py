@@ -1,0 +1,71 @@
+"""Benchmark: in-process rendering time of the printables (imports and the first, warm-up
+run excluded), median of several runs, wall clock and CPU time of this process.
+
+    .venv/bin/python bench/bench_print.py [--runs 7]
+
+Aims (issue 5): a mission sheet < 0.4 s, the 54-card deck (fronts and backs) < 0.1 s.
+The sheet is also split into its phases, to show where the time goes: the jinja2 HTML,
+WeasyPrint's layout (``HTML.render``) and the PDF write (mostly font subsetting).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from bgrid.generator import sheet
+from bgrid.generator.deck_pdf import render_deck
+from bgrid.rules.mission import mission_from_seed
+
+
+def measure(func, runs: int) -> tuple[float, float]:
+    """(median wall seconds, median CPU seconds) over ``runs`` after one warm-up call."""
+    func()
+    wall, cpu = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        func()
+        wall.append(time.perf_counter() - w)
+        cpu.append(time.process_time() - c)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    mission = mission_from_seed(1944)
+
+    import weasyprint
+
+    html = sheet.render_sheet_html(mission, "a4", "Ada")
+    holder = {}
+
+    def layout():
+        holder["doc"] = weasyprint.HTML(string=html, base_url=sheet.TEMPLATES.as_uri() + "/",
+                                        url_fetcher=sheet.sheet_fetcher()).render()
+
+    def write():
+        with sheet._fixed_font_timestamps():
+            holder["doc"].write_pdf(pdf_identifier=b"bench", custom_metadata=True)
+
+    rows = [
+        ("sheet A4 (whole)", lambda: sheet.render_sheet(mission, "a4", "Ada"), 0.4),
+        ("sheet Letter (whole)", lambda: sheet.render_sheet(mission, "letter", "Ada"), 0.4),
+        ("  sheet: jinja2 HTML", lambda: sheet.render_sheet_html(mission, "a4", "Ada"), None),
+        ("  sheet: WeasyPrint layout", layout, None),
+        ("  sheet: PDF write + font subsets", write, None),
+        ("deck A4 duplex, 54 fronts + backs", lambda: render_deck(mission, "a4"), 0.1),
+        ("deck Letter gutter fold", lambda: render_deck(mission, "letter", gutter_fold=True), 0.1),
+        ("deck A4 plain, low ink", lambda: render_deck(None, "a4", low_ink=True), 0.1),
+    ]
+    print(f"{'what':38} {'wall s':>8} {'cpu s':>8} {'aim s':>6} {'wall/aim':>9}")
+    for name, func, aim in rows:
+        wall, cpu = measure(func, args.runs)
+        ratio = f"{wall / aim:8.2f}x" if aim else ""
+        print(f"{name:38} {wall:8.3f} {cpu:8.3f} {aim if aim else '':>6} {ratio:>9}")
+
+
+if __name__ == "__main__":
+    main()
