@@ -290,8 +290,8 @@ class _Parser:
         if text.lower() == "none":
             raise self.error("E110", "'none' stands only for a card drawn or revealed when the mission "
                              "ended at that moment (R36)", token)
-        odd = next((ch for ch in text if ch.isspace() or not ch.isprintable()), None)
-        if odd is not None and odd not in "\ufe0e\ufe0f":
+        if not text.isprintable():  # no-break and other odd spaces are "not printable" too
+            odd = next(ch for ch in text if not ch.isprintable())
             raise self.error("E101", f"'{text}' is not a card: it holds the invisible character "
                              f"U+{ord(odd):04X}; tokens are separated by spaces and tabs only", token)
         try:
