@@ -32,6 +32,7 @@ def write_atomic(path: Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, path)
     except OSError as exc:
         try:
@@ -40,6 +41,12 @@ def write_atomic(path: Path, data: bytes) -> Path:
             pass
         raise BGridError(f"cannot write '{path}': {exc.strerror or exc}") from None
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def output_dir(path: Path) -> Path:

@@ -35,3 +35,43 @@ def pdf_to_pngs(pdf: bytes, dpi: float = 100, pages: list[int] | None = None) ->
         return out
     finally:
         document.close()
+
+
+def side_by_side(pngs: list[bytes], gap: int = 12) -> bytes:
+    """One PNG of several page images in a row, on white."""
+    from PIL import Image
+
+    images = [Image.open(io.BytesIO(p)).convert("RGB") for p in pngs]
+    width = sum(i.width for i in images) + gap * (len(images) - 1)
+    sheet = Image.new("RGB", (width, max(i.height for i in images)), "white")
+    x = 0
+    for image in images:
+        sheet.paste(image, (x, 0))
+        x += image.width + gap
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def write_readme_previews(folder) -> list:
+    """docs/img/sheet.png (both sheet pages) and docs/img/deck.png (a front page and its
+    backs) for mission 1944. ``python -m bgrid.generator.preview docs/img`` redoes them."""
+    from pathlib import Path
+
+    from ..rules.mission import mission_from_seed
+    from .deck_pdf import render_deck
+    from .pack import write_atomic
+    from .sheet import render_sheet
+
+    mission = mission_from_seed(1944)
+    folder = Path(folder)
+    sheet = side_by_side(pdf_to_pngs(render_sheet(mission, "a4", "Ada"), dpi=60))
+    deck = side_by_side(pdf_to_pngs(render_deck(mission, "a4"), dpi=45, pages=[2, 3]))
+    return [write_atomic(folder / "sheet.png", sheet), write_atomic(folder / "deck.png", deck)]
+
+
+if __name__ == "__main__":
+    import sys
+
+    for written in write_readme_previews(sys.argv[1] if len(sys.argv) > 1 else "docs/img"):
+        print(written)

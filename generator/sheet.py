@@ -30,6 +30,7 @@ from .qr import qr_svg
 TEMPLATES = Path(_templates_package.__file__).resolve().parent
 SHEET_TEMPLATE = "sheet.html.j2"
 LOG_ROWS = 30
+LOG_ROW_MM = {"a4": 6.6, "letter": 5.6}  # A4 is 17.6 mm taller: give the pencil the room
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
@@ -118,6 +119,7 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
         "aid": aid_context(mission),
         "stack": stacking_context(mission),
         "log_rows": list(range(1, LOG_ROWS + 1)),
+        "log_row_mm": LOG_ROW_MM[paper.lower()],
         "altitudes": list(range(mission.ruleset.max_altitude + 1)),
         "passes": mission.ruleset.reshuffles_allowed + 1,
     }

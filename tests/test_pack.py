@@ -105,6 +105,9 @@ def test_atomic_write_replaces(tmp_path):
     pack.write_atomic(target, b"two")
     assert target.read_bytes() == b"two"
     assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # like open(), not mkstemp's 0600
 
 
 def test_every_print_command_has_help_with_an_example():
