@@ -60,14 +60,31 @@ class Trace:
         self.bomber = state.cell
 
 
+_STARTS: dict[tuple, GameState] = {}
+_STARTS_KEPT = 64
+
+
+def start_state(source: MissionSource) -> GameState:
+    """A fresh copy of the mission's start. Starts are remembered: a folder of logs often
+    holds many players' runs of one challenge, and a copy is much cheaper than a new game."""
+    key = (source.map_key(), source.ruleset.name, source.difficulty, source.deck, source.reshuffle)
+    start = _STARTS.get(key)
+    if start is None:
+        start = new_game(source.game_map, source.ruleset, source.difficulty, deck=source.deck,
+                         reshuffle_numbers=source.reshuffle)
+        if len(_STARTS) >= _STARTS_KEPT:
+            _STARTS.pop(next(iter(_STARTS)))
+        _STARTS[key] = start
+    return start.copy()
+
+
 class Replay:
     """One replay. :meth:`run` returns the final state or raises the first :class:`LogError`."""
 
     def __init__(self, log: ParsedLog, source: MissionSource) -> None:
         self.log = log
         self.source = source
-        self.state: GameState = new_game(source.game_map, source.ruleset, source.difficulty,
-                                          deck=source.deck, reshuffle_numbers=source.reshuffle)
+        self.state: GameState = start_state(source)
         self.turn_logged = 0  # the last `turn N` the log wrote
         self.none_written = False  # R36: the statement that ended the mission wrote `none`
         self.end_line: int | None = None  # the line whose statement ended the mission
