@@ -173,3 +173,16 @@ def test_docs_list_every_engine_reason():
     section = docs.split("### E203 details")[1].split("### The verifier itself")[0]
     listed = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.M))
     assert listed == set(ERROR_CODES)
+
+
+def test_face_card_entry_needs_a_column_unless_its_damage_ends_the_mission():
+    err = verify_log(MAP + "turn 1\nenter KH\n").errors[0]
+    assert (err.code, err.line, err.column) == ("E113", 6, 9)
+    assert verify_log(MAP + "turn 1\nenter KH C\n").verdict == "incomplete"
+    # health 3 (ace): two face-card entries cost 2; the third entry's damage ends the mission
+    # before the bomber is placed, so the column may be left out
+    ace = MAP.replace("map artillery", "difficulty: ace\nmap artillery")
+    body = ("turn 1\nenter KH C\ndraw 2S 3S 4S 5S 6S\nmove 2S LLF\nturn 2\nenter QH C\n"
+            "draw 2H\nmove 3S LLF\nturn 3\nenter JH\n")
+    verdict = verify_log(ace + body)
+    assert (verdict.verdict, verdict.outcome, verdict.cause) == ("valid", "defeat", "damage"), verdict.render()

@@ -17,14 +17,13 @@ from ..rules.board import Cell
 from ..rules.cards import Card
 from ..rules.engine import apply, chance_outcomes, chance_pending, check_action, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded
+from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded, TurnStarted
 from ..rules.state import GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
 from .map_source import MissionSource
 from .messages import LogError
 from .statements import ParsedLog, Statement
 
-_PLAYS = ("resupply", "move", "alt", "guns", "bomb", "throttle")
 _KIND_OF_PURPOSE = {"entry": "enter", "draw": "draw", "resupply": "resupply", "guns": "guns",
                     "bomb": "bomb", "automa": "automa"}
 _PHASE_END = {"throttle": "a Throttle ends the player phase (R11)",
@@ -103,10 +102,12 @@ class Replay:
                         state=describe_state(self.state), legal=legal_summary(self.state))
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events) -> None:
-        turn = self.state.turn
+    def _record(self, events, turn: int) -> None:
+        """Note the path, the damage and the end; ``turn`` is the turn before the events."""
         for ev in events:
-            if isinstance(ev, Entered):
+            if isinstance(ev, TurnStarted):
+                turn = ev.turn
+            elif isinstance(ev, Entered):
                 self.trace.path.append((turn, ev.cell, True))
             elif isinstance(ev, Moved):
                 self.trace.path.extend((turn, c, False) for c in ev.path)
@@ -123,7 +124,8 @@ class Replay:
         except IllegalActionError as exc:
             code = {"not-in-hand": "E204", "wrong-phase": "E202"}.get(exc.code, "E203")
             raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(apply(self.state, action))
+        turn = self.state.turn
+        self._record(apply(self.state, action), turn)
 
     def take_card(self, card: Card | None, index: int, purpose: str) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
@@ -140,13 +142,14 @@ class Replay:
         pending = chance_pending(state)
         if pending != purpose:
             raise self.fail("E202", f"no {purpose} card is drawn here; {self._expected()}", index)
+        turn = state.turn
         try:
             events = reveal(state, card)
         except IllegalActionError as exc:
             if exc.code in ("wrong-card", "card-not-in-deck"):
                 raise self._bad_card(card, index, purpose) from None
             raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(events)
+        self._record(events, turn)
 
     def _bad_card(self, card: Card, index: int, purpose: str) -> LogError:
         state = self.state

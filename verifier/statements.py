@@ -55,7 +55,7 @@ class Statement:
         if index < len(self.tokens):
             return self.tokens[index]
         last = self.tokens[-1]
-        return Token("", last.column + len(last.text) + 1)
+        return Token("", last.column + len(last.text))
 
     def canonical(self) -> str:
         k = self.kind
