@@ -182,7 +182,7 @@ def test_face_card_entry_needs_a_column_unless_its_damage_ends_the_mission():
     # health 3 (ace): two face-card entries cost 2; the third entry's damage ends the mission
     # before the bomber is placed, so the column may be left out
     ace = MAP.replace("map artillery", "difficulty: ace\nmap artillery")
-    body = ("turn 1\nenter KH C\ndraw 2S 3S 4S 5S 6S\nmove 2S LLF\nturn 2\nenter QH C\n"
-            "draw 2H\nmove 3S LLF\nturn 3\nenter JH\n")
+    body = ("turn 1\nenter KH C\ndraw 2S 3S 4S 5S 6S\nmove 3S LLF\nturn 2\nenter QH C\n"
+            "draw 2H\nmove 4S LLF\nturn 3\nenter JH\n")  # LLF: turn north and fly off the board
     verdict = verify_log(ace + body)
     assert (verdict.verdict, verdict.outcome, verdict.cause) == ("valid", "defeat", "damage"), verdict.render()
