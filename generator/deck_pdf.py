@@ -345,12 +345,16 @@ def draw_crop_marks(c, sheet: Sheet) -> None:
     x1, y1, x2, y2 = sheet.bleed_box
     c.setStrokeColor(INK)
     c.setLineWidth(CROP_WIDTH)
+    def mark(ax, ay, bx, by):
+        if ax < bx or ay < by:  # a large duplex offset can leave no room on one side
+            c.line(ax, ay, bx, by)
+
     for x in sheet.cuts_x:
-        c.line(x, 0, x, y1 - CROP_GAP)
-        c.line(x, y2 + CROP_GAP, x, sheet.height)
+        mark(x, 0, x, y1 - CROP_GAP)
+        mark(x, y2 + CROP_GAP, x, sheet.height)
     for y in sheet.cuts_y:
-        c.line(0, y, x1 - CROP_GAP, y)
-        c.line(x2 + CROP_GAP, y, sheet.width, y)
+        mark(0, y, x1 - CROP_GAP, y)
+        mark(x2 + CROP_GAP, y, sheet.width, y)
 
 
 def _ruler(c, x: float, y: float) -> None:

@@ -46,6 +46,11 @@ def stroked_segments(page, reader_: PdfReader) -> list[tuple[float, float, float
             p = tx(float(operands[0]), float(operands[1]))
             path.append((*current, *p))
             current = p
+        elif op == b"re":  # a rectangle: its four sides
+            x, y, w, h = (float(v) for v in operands)
+            corners = [tx(x, y), tx(x + w, y), tx(x + w, y + h), tx(x, y + h)]
+            path.extend((*corners[i], *corners[(i + 1) % 4]) for i in range(4))
+            current = start = corners[0]
         elif op == b"c":
             current = tx(float(operands[4]), float(operands[5]))
         elif op == b"h":

@@ -218,6 +218,12 @@ def test_gutter_fold_puts_each_back_opposite_its_front(mission):
         mirrored = (w - left_edge_of_front - CARD[0], w - left_edge_of_front)
         assert mirrored[0] < back[0][0] < mirrored[1]
         assert abs(front[0][1] - back[0][1]) < CARD[1] / 2
+    # no outline on any card: two fronts | 12 mm gutter | two backs, centred, two rows
+    x0 = (w - 4 * CARD[0] - 12 * MM) / 2
+    y0 = (h - 2 * CARD[1]) / 2
+    lefts = [x0, x0 + CARD[0], w / 2 + 6 * MM, w / 2 + 6 * MM + CARD[0]]
+    rects = [(x, y0 + r * CARD[1], x + CARD[0], y0 + (r + 1) * CARD[1]) for x in lefts for r in range(2)]
+    assert not [s for s in stroked_segments(page, pdf) if _on_card_edge(s, rects)]
 
 
 def test_same_seed_same_bytes_other_seed_other_bytes(mission, decks):
