@@ -23,6 +23,7 @@ import jinja2
 
 from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
+from ..rules.errors import BGridError
 from ..rules.mission import Mission
 from .paper import paper_size
 from .qr import qr_svg
@@ -30,6 +31,7 @@ from .qr import qr_svg
 TEMPLATES = Path(_templates_package.__file__).resolve().parent
 SHEET_TEMPLATE = "sheet.html.j2"
 LOG_ROWS = 30
+MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
 LOG_ROW_MM = {"a4": 6.6, "letter": 5.6}  # A4 is 17.6 mm taller: give the pencil the room
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
@@ -101,7 +103,12 @@ def stacking_context(mission: Mission) -> list[dict]:
 
 
 def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None) -> dict:
+    """Everything the template prints. Raises :class:`BGridError` for an unknown paper or
+    a player name too long for its line."""
     width, height = paper_size(paper)
+    if player is not None and len(player) > MAX_PLAYER:
+        raise BGridError(f"player name is {len(player)} characters; the sheet has room for "
+                         f"{MAX_PLAYER}")
     spec = mission.spec
     return {
         "paper": {"name": paper.lower(), "width": width, "height": height},

@@ -13,6 +13,7 @@ import pytest
 
 from bgrid.generator import sheet
 from bgrid.generator.qr import QUIET_ZONE, qr_matrix, qr_svg
+from bgrid.rules.errors import BGridError
 from bgrid.rules.mission import mission_from_seed
 
 from pdf_probe import reader, unembedded_fonts
@@ -98,6 +99,11 @@ def test_player_name_is_text_not_markup(mission, sheets):
     assert "<script>alert" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html
     assert "<script>alert(1)</script>" in reader(sheets["a4"]).pages[0].extract_text()
+
+
+def test_a_player_name_longer_than_its_line_is_refused(mission):
+    with pytest.raises(BGridError, match="room for 60"):
+        sheet.sheet_context(mission, "a4", "x" * 61)
 
 
 def test_a_missing_template_value_is_an_error(mission):
