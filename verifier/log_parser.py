@@ -29,7 +29,6 @@ HEADER_KEYS = ("bgrid-log", "challenge", "seed", "ridges", "difficulty", "rulese
                "claim", "setup ridge", "setup bunkers", "setup artillery", "map mountains",
                "map bunkers", "map artillery")
 _REPEATABLE = ("setup ridge",)
-_WORDS = re.compile(r"[^ \t]+")
 _UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)
 _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
@@ -497,18 +496,25 @@ def _norm_key(text: str) -> str:
 
 
 def _tokens(code: str, offset: int = 0) -> list[Token]:
-    """Words split at spaces and tabs, and around every ``->`` (written with or without spaces)."""
-    if "->" not in code:
-        return [Token(m.group(), m.start() + 1 + offset) for m in _WORDS.finditer(code)]
-    out = []
-    for m in _WORDS.finditer(code):
-        pos = m.start() + 1 + offset
-        for i, part in enumerate(m.group().split("->")):
-            if i:
-                out.append(Token("->", pos))
-                pos += 2
-            if part:
-                out.append(Token(part, pos))
-                pos += len(part)
-    return out
+    """Words split at spaces and tabs, and around every ``->`` (written with or without spaces).
 
+    ``str.split`` on one separator keeps the columns countable and is several times faster
+    than a regular expression; a tab is one character, like a space.
+    """
+    out = []
+    pos = offset + 1
+    for word in code.replace("\t", " ").split(" "):
+        if word:
+            if "->" in word:
+                at = pos
+                for i, part in enumerate(word.split("->")):
+                    if i:
+                        out.append(Token("->", at))
+                        at += 2
+                    if part:
+                        out.append(Token(part, at))
+                        at += len(part)
+            else:
+                out.append(Token(word, pos))
+        pos += len(word) + 1
+    return out
