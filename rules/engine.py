@@ -13,6 +13,12 @@ simulation, the logged cards in the verifier.
         else:
             events = apply(state, some_action)     # from legal_actions(state)
 
+Besides the calls above: :func:`check_action` (the rule a play breaks, without playing it),
+:func:`legal_actions_by_kind` (the same plays grouped as "enter", "move", "altitude", "guns",
+"bomb", "throttle", "resupply", "end"), :func:`apply_legal` (:func:`apply` without the second
+check, for a play just taken from :func:`legal_actions`; the simulator's fast path) and
+:func:`score` (R24, with its parts).
+
 After every :func:`apply` or :func:`reveal` the engine runs the forced steps itself and stops
 at the next chance node or decision (or the end): the end of the player phase (after a
 Throttle, an exit, or two actions with no King or Joker left in hand), Automa steps 2–5 once
@@ -730,13 +736,13 @@ def _moves(state: GameState, card: Card, points: int) -> tuple[Move, ...]:
     return _move_list(card, state.cell, state.facing, points, _blocking_mountains(state))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def _move_list(card: Card, cell: Cell, facing: Facing, points: int, mountains: frozenset) -> tuple[Move, ...]:
     # Cached: the same card from the same place recurs often in simulations.
-    return tuple(Move(card, steps) for steps, _ in reachable(cell, facing, points, mountains))
+    return tuple(Move(card, steps) for steps in reachable(cell, facing, points, mountains))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 11)
 def _throttle_list(nine: Card, card: Card, cell: Cell, facing: Facing, points: int,
                    mountains: frozenset) -> tuple[Throttle, ...]:
     return tuple(Throttle(nine, move) for move in _move_list(card, cell, facing, points, mountains))

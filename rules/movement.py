@@ -9,6 +9,7 @@ At least one forward step must happen, an exit counting as one (R31).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,11 +73,12 @@ def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
     return Trace(start, tuple(path), cell, facing, False, False)
 
 
-@lru_cache(maxsize=65536)
-def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> tuple[tuple[str, Trace], ...]:
-    """Every distinct end of a movement with ``points`` points, with its shortest step list
-    (first in F, L, R order among the shortest): one entry per (end cell, facing, exited,
-    blocked). ``mountains`` is empty when the bomber flies above the clearance.
+@lru_cache(maxsize=16384)
+def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> tuple[str, ...]:
+    """One step list for every distinct end of a movement with ``points`` points — end cell
+    (for an exit, the cell it left from), facing, exited, blocked — the shortest, first in
+    F, L, R order among the shortest. ``mountains`` is empty when the bomber flies above the
+    clearance. The step strings are interned: the cache holds each word once.
 
     Breadth-first over (cell, facing, moved): a node reached by a shorter list has at least
     as many points left, so later visits add nothing.
@@ -112,6 +114,4 @@ def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> 
                     if moved and key not in ends:
                         ends[key] = steps + letter
         frontier = nxt
-    clear = not mountains
-    return tuple((steps, trace_steps(cell, facing, steps, points, mountains, clear))
-                 for steps in ends.values())
+    return tuple(sys.intern(steps) for steps in ends.values())

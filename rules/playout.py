@@ -25,6 +25,32 @@ from .seeding import SeededStream, stream
 from .state import GameState
 
 
+class Dice:
+    """``below(n)`` over a seeded stream, reading its integers 256 at a time: the same
+    integers and the same rejection rule as ``SeededStream.below``, so the same results,
+    with less overhead per number."""
+
+    __slots__ = ("_stream", "_words", "_next")
+
+    def __init__(self, rng: SeededStream) -> None:
+        self._stream = rng
+        self._words: tuple[int, ...] = ()
+        self._next = 0
+
+    def below(self, n: int) -> int:
+        limit = _LIMIT - _LIMIT % n
+        while True:
+            if self._next == len(self._words):
+                self._words, self._next = self._stream.take(256), 0
+            x = self._words[self._next]
+            self._next += 1
+            if x < limit:
+                return x % n
+
+
+_LIMIT = 1 << 64
+
+
 def random_card(state: GameState, rng: SeededStream):
     """The next card: the top of a challenge deck, a uniform card of an own draw pile."""
     if state.challenge:
@@ -42,7 +68,9 @@ def random_action(state: GameState, rng: SeededStream):
 
 def play_out(state: GameState, rng: SeededStream, trace: list | None = None) -> GameState:
     """Play ``state`` to the end with random legal decisions and cards. ``trace`` (a list)
-    receives ("card", card) and ("action", action) steps, for replay."""
+    receives ("card", card) and ("action", action) steps, for replay. The stream is read
+    in batches (:class:`Dice`), so its position afterwards is not one number per choice."""
+    rng = Dice(rng)
     while not state.is_over:
         if chance_pending(state) is not None:
             card = random_card(state, rng)

@@ -144,7 +144,8 @@ def test_legal_moves_are_one_shortest_step_list_per_distinct_end(where, facing, 
     clear = altitude >= 4
     expected = _brute_force_ends(C(where), Facing.parse(facing), points, mtn, clear)
     got = reachable(C(where), Facing.parse(facing), points, frozenset() if clear else mtn)
-    got_ends = {(t.end, t.facing, t.exited, t.blocked): steps for steps, t in got}
+    traces = [trace_steps(C(where), Facing.parse(facing), steps, points, mtn, clear) for steps in got]
+    got_ends = {(t.end, t.facing, t.exited, t.blocked): steps for steps, t in zip(got, traces)}
     assert len(got_ends) == len(got)  # no end twice
     assert set(got_ends) == set(expected)
     for end, steps in got_ends.items():

@@ -9,7 +9,7 @@ from bgrid.rules.actions import Move
 from bgrid.rules.cards import FULL_DECK
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import random_action, random_card, replay, simulate, start_state
+from bgrid.rules.playout import play_out, random_action, random_card, replay, simulate, start_state
 from bgrid.rules.seeding import stream
 
 from engine_boards import snapshot
@@ -135,3 +135,16 @@ def test_simulate_is_deterministic_and_counts_every_game():
     assert a.games == 20 and len(a.scores) == 20 and sum(a.causes.values()) == 20
     c = simulate(mission, 20, seed=7, challenge_deck=True)
     assert c.games == 20
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(missions, st.booleans(), st.integers(0, 10**6))
+def test_the_simulator_fast_path_plays_exactly_what_apply_would(mission, challenge, seed):
+    # play_out skips the second legality check (apply_legal); replaying its trace through
+    # the checked apply must accept every step and end in the same state.
+    start = start_state(mission, challenge)
+    trace = []
+    end = play_out(start.copy(), stream("standard-1", "fast", seed), trace)
+    again = start.copy()
+    replay(again, trace)
+    assert snapshot(again) == snapshot(end)
