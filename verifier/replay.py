@@ -105,15 +105,16 @@ class Replay:
     def _record(self, events, turn: int) -> None:
         """Note the path, the damage and the end; ``turn`` is the turn before the events."""
         for ev in events:
-            if isinstance(ev, TurnStarted):
+            kind = type(ev)  # events are final frozen classes: an identity test is enough
+            if kind is TurnStarted:
                 turn = ev.turn
-            elif isinstance(ev, Entered):
+            elif kind is Entered:
                 self.trace.path.append((turn, ev.cell, True))
-            elif isinstance(ev, Moved):
+            elif kind is Moved:
                 self.trace.path.extend((turn, c, False) for c in ev.path)
-            elif isinstance(ev, Damage):
+            elif kind is Damage:
                 self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
-            elif isinstance(ev, PlayerPhaseEnded):
+            elif kind is PlayerPhaseEnded:
                 self.phase_end = ev.reason
         if self.state.is_over and self.end_line is None:
             self.end_line = self.stmt.line
