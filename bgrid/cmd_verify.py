@@ -111,7 +111,8 @@ def verify_command(logs, as_json, html):
             click.echo(json.dumps(verdicts[0].as_dict(), indent=2, ensure_ascii=False))
         else:
             click.echo(json.dumps({"summary": dict(counts, unreadable=len(unreadable)),
-                                   "logs": [v.as_dict() for v in verdicts]}, indent=2, ensure_ascii=False))
+                                   "logs": [v.as_dict() for v in verdicts],
+                                   "unreadable": unreadable}, indent=2, ensure_ascii=False))
     elif len(names) == 1:
         if verdicts:
             click.echo(verdicts[0].render())

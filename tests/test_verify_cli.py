@@ -100,3 +100,11 @@ def test_an_unwritable_report_is_exit_2_without_traceback(tmp_path):
 def test_a_log_over_the_size_cap_from_stdin_is_refused_cleanly():
     result = run(["verify", "-", "--json"], stdin="#" * (2 << 20))
     assert result.exit_code == 1 and json.loads(result.output)["errors"][0]["code"] == "E001"
+
+
+def test_json_lists_the_unreadable_inputs(tmp_path):
+    (tmp_path / "a.log").write_text(BAD_CARD)
+    result = run(["verify", str(tmp_path / "a.log"), str(tmp_path / "missing.log"), "--json"])
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["summary"]["unreadable"] == 1 and "missing.log" in data["unreadable"][0]
