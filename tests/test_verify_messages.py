@@ -186,3 +186,8 @@ def test_face_card_entry_needs_a_column_unless_its_damage_ends_the_mission():
             "draw 2H\nmove 4S LLF\nturn 3\nenter JH\n")  # LLF: turn north and fly off the board
     verdict = verify_log(ace + body)
     assert (verdict.verdict, verdict.outcome, verdict.cause) == ("valid", "defeat", "damage"), verdict.render()
+
+
+def test_an_explicit_map_lists_each_mountain_once():
+    err = verify_log(MAP.replace("map mountains: E1 E2", "map mountains: E1 E2 E1")).errors[0]
+    assert (err.code, err.line, err.column) == ("E130", 2, 16) and "E1 is listed twice" in err.message

@@ -90,6 +90,9 @@ def mission_source(log: ParsedLog) -> MissionSource:
                    "setup artillery" if "artillery" in text else "setup ridge")
             raise _fail(log, key, "E129", text) from None
         return MissionSource(game_map, ruleset, difficulty, None, None)
+    twice = sorted({c for c in h.map_mountains if h.map_mountains.count(c) > 1})
+    if twice:
+        raise _fail(log, "map mountains", "E130", f"mountain cell {twice[0]} is listed twice")
     game_map = GameMap(frozenset(h.map_mountains), tuple(h.map_bunkers), tuple(h.map_artillery))
     problems = game_map.problems()
     if problems:
