@@ -65,59 +65,24 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
-from .board import BETWEEN, SIZE, Cell, Facing
-from .cards import ACE, FULL_DECK, JOKER, JOKER_RANK, KING, QUEEN, Card
-from .combat import (bomb_target, can_fire_guns, finish, guns_targets, is_guns_target,
-                     resolve_bomb, resolve_guns, take_damage)
+from .board import SIZE, Cell, Facing
+from .cards import FULL_DECK, JOKER, KING, Card
+from .combat import finish, resolve_bomb, resolve_guns, take_damage
 from .errors import BGridError, IllegalActionError
-from .events import (DamageCause, Discarded, Drew, Entered, Event, AltitudeChanged, AutomaSkipped,
+from .events import (AltitudeChanged, AutomaSkipped, DamageCause, Discarded, Drew, Entered, Event,
                      Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, TurnStarted)
-from .movement import Trace, reachable, trace_steps
+from .legality import (ERROR_CODES, altitude_delta, check_action, decision_words, end_words,
+                       legal_actions, legal_actions_by_kind, trace_move)
+from .movement import Trace
 from .ruleset import Ruleset
 from .setup import GameMap
 from .state import DefeatCause, GameState, Outcome, Phase
 
-#: code -> what it means. Stable: the verifier may map them to its own messages.
-ERROR_CODES = {
-    "game-over": "the mission has ended; nothing more is played (R23)",
-    "card-expected": "the game waits for a card (a chance outcome), not a play",
-    "no-card-expected": "the game waits for a player decision, not a card",
-    "wrong-card": "challenge deck: not the next card of the deck (R25, R26)",
-    "card-not-in-deck": "own deck: the card is not in the draw pile (already drawn this pass, "
-                        "or not in the discard pile at the reshuffle) (R22)",
-    "declared-reveal": "a drawn or revealed card is a plain card; only a played Joker is declared",
-    "not-in-hand": "the card played is not in the hand",
-    "wrong-phase": "this play is not possible at this point of the turn (R6, R13)",
-    "wrong-card-kind": "the card cannot make this kind of play",
-    "no-actions-left": "two actions have been played this phase (R6)",
-    "no-forward-step": "a movement must make at least one forward step that happens (R9, R31)",
-    "too-many-steps": "the steps cost more points than the card gives (R9)",
-    "step-after-end": "no step may follow an exit or a blocked step (R9, R31)",
-    "altitude-limit": "altitude must stay within 0-5 (R7)",
-    "guns-altitude": "guns need altitude 0-4 (R15)",
-    "guns-target": "no artillery there in line of sight within range 3 (R15)",
-    "bomb-target": "no target in the bomber's cell (R16)",
-    "throttle-not-first": "a Throttle is only the first action of a player phase (R11)",
-    "throttle-pair": "a Throttle pairs with one movement (2-5) or altitude (10, J, Q) card (R11)",
-    "bad-declaration": "a played Joker must be declared as a card, not a Joker (R12)",
-    "bad-column": "the entry column is A-J",
-}
-
-_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: "entry", Phase.DRAW: "draw", Phase.AUTOMA_REVEAL: "automa"}
-_PENDING_PURPOSE = {Guns: "guns", Bomb: "bomb", Resupply: "resupply"}
-_MOVE_RANKS = (2, 3, 4, 5)
-_ALTITUDE_RANKS = (10, 11, 12)
-_BOMB_RANKS = (7, 8, ACE)
-_THROTTLE_RANK, _GUNS_RANK = 9, 6
-
-# Canonical Joker declarations, one per distinct effect (R12): a 5 covers every shorter move.
-_JK = {name: JOKER.declare(name) for name in ("5H", "10H", "10S", "QH", "QS", "6H", "7H", "AH", "9H", "KH")}
-_JOKER_ALTITUDES = (_JK["10H"], _JK["10S"], _JK["QH"], _JK["QS"])
-
+__all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
+           "check_action", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "score"]
 
 # -- setting up -------------------------------------------------------------------------
 
@@ -161,9 +126,7 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
 def chance_pending(state: GameState) -> str | None:
     """The purpose of the card the game waits for — "entry", "draw", "resupply", "guns",
     "bomb" or "automa" — or None while it waits for a player decision or is over."""
-    if state.phase is Phase.RESOLVE_REVEAL:
-        return _PENDING_PURPOSE[type(state.pending)]
-    return _PHASE_PURPOSE.get(state.phase)
+    return state.card_purpose
 
 
 def chance_outcomes(state: GameState) -> list[Card]:
@@ -189,10 +152,10 @@ def reveal(state: GameState, card: Card) -> list[Event]:
     purpose = chance_pending(state)
     if purpose is None:
         if state.phase is Phase.OVER:
-            raise IllegalActionError(f"the mission is over ({_end_words(state)}); no card is "
+            raise IllegalActionError(f"the mission is over ({end_words(state)}); no card is "
                                      "drawn or revealed after the end (R23)", "R23", "game-over")
         raise IllegalActionError("no card is drawn or revealed now: the game waits for the "
-                                 f"player's {_decision_words(state)}", "R6", "no-card-expected")
+                                 f"player's {decision_words(state)}", "R6", "no-card-expected")
     if card.declared is not None:
         raise IllegalActionError(f"{card}: a drawn or revealed Joker is plain JK; only a played "
                                  "Joker carries a declaration (R12)", "R12", "declared-reveal")
@@ -383,14 +346,13 @@ def _remove_card(pile: list, card: Card) -> None:
 
 
 def _resolve_pending(state: GameState, card: Card, events: list) -> None:
-    action, state.pending = state.pending, None
+    action, state.pending = state.pending, None  # card_purpose is read before this
     if isinstance(action, Resupply):
         state.hand.append(card)
         events.append(Drew(card, "resupply"))
         _after_action(state, events)
         return
-    purpose = _PENDING_PURPOSE[type(action)]
-    events.append(Revealed(card, purpose))
+    events.append(Revealed(card, "guns" if isinstance(action, Guns) else "bomb"))
     state.in_play.append(card)
     if isinstance(action, Guns):
         resolve_guns(state, action.target, card, events)
@@ -427,7 +389,7 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
 
 
 def _play_move(state: GameState, action: Move, events: list, bonus: int = 0) -> Trace:
-    trace = _trace(state, action, bonus)
+    trace = trace_move(state, action, bonus)
     events.append(Moved(trace.start, trace.path, trace.facing, trace.exited, trace.blocked))
     if trace.exited:
         state.cell = state.facing = None  # R6: off the map
@@ -439,7 +401,7 @@ def _play_move(state: GameState, action: Move, events: list, bonus: int = 0) -> 
 def _play_altitude(state: GameState, action: Altitude, events: list, bonus: int = 0) -> bool:
     """Change altitude; True if that is a crash (R10, R33)."""
     old = state.altitude
-    state.altitude = old + _altitude_delta(action.card.acting, bonus)
+    state.altitude = old + altitude_delta(action.card.acting, bonus)
     events.append(AltitudeChanged(old, state.altitude))
     if state.cell in state.mountains and state.altitude < state.ruleset.mountain_clearance:
         finish(state, Outcome.DEFEAT, DefeatCause.CRASH, events)
@@ -500,294 +462,6 @@ def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
 
 _PLAY = {Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
          Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
-
-
-def _altitude_delta(acting: Card, bonus: int = 0) -> int:
-    """10/J: 1, Q: 2, plus the Throttle bonus; red climbs, black descends (R7, R11)."""
-    size = (2 if acting.rank == QUEEN else 1) + bonus
-    return size if acting.is_red else -size
-
-
-def _trace(state: GameState, move: Move, bonus: int = 0) -> Trace:
-    clear = state.altitude >= state.ruleset.mountain_clearance
-    return trace_steps(state.cell, state.facing, move.steps, move.card.acting.rank + bonus,
-                       state.mountains, clear)
-
-
-# -- legality ---------------------------------------------------------------------------
-
-def check_action(state: GameState, action: Action) -> None:
-    """Raise :class:`IllegalActionError` (rule, code, a sentence) if ``action`` is not legal
-    now; return None if it is. Never changes the state."""
-    phase = state.phase
-    if phase is Phase.OVER:
-        raise IllegalActionError(f"the mission is over ({_end_words(state)}); nothing more is "
-                                 "played (R23)", "R23", "game-over")
-    purpose = chance_pending(state)
-    if purpose is not None:
-        raise IllegalActionError(f"the game waits for the {purpose} card, not for a play",
-                                 "R6", "card-expected")
-    if phase is Phase.ENTRY_COLUMN:
-        if not isinstance(action, EnterColumn):
-            raise IllegalActionError(
-                f"{state.entry_card} was revealed for the entry: the player chooses the entry "
-                "column first (R13)", "R13", "wrong-phase")
-        if not 0 <= action.column < SIZE:
-            raise IllegalActionError("the entry column is one of A-J (R13)", "R13", "bad-column")
-        return
-    if isinstance(action, EnterColumn):
-        raise IllegalActionError("an entry column is chosen only after a face card or Joker is "
-                                 "revealed for the entry (R13)", "R13", "wrong-phase")
-    if isinstance(action, EndPhase):
-        return
-    checker = _CHECK.get(type(action))
-    if checker is None:
-        raise IllegalActionError(f"'{action}' is not a play", "R7", "wrong-card-kind")
-    if not isinstance(action, Resupply) and state.actions >= 2:
-        raise IllegalActionError(f"two actions have been played this turn; '{action}' would be a "
-                                 "third (R6)", "R6", "no-actions-left")
-    checker(state, action)
-
-
-def _check_cards(state: GameState, *cards: Card) -> None:
-    """The cards are in the hand (a declared Joker as JK) and every Joker is declared (R12)."""
-    for card in cards:
-        if card.is_joker and card.declared is None:
-            raise IllegalActionError("a played Joker must say what card it is, e.g. JK=7H (R12)",
-                                     "R12", "bad-declaration")
-        physical = card.physical
-        need = sum(1 for c in cards if c.physical == physical)
-        if state.hand.count(physical) < need:
-            raise IllegalActionError(f"{card} is not in the hand ({_hand_words(state)})", "R7",
-                                     "not-in-hand")
-
-
-def _check_kind(card: Card, ranks, what: str) -> None:
-    if card.acting.rank not in ranks:
-        raise IllegalActionError(f"{card} is not {what}", "R7", "wrong-card-kind")
-
-
-def _check_altitude(state: GameState, card: Card, bonus: int = 0) -> None:
-    new = state.altitude + _altitude_delta(card.acting, bonus)
-    if not 0 <= new <= state.ruleset.max_altitude:
-        raise IllegalActionError(
-            f"{card} would take the altitude from {state.altitude} to {new}; altitude stays "
-            f"within 0-{state.ruleset.max_altitude} and the colour fixes the direction, so it "
-            "cannot be played (R7)", "R7", "altitude-limit")
-
-
-def _check_move(state: GameState, action: Move, bonus: int = 0) -> None:
-    _check_kind(action.card, _MOVE_RANKS, "a movement card (2-5)")
-    _trace(state, action, bonus)  # raises with R9/R31
-
-
-def _check_move_action(state: GameState, action: Move) -> None:
-    _check_cards(state, action.card)
-    _check_move(state, action)
-
-
-def _check_altitude_action(state: GameState, action: Altitude) -> None:
-    _check_cards(state, action.card)
-    _check_kind(action.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
-    _check_altitude(state, action.card)
-
-
-def _check_guns(state: GameState, action: Guns) -> None:
-    _check_cards(state, action.card)
-    _check_kind(action.card, (_GUNS_RANK,), "a Guns card (6)")
-    if not can_fire_guns(state):
-        raise IllegalActionError(f"guns need altitude 0-{state.ruleset.guns_max_altitude}; the "
-                                 f"bomber is at altitude {state.altitude} (R15)", "R15", "guns-altitude")
-    target = action.target
-    if is_guns_target(state, target):
-        return
-    if target not in state.artillery:
-        why = f"there is no artillery piece at {target}"
-        if target in state.bunkers:
-            why += " (guns have no effect on bunkers)"
-    elif BETWEEN[state.cell][target] is None:
-        why = f"{target} is not in the bomber's row or column ({state.cell})"
-    elif any(c in state.mountains for c in BETWEEN[state.cell][target]):
-        why = f"a mountain blocks the line of sight from {state.cell} to {target}"
-    else:
-        why = (f"{target} is {len(BETWEEN[state.cell][target]) + 1} steps from {state.cell}; guns "
-               f"reach {state.ruleset.guns_range}")
-    raise IllegalActionError(f"guns cannot fire at {target}: {why} (R15)", "R15", "guns-target")
-
-
-def _check_bomb(state: GameState, action: Bomb) -> None:
-    _check_cards(state, action.card)
-    _check_kind(action.card, _BOMB_RANKS, "a bomb card (7, 8 or Ace)")
-    if bomb_target(state) is None:
-        raise IllegalActionError(f"there is no bunker or artillery piece at {state.cell}, below "
-                                 "the bomber (R16)", "R16", "bomb-target")
-
-
-def _check_throttle(state: GameState, action: Throttle) -> None:
-    paired = action.paired
-    if not isinstance(paired, (Move, Altitude)):
-        raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
-                                 "R11", "throttle-pair")
-    _check_cards(state, action.nine, paired.card)
-    _check_kind(action.nine, (_THROTTLE_RANK,), "a Throttle card (9)")
-    if state.actions:
-        raise IllegalActionError("a Throttle is played only as the first action of the turn "
-                                 "(R11)", "R11", "throttle-not-first")
-    bonus = state.ruleset.throttle_bonus
-    if isinstance(paired, Move):
-        _check_move(state, paired, bonus)
-    else:
-        _check_kind(paired.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
-        _check_altitude(state, paired.card, bonus)
-
-
-def _check_resupply(state: GameState, action: Resupply) -> None:
-    _check_cards(state, action.king)
-    _check_kind(action.king, (KING,), "a King")
-
-
-_CHECK = {Move: _check_move_action, Altitude: _check_altitude_action, Guns: _check_guns,
-          Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
-
-
-def legal_actions(state: GameState) -> list[Action]:
-    """Every distinct legal player decision now (empty at a chance node or the end).
-
-    ``ENTRY_COLUMN``: ``EnterColumn`` for each column A–J. ``ACTIONS``: each playable card of
-    the hand once per distinct effect: ``Move`` with one canonical (shortest) step string per
-    distinct end (cell, facing, exited, blocked); ``Altitude``; ``Guns`` per legal target;
-    ``Bomb``; ``Throttle`` pairs; ``Resupply``; always ``EndPhase``. Two cards of the same rank
-    and suit are one card; cards of different suits stay distinct plays (they leave different
-    decks behind). A Joker appears with one canonical declaration per distinct effect
-    (``JK=5H`` for a movement — it covers every shorter one —, ``JK=10H``/``JK=10S``/``JK=QH``/
-    ``JK=QS`` for altitude, ``JK=6H``, ``JK=7H``, ``JK=AH`` at altitude 3–5 only (below, an Ace
-    bombs like a 7), ``JK=9H``, ``JK=KH``); :func:`check_action` accepts every other spelling.
-    The order is that of :func:`legal_actions_by_kind`.
-    """
-    groups = legal_actions_by_kind(state).values()
-    return [action for group in groups for action in group]
-
-
-def legal_actions_by_kind(state: GameState) -> dict[str, list[Action]]:
-    """:func:`legal_actions` grouped by kind, in this order: "enter", "move", "altitude",
-    "guns", "bomb", "throttle", "resupply", "end"; a kind with no legal play is left out."""
-    if state.phase is Phase.ENTRY_COLUMN:
-        return {"enter": [EnterColumn(c) for c in range(SIZE)]}
-    if state.phase is not Phase.ACTIONS:
-        return {}
-    # Only the Joker can be in a hand twice (new_game allows no other repeat), so the
-    # distinct cards are the non-Jokers plus JK once; no hashing needed.
-    distinct = [c for c in state.hand if c.rank != JOKER_RANK]
-    jokers = len(state.hand) - len(distinct)
-    if jokers:
-        distinct.append(JOKER)
-    out: dict = {}
-    if state.actions < 2:
-        cards = distinct[:-1] if jokers else list(distinct)
-        if jokers:
-            cards += _joker_singles(state)
-        moves, altitudes, sixes, bombs = [], [], [], []
-        for c in cards:  # one pass, by the rank of the card as played
-            rank = c.acting.rank
-            if rank in _MOVE_RANKS:
-                moves.extend(_moves(state, c, rank))
-            elif rank in _ALTITUDE_RANKS:
-                if _altitude_ok(state, c):
-                    altitudes.append(Altitude(c))
-            elif rank == _GUNS_RANK:
-                sixes.append(c)
-            elif rank in _BOMB_RANKS:
-                bombs.append(c)
-        guns = [Guns(c, t) for t in guns_targets(state) for c in sixes] if sixes else []
-        bombs = [Bomb(c) for c in bombs] if bombs and bomb_target(state) is not None else []
-        throttles = _throttles(state, distinct, jokers) if state.actions == 0 else []
-        for kind, plays in (("move", moves), ("altitude", altitudes), ("guns", guns),
-                            ("bomb", bombs), ("throttle", throttles)):
-            if plays:
-                out[kind] = plays
-    kings = [Resupply(c) for c in distinct if c.rank == KING]
-    if jokers:
-        kings.append(Resupply(_JK["KH"]))
-    if kings:
-        out["resupply"] = kings
-    out["end"] = [_END]
-    return out
-
-
-_END = EndPhase()
-
-
-def _joker_singles(state: GameState) -> list[Card]:
-    out = [_JK["5H"], *_JOKER_ALTITUDES, _JK["6H"], _JK["7H"]]
-    if state.altitude > 2:
-        out.append(_JK["AH"])
-    return out
-
-
-def _blocking_mountains(state: GameState) -> frozenset:
-    """The mountains that stop the bomber: none at or above the clearance (R9)."""
-    return _NO_MOUNTAINS if state.altitude >= state.ruleset.mountain_clearance else state.mountains
-
-
-_NO_MOUNTAINS: frozenset = frozenset()
-
-
-def _moves(state: GameState, card: Card, points: int) -> tuple[Move, ...]:
-    return _move_list(card, state.cell, state.facing, points, _blocking_mountains(state))
-
-
-@lru_cache(maxsize=1 << 13)
-def _move_list(card: Card, cell: Cell, facing: Facing, points: int, mountains: frozenset) -> tuple[Move, ...]:
-    # Cached: the same card from the same place recurs often in simulations.
-    return tuple(Move(card, steps) for steps in reachable(cell, facing, points, mountains))
-
-
-@lru_cache(maxsize=1 << 11)
-def _throttle_list(nine: Card, card: Card, cell: Cell, facing: Facing, points: int,
-                   mountains: frozenset) -> tuple[Throttle, ...]:
-    return tuple(Throttle(nine, move) for move in _move_list(card, cell, facing, points, mountains))
-
-
-def _altitude_ok(state: GameState, card: Card, bonus: int = 0) -> bool:
-    return 0 <= state.altitude + _altitude_delta(card.acting, bonus) <= state.ruleset.max_altitude
-
-
-def _throttles(state: GameState, distinct: list[Card], jokers: int) -> list[Throttle]:
-    nines = [c for c in distinct if c.rank == _THROTTLE_RANK]
-    if jokers:
-        nines.append(_JK["9H"])
-    bonus = state.ruleset.throttle_bonus
-    mountains = _blocking_mountains(state)
-    out = []
-    for nine in nines:
-        partners = [c for c in distinct if c.rank in _MOVE_RANKS or c.rank in _ALTITUDE_RANKS]
-        if jokers - nine.is_joker > 0:
-            partners += [_JK["5H"], *_JOKER_ALTITUDES]
-        for card in partners:
-            rank = card.acting.rank
-            if rank in _MOVE_RANKS:
-                out.extend(_throttle_list(nine, card, state.cell, state.facing, rank + bonus, mountains))
-            elif _altitude_ok(state, card, bonus):
-                out.append(Throttle(nine, Altitude(card)))
-    return out
-
-
-# -- words for messages -----------------------------------------------------------------
-
-def _hand_words(state: GameState) -> str:
-    return "hand " + (" ".join(str(c) for c in state.hand) or "empty")
-
-
-def _decision_words(state: GameState) -> str:
-    if state.phase is Phase.ENTRY_COLUMN:
-        return f"entry column after {state.entry_card}"
-    return "play (or the end of the player phase)"
-
-
-def _end_words(state: GameState) -> str:
-    if state.outcome is Outcome.VICTORY:
-        return "victory"
-    return f"defeat: {state.cause}"
 
 
 # -- score (R24) ------------------------------------------------------------------------

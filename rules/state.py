@@ -59,6 +59,10 @@ class DefeatCause(enum.Enum):
         return self.value
 
 
+_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: "entry", Phase.DRAW: "draw", Phase.AUTOMA_REVEAL: "automa"}
+_PENDING_PURPOSE = {"Guns": "guns", "Bomb": "bomb", "Resupply": "resupply"}
+
+
 class GameState:
     """One mission in play. Read freely; mutate only through ``rules.engine``.
 
@@ -142,6 +146,14 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def card_purpose(self) -> str | None:
+        """What the awaited card is for ("entry", "draw", "resupply", "guns", "bomb",
+        "automa"), None at a decision or the end (``engine.chance_pending``)."""
+        if self.phase is Phase.RESOLVE_REVEAL:
+            return _PENDING_PURPOSE[type(self.pending).__name__]
+        return _PHASE_PURPOSE.get(self.phase)
 
     @property
     def ready_artillery(self) -> list[Cell]:
