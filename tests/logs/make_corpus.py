@@ -48,6 +48,22 @@ def main() -> None:
         if k < 8:
             lines, why = mutate(text.splitlines(), k % 4)
             (OUT / f"mut-{k:02d}.log").write_text(f"# mutation of sim-{k:02d}.log: {why}\n" + "\n".join(lines) + "\n")
+    rare()
+
+
+#: Rare endings found by searching simulations: the mission ends for want of a card that is
+#: not the Automa card (R36), so the log ends with `draw none` or `enter none`.
+RARE = (("none-draw-challenge", 446 % 50, "hard", "none-446", True),
+        ("none-draw-own", 1007 % 50, "ace", "none-1007", False),
+        ("none-enter-challenge", 1296 % 50, "easy", "none-1296", True),
+        ("none-enter-own", 1657 % 50, "normal", "none-1657", False))
+
+
+def rare() -> None:
+    for name, seed, difficulty, label, challenge in RARE:
+        mission = mission_from_seed(seed, difficulty)
+        text, _ = simulated_log(mission, stream("standard-1", label, 2), challenge_deck=challenge)
+        (OUT / f"{name}.log").write_text(text)
 
 
 if __name__ == "__main__":
