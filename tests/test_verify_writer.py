@@ -51,3 +51,34 @@ def test_html_report_draws_the_board_path_damage_and_error():
     assert "turn 1</title></polyline>" in html and "turn 2</title></polyline>" in html
     assert "the error: C5" in html and "E213" in html         # the failed state check at C5
     assert "1 bunker × +2, 0 artillery × +1, 3 damage × -1 = -1" in html
+
+
+def _c(text):
+    from bgrid.rules.cards import Card
+    return Card.parse(text)
+
+
+@pytest.mark.parametrize("events, last_lines", [
+    # R36: the statement that needed the card writes `none`; the marker stands just before it
+    ("draw", ["draw 4S", "reshuffle", "draw none"]),
+    ("resupply", ["reshuffle", "resupply KD -> none"]),
+    ("guns", ["reshuffle", "guns 6H C4 -> none"]),
+    ("bomb", ["reshuffle", "bomb 7H -> none"]),
+    ("automa", ["reshuffle", "automa none"]),
+    ("entry", ["turn 2", "reshuffle", "enter none"]),
+])
+def test_writer_puts_none_where_the_card_was_needed(events, last_lines):
+    from bgrid.rules.actions import Bomb, Guns, Resupply
+    from bgrid.rules.board import Cell
+    from bgrid.rules.events import Damage, DamageCause, Defeat, Drew, Played, Reshuffled, TurnStarted
+    from bgrid.rules.state import DefeatCause
+
+    purpose = events
+    before = {"draw": [Drew(_c("4S"), "draw")],
+              "resupply": [Played(Resupply(_c("KD")))],
+              "guns": [Played(Guns(_c("6H"), Cell.parse("C4")))],
+              "bomb": [Played(Bomb(_c("7H")))],
+              "automa": [],
+              "entry": [TurnStarted(2)]}[purpose]
+    end = [Reshuffled(20, purpose), Damage(1, DamageCause.EXHAUSTION, 5), Defeat(DefeatCause.DAMAGE, purpose)]
+    assert log_writer.body_lines(before + end)[-len(last_lines):] == last_lines
