@@ -108,3 +108,15 @@ def test_json_lists_the_unreadable_inputs(tmp_path):
     assert result.exit_code == 2
     data = json.loads(result.stdout)
     assert data["summary"]["unreadable"] == 1 and "missing.log" in data["unreadable"][0]
+
+
+def test_the_corpus_folder_summary_matches_the_stored_verdicts():
+    from pathlib import Path
+
+    logs = Path(__file__).parent / "logs"
+    expected = json.loads((logs / "expected.json").read_text())
+    want = {k: sum(1 for n, e in expected.items() if n.startswith("corpus/") and e["verdict"] == k)
+            for k in ("valid", "invalid", "incomplete")}
+    result = run(["verify", str(logs / "corpus"), "--json"])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["summary"] == dict(want, unreadable=0)
