@@ -190,3 +190,15 @@ def test_every_listed_action_passes_the_check_and_plays_without_error():
     for action in actions:
         engine.check_action(state, action)
         engine.apply(state.copy(), action)
+
+
+def test_no_king_during_the_draw():
+    # R29: Kings are played in the action step only, after the hand is refilled to 5.
+    state = placed(board(), "C3", altitude=3, hand="KS 2H", top="5C 3D")
+    engine.apply(state, EndPhase())
+    engine.reveal(state, card("5C"))  # Automa; turn 2 starts with the draw
+    assert engine.chance_pending(state) == "draw"
+    with pytest.raises(IllegalActionError) as err:
+        engine.apply(state, Resupply(card("KS")))
+    assert err.value.code == "card-expected"
+    assert engine.legal_actions(state) == []
