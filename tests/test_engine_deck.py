@@ -4,7 +4,7 @@ and Reshuffle; R8, R22, R25, R26, R35, R36)."""
 import pytest
 
 from bgrid.rules import engine
-from bgrid.rules.actions import EndPhase, Guns, Move, Resupply
+from bgrid.rules.actions import Bomb, EndPhase, Guns, Move, Resupply
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.cards import JOKER, parse_cards
 from bgrid.rules.errors import IllegalActionError
@@ -176,4 +176,22 @@ def test_score_and_card_count_after_a_defeat():
     state.exhaustions = 1
     engine.apply(state, EndPhase())
     assert engine.score(state).total == -2
+    assert state.card_count() == 54
+
+
+@pytest.mark.parametrize("hand,play,purpose", [
+    ("KS", Resupply(card("KS")), "resupply"),                 # resupply KS -> none
+    ("6H", Guns(card("6H"), C("C5")), "guns"),                # guns 6H C5 -> none
+    ("7H", Bomb(card("7H")), "bomb"),                         # bomb 7H -> none
+    ("2H", Move(card("2H"), "F"), "entry"),                   # exit at C10; turn 2: enter none
+])
+def test_the_purpose_of_the_card_that_was_needed_when_fuel_runs_out(hand, play, purpose):
+    game_map = board(bunkers="C10 A9 B9 D9 E9 F9", artillery="C5")
+    state = placed(game_map, "C10" if purpose in ("bomb", "entry") else "C3", "S", altitude=3, hand=hand)
+    empty_draw_pile(state)
+    state.exhaustions = 1
+    events = engine.apply(state, play)
+    assert of(events, Defeat) == [Defeat(DefeatCause.OUT_OF_FUEL, purpose)]
+    assert state.end_card_purpose == purpose
+    assert state.turn == (2 if purpose == "entry" else 1)
     assert state.card_count() == 54
