@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgrid.rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
-from bgrid.rules.board import Cell
-from bgrid.rules.cards import Card
+from bgrid.rules.board import CELLS, Cell
+from bgrid.rules.cards import FULL_DECK, Card
 from bgrid.verifier.log_parser import MAX_BYTES, parse_log
 from bgrid.verifier.messages import LogError
 
@@ -200,3 +200,50 @@ def test_random_edits_give_a_log_or_a_log_error(data):
         insert = data.draw(st.text(alphabet="AJKQT0123456789HDCS♥\ufe0f->= \t\n#:FLRnoe", max_size=4))
         text = text[:pos] + insert + text[pos + cut:]
     _parses_or_log_error(text)
+
+
+# -- round trip: any statement printed canonically parses back to itself --------------------
+
+_PLAIN = list(FULL_DECK)
+_OF = lambda ranks: [c for c in FULL_DECK if c.rank in ranks]  # noqa: E731
+
+
+def _played(ranks):
+    real = st.sampled_from(_OF(ranks))
+    joker = st.sampled_from(_OF(ranks)).map(lambda c: Card.parse(f"JK={c}"))
+    return st.one_of(real, joker)
+
+
+_steps = st.text(alphabet="FLR", min_size=1, max_size=8)
+_maybe = st.one_of(st.sampled_from(_PLAIN), st.none())
+_none_or = lambda card: "none" if card is None else str(card)  # noqa: E731
+
+_statement_text = st.one_of(
+    st.integers(1, 999).map(lambda n: f"turn {n}"),
+    st.sampled_from([c for c in FULL_DECK if c.is_number]).map(lambda c: f"enter {c}"),
+    st.tuples(st.sampled_from([c for c in FULL_DECK if not c.is_number]), st.sampled_from("ABCDEFGHIJ"))
+      .map(lambda t: f"enter {t[0]} {t[1]}"),
+    st.tuples(st.lists(st.sampled_from(_PLAIN), min_size=1, max_size=5), st.booleans())
+      .map(lambda t: "draw " + " ".join(map(str, t[0])) + (" none" if t[1] else "")),
+    st.tuples(_played({13}), _maybe).map(lambda t: f"resupply {t[0]} -> {_none_or(t[1])}"),
+    st.tuples(_played({2, 3, 4, 5}), _steps).map(lambda t: f"move {t[0]} {t[1]}"),
+    _played({10, 11, 12}).map(lambda c: f"alt {c}"),
+    st.tuples(_played({6}), st.sampled_from(CELLS), _maybe).map(lambda t: f"guns {t[0]} {t[1]} -> {_none_or(t[2])}"),
+    st.tuples(_played({1, 7, 8}), _maybe).map(lambda t: f"bomb {t[0]} -> {_none_or(t[1])}"),
+    st.tuples(_played({9}), _played({2, 3, 4, 5}), _steps).map(lambda t: f"throttle {t[0]} move {t[1]} {t[2]}"),
+    st.tuples(_played({9}), _played({10, 11, 12})).map(lambda t: f"throttle {t[0]} alt {t[1]}"),
+    _maybe.map(lambda c: f"automa {_none_or(c)}"),
+    st.just("reshuffle"),
+    st.tuples(st.sampled_from(list(CELLS) + [None]), st.sampled_from("NESW"), st.integers(0, 5), st.integers(0, 9))
+      .map(lambda t: f"state at {'off' if t[0] is None else t[0]} facing {t[1]} alt {t[2]} dmg {t[3]}"),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_statement_text)
+def test_every_statement_prints_back_as_written(text):
+    log = parse_log(HEAD + "turn 1\n" + text + "\n")
+    statement = log.statements[-1]
+    assert statement.canonical() == text
+    again = parse_log(HEAD + "turn 1\n" + statement.canonical() + "\n").statements[-1]
+    assert again == statement
