@@ -16,7 +16,7 @@ from bgrid.generator.qr import QUIET_ZONE, qr_matrix, qr_svg
 from bgrid.rules.errors import BGridError
 from bgrid.rules.mission import mission_from_seed
 
-from pdf_probe import reader, unembedded_fonts
+from pdf_probe import MM, reader, stroked_segments, unembedded_fonts
 
 PAPER_PT = {"a4": (595.276, 841.890), "letter": (612.0, 792.0)}  # ISO 216 / ANSI, by hand
 PLAYER = "Ada <script>alert(1)</script> & co"
@@ -58,6 +58,20 @@ def test_every_cell_labelled_on_the_board(sheets):
     text = reader(sheets["a4"]).pages[0].extract_text()
     names = set(re.findall(r"\b([A-J](?:10|[1-9]))\b", text))
     assert names >= {f"{c}{r}" for c in "ABCDEFGHIJ" for r in range(1, 11)}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_printed_board_grid_is_10_by_10_cells_of_15_mm(sheets, paper):
+    pdf = reader(sheets[paper])
+    segments = stroked_segments(pdf.pages[0], pdf)
+    side = 150 * MM  # ten 15 mm cells
+    vertical = sorted(s[0] for s in segments if abs(s[0] - s[2]) < 0.01 and abs(abs(s[3] - s[1]) - side) < 0.5)
+    horizontal = sorted(s[1] for s in segments if abs(s[1] - s[3]) < 0.01 and abs(abs(s[2] - s[0]) - side) < 0.5)
+    for lines in (vertical, horizontal):
+        assert len(lines) == 11
+        assert all(b - a == pytest.approx(15 * MM, abs=0.05) for a, b in zip(lines, lines[1:]))
+    width = PAPER_PT[paper][0]
+    assert vertical[0] >= 5 * MM and width - vertical[-1] >= 5 * MM
 
 
 def test_board_cells_are_15_mm_with_targets_where_the_map_says(mission):
