@@ -122,6 +122,18 @@ def test_backs_are_mirrored_and_carry_position_and_reshuffle_number(decks, missi
             assert mission.code in inside
 
 
+@pytest.mark.parametrize("page_index", [2, 3, 12, 13])
+def test_all_text_starts_inside_the_safe_zone(decks, page_index):
+    pdf = reader(decks["letter"])
+    rects = grid_rects(*PAPER_PT["letter"])
+    safe = 3 * MM
+    runs = positioned_text(pdf.pages[page_index])
+    assert runs
+    for text, x, y in runs:
+        assert any(x1 + safe <= x <= x2 - safe and y1 + safe <= y <= y2 - safe
+                   for x1, y1, x2, y2 in rects), (text, x / MM, y / MM)
+
+
 def test_duplex_offset_shifts_only_the_backs(mission):
     plain = reader(render_deck(mission, "a4"))
     moved = reader(render_deck(mission, "a4", duplex_offset=(1.5, -2.0)))
