@@ -9,6 +9,7 @@ from collections import Counter
 import click
 
 from .options import mission_options, pick_mission
+from .rules.errors import BGridError
 from .rules.playout import simulate
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
@@ -24,7 +25,10 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 @click.option("--sim-seed", type=click.IntRange(0, None), default=0, show_default=True,
               metavar="S", help="Seed of the random player and the shuffles.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_seed, as_json):
+@click.option("--write-logs", "write_logs", default=None, metavar="DIR",
+              help="Also write each game as a mission log (DIR/game-00000.log, …) that "
+                   "bgrid verify accepts.")
+def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_seed, as_json, write_logs):
     """Play a mission many times with a random player that makes only legal plays, and
     print the win rate, the mean score and the score distribution.
 
@@ -36,6 +40,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_
       bgrid simulate --seed 1944
       bgrid simulate --seed 7 --difficulty easy --games 5000
       bgrid simulate --code 0M00-0001-WR3 --challenge-deck --json
+      bgrid simulate --seed 1944 --games 50 --write-logs logs/ && bgrid verify logs/
     """
     mission = pick_mission(seed, code, difficulty, ridges)
     if games >= PROGRESS_FROM and not as_json:
@@ -43,6 +48,12 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_
             result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck, progress=bar.update)
     else:
         result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck)
+    if write_logs is not None:  # the same games again (same seeded streams), as logs
+        from .verifier.log_writer import write_simulated_logs
+        try:
+            write_simulated_logs(mission, games, sim_seed, write_logs, challenge_deck=challenge_deck)
+        except OSError as exc:
+            raise BGridError(f"cannot write logs to {write_logs}: {exc.strerror or exc}") from None
     scores = sorted(result.scores)
     summary = {
         "code": mission.code,

@@ -120,3 +120,15 @@ def test_the_corpus_folder_summary_matches_the_stored_verdicts():
     result = run(["verify", str(logs / "corpus"), "--json"])
     assert result.exit_code == 1
     assert json.loads(result.stdout)["summary"] == dict(want, unreadable=0)
+
+
+def test_simulate_write_logs_gives_logs_that_verify_with_the_same_scores(tmp_path):
+    sim = run(["simulate", "--seed", "1944", "--games", "8", "--sim-seed", "2", "--json",
+               "--write-logs", str(tmp_path / "logs")])
+    assert sim.exit_code == 0, sim.output
+    mean = json.loads(sim.stdout)["mean_score"]
+    result = run(["verify", str(tmp_path / "logs"), "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["summary"]["valid"] == 8
+    assert round(sum(d["score"] for d in data["logs"]) / 8, 3) == mean
