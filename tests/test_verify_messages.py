@@ -191,3 +191,14 @@ def test_face_card_entry_needs_a_column_unless_its_damage_ends_the_mission():
 def test_an_explicit_map_lists_each_mountain_once():
     err = verify_log(MAP.replace("map mountains: E1 E2", "map mountains: E1 E2 E1")).errors[0]
     assert (err.code, err.line, err.column) == ("E130", 2, 16) and "E1 is listed twice" in err.message
+
+
+def test_a_claim_is_checked_only_at_the_end():
+    """R38: a log that stops early is incomplete, whatever it claims; state lines may follow
+    the end (R37) and check the final state."""
+    early = MAP.replace("map mountains", "claim: victory 99\nmap mountains") + "turn 1\nenter 3H\n"
+    verdict = verify_log(early)
+    assert (verdict.verdict, verdict.errors) == ("incomplete", [])
+    assert verdict.state.startswith("turn 1, at C1 facing S")
+    ended = CRASH.replace("turn 1\n", "claim: defeat 0\nturn 1\n", 1) + "state at E1 alt 3 dmg 0\n# done\n"
+    assert verify_log(ended).verdict == "valid"
