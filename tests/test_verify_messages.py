@@ -202,3 +202,12 @@ def test_a_claim_is_checked_only_at_the_end():
     assert verdict.state.startswith("turn 1, at C1 facing S")
     ended = CRASH.replace("turn 1\n", "claim: defeat 0\nturn 1\n", 1) + "state at E1 alt 3 dmg 0\n# done\n"
     assert verify_log(ended).verdict == "valid"
+
+
+def test_the_none_line_of_a_new_turn_comes_after_its_turn_line():
+    text = (HERE / "logs" / "corpus" / "none-enter-own.log").read_text()
+    assert verify_log(text).verdict == "valid"
+    lines = text.splitlines()
+    turn = max(i for i, ln in enumerate(lines) if ln.startswith("turn "))
+    err = verify_log("\n".join(lines[:turn] + lines[turn + 1:]) + "\n").errors[0]
+    assert err.code == "E202" and "write 'turn" in err.message

@@ -222,6 +222,8 @@ class Replay:
                 self.do_turn(st)
                 return
             if st.kind == kind and kind in ("enter", "draw", "automa"):
+                if self.turn_logged != s.turn:
+                    raise self.fail("E202", f"turn {s.turn} begins here: write 'turn {s.turn}' first", 0)
                 self.take_card(st.cards[0], st.card_tokens[0], s.end_card_purpose)
                 if len(st.cards) > 1:
                     raise self.fail("E212", "nothing is drawn after 'none': the mission is over (R36)",
