@@ -211,3 +211,14 @@ def test_the_none_line_of_a_new_turn_comes_after_its_turn_line():
     turn = max(i for i, ln in enumerate(lines) if ln.startswith("turn "))
     err = verify_log("\n".join(lines[:turn] + lines[turn + 1:]) + "\n").errors[0]
     assert err.code == "E202" and "write 'turn" in err.message
+
+
+def test_the_first_error_in_line_order_wins():
+    """A broken rule on line 8 comes before a bad token on line 9; a bad token alone is told
+    with the state and the legal plays at its line."""
+    body = "draw 2S 3S 4S 5S 6S\nmove 2S FFF\nautoma 1H\n"
+    err = verify_log(START + body).errors[0]
+    assert (err.code, err.line) == ("E203", 8)
+    err = verify_log(START + body.replace("FFF", "FF")).errors[0]
+    assert (err.code, err.line, err.column) == ("E101", 9, 8)
+    assert err.state.startswith("turn 1, at C3 facing S") and "move 3S (up to 3 points)" in err.legal

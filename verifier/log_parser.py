@@ -106,6 +106,18 @@ class _Parser:
 
     # -- driver ---------------------------------------------------------------------
     def run(self) -> ParsedLog:
+        """The whole log. An error in the body carries the log read so far (``partial``), so
+        the verifier can replay up to it: an earlier broken rule comes first, else the
+        notation error gets the game state and the legal plays at that line."""
+        self.in_body = False
+        try:
+            return self._run()
+        except LogError as exc:
+            if self.in_body:
+                exc.partial = ParsedLog(self.header, list(self.statements), self.lines)
+            raise
+
+    def _run(self) -> ParsedLog:
         in_body = False
         seen_version = False
         for index, raw in enumerate(self.lines):
@@ -144,7 +156,7 @@ class _Parser:
                     raise self.error("E106", f"'{tokens[0].text}' is neither a header line "
                                      "('key: value') nor a statement", tokens[0])
                 self.finish_header()
-                in_body = True
+                in_body = self.in_body = True
             self.statements.append(self.statement(tokens))
         if not seen_version:
             self.lineno = max(1, len(self.lines))

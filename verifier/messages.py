@@ -109,6 +109,7 @@ class LogError(BGridError):
         self.state = state
         self.legal = tuple(legal)
         self.detail = detail  # e.g. the engine's own code of an illegal play
+        self.partial = None  # a notation error in the body: the log read up to it (the parser sets it)
 
     @property
     def name(self) -> str:

@@ -20,6 +20,9 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     try:
         log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray)) else data)
+    except LogError as exc:
+        return _notation_verdict(exc, raw, source)
+    try:
         mission = mission_source(log)
     except LogError as exc:
         return Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw))
@@ -70,6 +73,34 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
             text=log.line_text(entry.line))]
         return verdict
     verdict.verdict = VALID
+    return verdict
+
+
+def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
+    """A log that cannot be read to its end. For a bad line in the body the lines before it
+    are replayed: a rule broken earlier is the first error; otherwise the notation error is
+    told with the state and the legal plays at its line."""
+    verdict = Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw))
+    partial = exc.partial
+    if partial is None:
+        return verdict
+    replay = None
+    try:
+        mission = mission_source(partial)
+        verdict.assurance = mission.assurance
+        replay = Replay(partial, mission)
+        state = replay.run()
+    except LogError as earlier:  # a header or rule problem above the bad line comes first
+        verdict.errors = [earlier]
+    except Exception:  # noqa: BLE001 - the context is a courtesy; the notation error stands
+        return verdict
+    else:
+        verdict.errors = [exc.with_context(describe_state(state), legal_summary(state))]
+        replay.trace.error_cell = state.cell
+    if replay is not None:
+        replay.trace.snapshot(replay.state)
+        verdict.trace = replay.trace
+        verdict.turns = replay.state.turn
     return verdict
 
 
