@@ -22,9 +22,9 @@ from pathlib import Path
 
 from ..rules.actions import Bomb, Guns, Resupply
 from ..rules.board import column_name
-from ..rules.engine import apply, chance_pending, reveal, score
+from ..rules.engine import score
 from ..rules.events import Defeat, Drew, Entered, Played, Reshuffled, Revealed, TurnStarted
-from ..rules.playout import random_action, random_card, start_state
+from ..rules.playout import play_out, replay, start_state
 from ..rules.seeding import stream
 from ..rules.state import GameState
 
@@ -129,17 +129,20 @@ def write_log(events, *, challenge: str | None = None, seed: int | None = None,
     return "\n".join(head + [""] + body_lines(events)) + "\n"
 
 
-def simulated_log(mission, rng, *, challenge_deck: bool) -> tuple[str, GameState]:
-    """Play ``mission`` to its end with the random legal player of ``rules.playout`` and
-    return (the log, the final state). Cards from the challenge deck, or uniformly from the
-    own draw pile; the log claims the engine's own outcome and score."""
-    state = start_state(mission, challenge_deck)
-    events = []
-    while not state.is_over:
-        if chance_pending(state) is not None:
-            events += reveal(state, random_card(state, rng))
-        else:
-            events += apply(state, random_action(state, rng))
+def simulated_log(mission, rng, *, challenge_deck: bool, player=None) -> tuple[str, GameState]:
+    """Play ``mission`` to its end as ``rules.playout`` does (its random legal player, or
+    ``player``, a decision function of the engine's playout) and return (the log, the final
+    state). The game is played by ``play_out`` itself and its recorded steps replayed for
+    the events, so the log is exactly the game ``simulate`` plays with the same stream.
+    The log claims the engine's own outcome and score."""
+    trace: list = []
+    start = start_state(mission, challenge_deck)
+    if player is None:
+        play_out(start.copy(), rng, trace)
+    else:
+        play_out(start.copy(), rng, trace, player=player)
+    events = [ev for step in replay(start, trace) for ev in step]
+    state = start
     claim = (str(state.outcome), score(state).total)
     spec = mission.spec
     if challenge_deck:
@@ -148,7 +151,8 @@ def simulated_log(mission, rng, *, challenge_deck: bool) -> tuple[str, GameState
                      claim=claim), state
 
 
-def write_simulated_logs(mission, games: int, sim_seed: int, folder, *, challenge_deck: bool) -> list[str]:
+def write_simulated_logs(mission, games: int, sim_seed: int, folder, *, challenge_deck: bool,
+                         player=None) -> list[str]:
     """Write the logs of the games ``rules.playout.simulate`` plays (game ``k`` uses the seeded
     stream ``sim-<k>`` of ``sim_seed``, the same cards and decisions) into ``folder`` as
     ``game-00000.log`` …; each file is written whole (temporary file, then rename).
@@ -158,7 +162,7 @@ def write_simulated_logs(mission, games: int, sim_seed: int, folder, *, challeng
     paths = []
     for k in range(games):
         text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
-                                challenge_deck=challenge_deck)
+                                challenge_deck=challenge_deck, player=player)
         path = folder / f"game-{k:05d}.log"
         tmp = path.with_name(f".{path.name}.tmp")
         tmp.write_text(text, encoding="utf-8")
