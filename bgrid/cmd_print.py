@@ -40,6 +40,16 @@ def _deck_options(func):
     return func
 
 
+def _deck_settings(low_ink: bool, gutter_fold: bool, duplex_offset: str) -> dict:
+    """The deck options as render_deck keyword arguments; an offset needs duplex printing."""
+    from .generator.deck_pdf import parse_offset
+
+    offset = parse_offset(duplex_offset)
+    if gutter_fold and offset != (0.0, 0.0):
+        raise click.UsageError("--duplex-offset is for duplex printing; --gutter-fold prints one-sided")
+    return {"low_ink": low_ink, "gutter_fold": gutter_fold, "duplex_offset": offset}
+
+
 def _target(out: Path, default_name: str) -> Path:
     """``--out`` as the PDF's path: a ``.pdf`` name as given, else a folder for the default name."""
     from .generator.pack import output_dir
@@ -102,9 +112,9 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
       bgrid deck --seed 1944 --duplex-offset 0.5,-1
       bgrid deck --seed 1944 --gutter-fold
     """
-    from .generator.deck_pdf import parse_offset, render_deck
+    from .generator.deck_pdf import render_deck
 
-    offset = parse_offset(duplex_offset)
+    settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
     if seed is None and code is None:
         if difficulty is not None or ridges is not None:
             raise click.UsageError("--difficulty and --ridges go with --seed")
@@ -112,7 +122,7 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
     else:
         mission = pick_mission(seed, code, difficulty, ridges)
         name = f"deck-{mission.code}-{paper.lower()}.pdf"
-    pdf = render_deck(mission, paper, low_ink=low_ink, gutter_fold=gutter_fold, duplex_offset=offset)
+    pdf = render_deck(mission, paper, **settings)
     _write(_target(out, name), pdf, png)
 
 
@@ -130,15 +140,13 @@ def pack_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
       bgrid pack --seed 1944
       bgrid pack --code 0M00-0001-WR3 --paper letter --out packs
     """
-    from .generator.deck_pdf import parse_offset
     from .generator.pack import output_dir, pack_files, write_atomic
 
-    offset = parse_offset(duplex_offset)
+    settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
     mission = pick_mission(seed, code, difficulty, ridges)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
-    files = pack_files(mission, paper, player=player, low_ink=low_ink, gutter_fold=gutter_fold,
-                       duplex_offset=offset)
+    files = pack_files(mission, paper, player=player, **settings)
     folder = output_dir(out / mission.code)
     for name, data in files.items():
         if name.endswith(".pdf"):

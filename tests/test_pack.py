@@ -54,7 +54,7 @@ def test_plain_deck_without_a_mission(tmp_path):
 
 def test_deck_default_folder_is_output(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out = run("deck", "--seed", "1944", "--gutter-fold", "--duplex-offset", "0.5,-1")
+    code, out = run("deck", "--seed", "1944", "--duplex-offset", "0.5,-1")
     assert code == 0, out
     assert (tmp_path / "output" / f"deck-{CODE_1944}-a4.pdf").exists()
 
@@ -66,6 +66,7 @@ def test_deck_default_folder_is_output(tmp_path, monkeypatch):
     (["sheet"], "exactly one of --seed N or --code CODE"),
     (["sheet", "--code", "0M00-0001-WR4"], "fails its check"),
     (["pack", "--seed", "1", "--out", "x.pdf"], "a folder, not a .pdf file"),
+    (["deck", "--gutter-fold", "--duplex-offset", "1,0"], "--gutter-fold prints one-sided"),
 ])
 def test_misuse_is_one_line_and_exit_2(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
