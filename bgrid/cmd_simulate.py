@@ -10,7 +10,7 @@ import click
 
 from .options import mission_options, pick_mission
 from .rules.errors import BGridError
-from .rules.playout import simulate
+from .rules.playout import PLAYERS, simulate
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 
@@ -22,32 +22,40 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 @click.option("--challenge-deck", is_flag=True,
               help="Play the mission's challenge deck order (R25) instead of a fresh shuffle "
                    "of the player's own deck each game.")
+@click.option("--player", type=click.Choice(sorted(PLAYERS)), default="random", show_default=True,
+              help="random: uniform over the kinds of legal play (a floor); greedy: bombs when "
+                   "over a target, flies toward the nearest bunker, never crashes on purpose.")
 @click.option("--sim-seed", type=click.IntRange(0, None), default=0, show_default=True,
               metavar="S", help="Seed of the random player and the shuffles.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--write-logs", "write_logs", default=None, metavar="DIR",
               help="Also write each game as a mission log (DIR/game-00000.log, …) that "
                    "bgrid verify accepts.")
-def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_seed, as_json, write_logs):
-    """Play a mission many times with a random player that makes only legal plays, and
+def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, player, sim_seed, as_json,
+                     write_logs):
+    """Play a mission many times with a computer player that makes only legal plays, and
     print the win rate, the mean score and the score distribution.
 
-    A random player is a floor, not a target: it measures how forgiving a map and a deck
-    are, not how well a person will do.
+    Both players are floors, not targets: they measure how forgiving a map and a deck are,
+    not how well a person will do. The random player almost never wins; the greedy one
+    plays like a beginner.
 
     \b
     Examples:
       bgrid simulate --seed 1944
-      bgrid simulate --seed 7 --difficulty easy --games 5000
+      bgrid simulate --seed 7 --difficulty easy --games 5000 --player greedy
       bgrid simulate --code 0M00-0001-WR3 --challenge-deck --json
       bgrid simulate --seed 1944 --games 50 --write-logs logs/ && bgrid verify logs/
     """
+    if write_logs is not None and player != "random":
+        raise click.UsageError("--write-logs writes the random player's games; leave out --player")
     mission = pick_mission(seed, code, difficulty, ridges)
     if games >= PROGRESS_FROM and not as_json:
         with click.progressbar(length=games, label="simulating", file=click.get_text_stream("stderr")) as bar:
-            result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck, progress=bar.update)
+            result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck,
+                              player=player, progress=bar.update)
     else:
-        result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck)
+        result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck, player=player)
     if write_logs is not None:  # the same games again (same seeded streams), as logs
         from .verifier.log_writer import write_simulated_logs
         try:
@@ -61,6 +69,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_
         "difficulty": mission.spec.difficulty,
         "ridges": mission.spec.ridges,
         "deck": "challenge" if challenge_deck else "own",
+        "player": player,
         "games": result.games,
         "wins": result.wins,
         "win_rate": round(result.win_rate, 4),
@@ -76,7 +85,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, sim_
         return
     click.echo(f"Mission {summary['code']} (seed {summary['seed']}, {summary['difficulty']}, "
                f"{summary['ridges']} ridge{'s' if summary['ridges'] > 1 else ''}), "
-               f"{summary['deck']} deck, {result.games} random-legal games")
+               f"{summary['deck']} deck, {result.games} games by the {player} player")
     click.echo(f"Win rate    {100 * result.win_rate:.1f}% ({result.wins} of {result.games})")
     click.echo(f"Mean score  {result.mean_score:.2f} (median {summary['median_score']}, "
                f"min {summary['min_score']}, max {summary['max_score']})")

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .engine import apply, apply_legal, chance_pending, legal_actions_by_kind, new_game, reveal, score
+from .greedy import greedy_action
 from .mission import Mission
 from .seeding import SeededStream, stream
 from .state import GameState
@@ -66,10 +67,12 @@ def random_action(state: GameState, rng: SeededStream):
     return group[rng.below(len(group))]
 
 
-def play_out(state: GameState, rng: SeededStream, trace: list | None = None) -> GameState:
-    """Play ``state`` to the end with random legal decisions and cards. ``trace`` (a list)
-    receives ("card", card) and ("action", action) steps, for replay. The stream is read
-    in batches (:class:`Dice`), so its position afterwards is not one number per choice."""
+def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
+             player=random_action) -> GameState:
+    """Play ``state`` to the end with random cards and ``player``'s decisions (a function of
+    the state and the dice; :func:`random_action` by default). ``trace`` (a list) receives
+    ("card", card) and ("action", action) steps, for replay. The stream is read in batches
+    (:class:`Dice`), so its position afterwards is not one number per choice."""
     rng = Dice(rng)
     while not state.is_over:
         if chance_pending(state) is not None:
@@ -77,7 +80,7 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None) -> 
             reveal(state, card)
             step = ("card", card)
         else:
-            action = random_action(state, rng)
+            action = player(state, rng)
             apply_legal(state, action)  # taken from legal_actions: no second check
             step = ("action", action)
         if trace is not None:
@@ -117,15 +120,20 @@ def start_state(mission: Mission, challenge_deck: bool) -> GameState:
     return new_game(mission.game_map, mission.ruleset, mission.spec.difficulty)
 
 
+PLAYERS = {"random": random_action, "greedy": greedy_action}
+
+
 def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,
-             progress=None) -> SimulationResult:
-    """``games`` random-legal playouts of ``mission``; game ``k`` uses the seeded stream
-    ``sim-<k>`` of ``seed``. ``progress``, if given, is called with 1 after each game."""
+             player: str = "random", progress=None) -> SimulationResult:
+    """``games`` playouts of ``mission`` by ``player`` (a key of :data:`PLAYERS`); game ``k``
+    uses the seeded stream ``sim-<k>`` of ``seed``. ``progress``, if given, is called with 1
+    after each game."""
+    decide = PLAYERS[player]
     wins, scores, causes = 0, [], Counter()
     start = start_state(mission, challenge_deck)
     for k in range(games):
         rng = stream(mission.ruleset.name, f"sim-{k}", seed)
-        state = play_out(start.copy(), rng)
+        state = play_out(start.copy(), rng, player=decide)
         scores.append(score(state).total)
         if state.cause is None:
             wins += 1

@@ -20,7 +20,7 @@ def test_simulate_prints_win_rate_and_mean_score():
     assert result.exit_code == 0, result.output
     assert "0M00-0001-WR3" in result.output
     assert "Win rate" in result.output and "Mean score" in result.output
-    assert "30 random-legal games" in result.output
+    assert "30 games by the random player" in result.output
 
 
 def test_simulate_json_matches_the_library_and_is_deterministic():
@@ -53,3 +53,11 @@ def test_simulate_misuse_is_one_line_with_status_two():
 def test_simulate_help_has_an_example():
     result = run("simulate", "--help")
     assert result.exit_code == 0 and "bgrid simulate --seed 1944" in result.output
+
+
+def test_simulate_with_the_greedy_player():
+    data = json.loads(run("simulate", "--seed", "4", "--games", "20", "--player", "greedy", "--json").output)
+    assert data["player"] == "greedy" and data["games"] == 20
+    lib = simulate(mission_from_seed(4), 20, 0, player="greedy")
+    assert data["wins"] == lib.wins and data["mean_score"] == round(lib.mean_score, 3)
+    assert run("simulate", "--seed", "4", "--player", "clever").exit_code == 2

@@ -1,0 +1,94 @@
+"""A greedy player: one step of look-ahead with a hand-written value, for ``bgrid simulate
+--player greedy``.
+
+The random player (``rules.playout``) is a floor that almost never wins, so its win rate says
+little about a mission. This player does what a beginner would: bomb when over a target, shoot
+when it can destroy, fly toward the nearest bunker, come down to the low bombing band over a
+target, never crash on purpose, avoid leaving the map. Ties are broken with the seeded dice,
+and it only plays actions from ``engine.legal_actions_by_kind``.
+"""
+
+from __future__ import annotations
+
+from .actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from .board import Cell, distance
+from .cards import ACE, JOKER_RANK
+from .legality import altitude_delta, legal_actions_by_kind, trace_move
+from .state import GameState
+
+_BOMB_RANKS = (7, 8, ACE, JOKER_RANK)  # a Joker can always be declared a bomb
+_LOW_BAND = 2  # bombs at altitude 0-2: any red card hits (R16)
+
+
+def greedy_action(state: GameState, rng):
+    """The legal decision with the highest value; ties broken by ``rng.below``."""
+    best, best_value = [], None
+    # A hand with no movement card is stuck: playing any harmless card makes room for a
+    # new one, so every play but the end of the phase gains a little.
+    stuck = not any(2 <= c.rank <= 5 or c.rank == JOKER_RANK for c in state.hand)
+    for group in legal_actions_by_kind(state).values():
+        for action in group:
+            value = _value(state, action)
+            if stuck and not isinstance(action, EndPhase) and value > -40:
+                value += 5
+            if best_value is None or value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+    return best[rng.below(len(best))]
+
+
+def _nearest_bunker(state: GameState, cell: Cell) -> int:
+    return min((distance(cell, b) for b in state.bunkers), default=0)
+
+
+def _keeps_a_bomb(state: GameState, *spent) -> bool:
+    """A bomb card (or a Joker) stays in hand after ``spent`` are played."""
+    rest = list(state.hand)
+    for card in spent:
+        rest.remove(card.physical)
+    return any(c.rank in _BOMB_RANKS for c in rest)
+
+
+def _value(state: GameState, action) -> float:
+    if isinstance(action, EnterColumn):
+        return -_nearest_bunker(state, Cell.at(action.column, 1))
+    if isinstance(action, Bomb):
+        return 100 + (action.card.acting.rank == ACE and state.altitude > _LOW_BAND)
+    if isinstance(action, Guns):
+        return 40 if state.altitude < state.ruleset.guns_suppress_altitude else 15
+    if isinstance(action, Move):
+        return _move_value(state, action, 0, (action.card,))
+    if isinstance(action, Altitude):
+        return _altitude_value(state, action, 0, (action.card,))
+    if isinstance(action, Throttle):
+        spent = (action.nine, action.paired.card)
+        bonus = state.ruleset.throttle_bonus
+        if isinstance(action.paired, Move):
+            return _move_value(state, action.paired, bonus, spent) - 2
+        return _altitude_value(state, action.paired, bonus, spent) - 2
+    if isinstance(action, Resupply):
+        return 3 if not _keeps_a_bomb(state, action.king) else -2
+    assert isinstance(action, EndPhase)
+    return 0
+
+
+def _move_value(state: GameState, move: Move, bonus: int, spent) -> float:
+    trace = trace_move(state, move, bonus)
+    if trace.exited:
+        return -40
+    value = 20 - 3 * _nearest_bunker(state, trace.end)
+    if trace.end in state.bunkers and _keeps_a_bomb(state, *spent):
+        value += 25
+    return value
+
+
+def _altitude_value(state: GameState, alt: Altitude, bonus: int, spent) -> float:
+    new = state.altitude + altitude_delta(alt.card.acting, bonus)
+    if state.cell in state.mountains and new < state.ruleset.mountain_clearance:
+        return -1000  # a crash (R10)
+    over_target = state.cell in state.bunkers or state.cell in state.artillery
+    if over_target and _keeps_a_bomb(state, *spent) and state.altitude > _LOW_BAND >= new:
+        # Down to the low band first, then bomb with the second action (R16: any red hits).
+        return 110 if state.actions == 0 and not isinstance(alt, Throttle) and not bonus else 30
+    return -1
