@@ -150,7 +150,18 @@ def _template_path(url: str) -> Path | None:
     return path
 
 
+def _weasyprint():
+    """WeasyPrint, imported on first use; a missing system library (Pango) becomes a
+    one-line :class:`BGridError` instead of a traceback."""
+    try:
+        import weasyprint
+    except OSError as exc:
+        raise BGridError(f"mission sheets need WeasyPrint's system libraries (Pango): {exc}") from None
+    return weasyprint
+
+
 def _make_fetcher_class():
+    _weasyprint()
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class SheetFetcher(URLFetcher):
@@ -189,7 +200,7 @@ def sheet_fetcher():
 
 def html_to_pdf(html: str, identifier: bytes, fetcher=None) -> bytes:
     """Render sealed HTML to PDF bytes; ``identifier`` becomes the PDF's /ID."""
-    import weasyprint
+    weasyprint = _weasyprint()
 
     fetcher = fetcher if fetcher is not None else sheet_fetcher()
     document = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
