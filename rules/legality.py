@@ -291,7 +291,7 @@ def _move_list(card: Card, cell: Cell, facing: Facing, points: int, mountains: f
     return tuple(Move(card, steps) for steps in reachable(cell, facing, points, mountains))
 
 
-@lru_cache(maxsize=1 << 11)
+@lru_cache(maxsize=1 << 12)
 def _throttle_list(nine: Card, card: Card, cell: Cell, facing: Facing, points: int,
                    mountains: frozenset) -> tuple[Throttle, ...]:
     return tuple(Throttle(nine, move) for move in _move_list(card, cell, facing, points, mountains))
