@@ -47,8 +47,6 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
       bgrid simulate --code 0M00-0001-WR3 --challenge-deck --json
       bgrid simulate --seed 1944 --games 50 --write-logs logs/ && bgrid verify logs/
     """
-    if write_logs is not None and player != "random":
-        raise click.UsageError("--write-logs writes the random player's games; leave out --player")
     mission = pick_mission(seed, code, difficulty, ridges)
     if games >= PROGRESS_FROM and not as_json:
         with click.progressbar(length=games, label="simulating", file=click.get_text_stream("stderr")) as bar:
@@ -59,7 +57,8 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     if write_logs is not None:  # the same games again (same seeded streams), as logs
         from .verifier.log_writer import write_simulated_logs
         try:
-            write_simulated_logs(mission, games, sim_seed, write_logs, challenge_deck=challenge_deck)
+            write_simulated_logs(mission, games, sim_seed, write_logs, challenge_deck=challenge_deck,
+                                 player=PLAYERS[player])
         except OSError as exc:
             raise BGridError(f"cannot write logs to {write_logs}: {exc.strerror or exc}") from None
     scores = sorted(result.scores)

@@ -61,3 +61,12 @@ def test_simulate_with_the_greedy_player():
     lib = simulate(mission_from_seed(4), 20, 0, player="greedy")
     assert data["wins"] == lib.wins and data["mean_score"] == round(lib.mean_score, 3)
     assert run("simulate", "--seed", "4", "--player", "clever").exit_code == 2
+
+
+def test_greedy_games_written_as_logs_verify(tmp_path):
+    result = run("simulate", "--seed", "4", "--games", "6", "--player", "greedy",
+                 "--write-logs", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert len(list(tmp_path.glob("game-*.log"))) == 6
+    verified = run("verify", str(tmp_path))
+    assert verified.exit_code == 0, verified.output  # every log valid
