@@ -222,3 +222,13 @@ def test_the_first_error_in_line_order_wins():
     err = verify_log(START + body.replace("FFF", "FF")).errors[0]
     assert (err.code, err.line, err.column) == ("E101", 9, 8)
     assert err.state.startswith("turn 1, at C3 facing S") and "move 3S (up to 3 points)" in err.legal
+
+
+def test_nothing_is_played_after_the_last_bunker():
+    """R23/R37: the victory ends the mission at the bomb's reveal; a further play is E212."""
+    text = (HERE / "logs" / "corpus" / "win-own.log").read_text()
+    verdict = verify_log(text)
+    assert (verdict.verdict, verdict.outcome, verdict.score.bunkers) == ("valid", "victory", 6)
+    last = len(text.splitlines())
+    err = verify_log(text + "automa 5C\n").errors[0]
+    assert (err.code, err.line) == ("E212", last + 1) and "victory" in err.message

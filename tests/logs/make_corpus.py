@@ -49,6 +49,7 @@ def main() -> None:
             lines, why = mutate(text.splitlines(), k % 4)
             (OUT / f"mut-{k:02d}.log").write_text(f"# mutation of sim-{k:02d}.log: {why}\n" + "\n".join(lines) + "\n")
     rare()
+    wins()
 
 
 #: Rare endings found by searching simulations: the mission ends for want of a card that is
@@ -63,6 +64,21 @@ def rare() -> None:
     for name, seed, difficulty, label, challenge in RARE:
         mission = mission_from_seed(seed, difficulty)
         text, _ = simulated_log(mission, stream("standard-1", label, 2), challenge_deck=challenge)
+        (OUT / f"{name}.log").write_text(text)
+
+
+#: Victories by the engine's greedy player (found by searching seeds): the Victory path,
+#: bombs and the chain/crater bonuses.
+WINS = (("win-own", 2011, 3, "win-11", False), ("win-challenge", 2084, 1, "win-84", True))
+
+
+def wins() -> None:
+    from bgrid.rules.playout import PLAYERS
+
+    for name, seed, ridges, label, challenge in WINS:
+        mission = mission_from_seed(seed, "normal", ridges)
+        text, _ = simulated_log(mission, stream("standard-1", label, 3), challenge_deck=challenge,
+                                player=PLAYERS["greedy"])
         (OUT / f"{name}.log").write_text(text)
 
 
