@@ -3,8 +3,8 @@
 Pure geometry in millimetres, PDF orientation (origin at the paper's lower-left corner).
 Cards are 63 × 88 with up to 3 mm bleed. Nine sit in a 3 × 3 grid *butted on shared cut
 lines* (189 × 264): with bleed between them the grid would not fit A4 or Letter inside 5 mm
-printer margins. Outer edges get bleed where the paper allows it (3 mm; on Letter 2.7 mm
-top and bottom).
+printer margins. Outer edges get 3 mm bleed where the crop marks still have room to print
+outside it; on Letter, top and bottom, they don't (7.7 mm of paper), so no bleed there.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ BLEED = 3.0
 PRINTER_MARGIN = 5.0
 COLS, ROWS = 3, 3
 CROP_GAP = 1.0  # crop marks start this far outside the bleed
+MIN_MARK = 1.5  # printable length every crop mark keeps (see _outer_bleed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +47,16 @@ class Sheet:
 
 
 def _outer_bleed(page: float, grid: float) -> float:
-    """Bleed on the outer edges: 3 mm unless that would eat into the printer margin."""
-    return max(0.0, min(BLEED, (page - grid) / 2 - PRINTER_MARGIN - CROP_GAP / 2))
+    """Bleed on the outer edges: 3 mm, less where the crop marks need the room.
+
+    A crop mark starts CROP_GAP outside the bleed; at least MIN_MARK of it must lie inside
+    the printable area (PRINTER_MARGIN from the paper edge), or a printer that keeps its
+    margins prints no mark at all. Bleed gives way first: a slightly mis-cut edge shows
+    white, a missing mark leaves a cut line to guess. Under 1 mm, none.
+    """
+    room = (page - grid) / 2 - PRINTER_MARGIN - CROP_GAP - MIN_MARK
+    bleed = min(BLEED, room)
+    return bleed if bleed >= 1.0 else 0.0
 
 
 def duplex_sheets(count: int, paper: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Sheet]:

@@ -193,9 +193,14 @@ def test_crop_marks_outside_the_cards_and_never_an_outline(decks, paper):
         marks = [s for s in segments
                  if (abs(s[0] - s[2]) < 0.01 and round(s[0], 2) in xs)
                  or (abs(s[1] - s[3]) < 0.01 and round(s[1], 2) in ys)]
+        margin = 5 * MM
         for x1, y1, x2, y2 in marks:  # every mark lies outside the bleed box
             assert (max(y1, y2) < float(bleed.bottom) or min(y1, y2) > float(bleed.top)
                     or max(x1, x2) < float(bleed.left) or min(x1, x2) > float(bleed.right))
+            # and keeps at least 1.5 mm inside the printable area (5 mm printer margins)
+            lo_x, hi_x = max(min(x1, x2), margin), min(max(x1, x2), w - margin)
+            lo_y, hi_y = max(min(y1, y2), margin), min(max(y1, y2), h - margin)
+            assert max(hi_x - lo_x, hi_y - lo_y) >= 1.5 * MM - 0.01, (x1 / MM, y1 / MM, x2 / MM, y2 / MM)
         # each of the 4 vertical and 4 horizontal cut lines has marks to both paper edges
         for x in xs:
             ends = {round(min(s[1], s[3]), 1) for s in marks if round(s[0], 2) == x} | \
