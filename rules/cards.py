@@ -28,6 +28,10 @@ class Suit(enum.Enum):
     CLUBS = "C"
     SPADES = "S"
 
+    # Members are singletons, so identity hashing is exact; Enum's own __hash__ is Python
+    # code that hashes the name, and cards (hashed by their suit) sit in the engine's hot path.
+    __hash__ = object.__hash__
+
     @property
     def is_red(self) -> bool:
         return self in (Suit.HEARTS, Suit.DIAMONDS)
