@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..rules.actions import EndPhase, EnterColumn, Throttle
 from ..rules.board import Cell
 from ..rules.cards import Card
-from ..rules.engine import apply, chance_outcomes, chance_pending, check_action, new_game, reveal
+from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded, TurnStarted
 from ..rules.state import GameState, Phase
@@ -120,13 +120,13 @@ class Replay:
             self.end_line = self.stmt.line
 
     def play(self, action, index: int) -> None:
+        turn = self.state.turn
         try:
-            check_action(self.state, action)
+            events = apply(self.state, action)  # checks first; an illegal play changes nothing
         except IllegalActionError as exc:
             code = {"not-in-hand": "E204", "wrong-phase": "E202"}.get(exc.code, "E203")
             raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code) from None
-        turn = self.state.turn
-        self._record(apply(self.state, action), turn)
+        self._record(events, turn)
 
     def take_card(self, card: Card | None, index: int, purpose: str) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
