@@ -20,6 +20,17 @@ missions = st.builds(mission_from_seed, st.integers(0, 300),
                      st.sampled_from(["easy", "normal", "hard", "ace"]), st.integers(1, 4))
 
 
+def random_steps(state, rng, count):
+    """Up to ``count`` random legal steps (a card when one is needed, else a play)."""
+    for _ in range(count):
+        if state.is_over:
+            return
+        if engine.chance_pending(state):
+            engine.reveal(state, random_card(state, rng))
+        else:
+            engine.apply(state, random_action(state, rng))
+
+
 def checked_playout(mission, challenge, seed):
     """Play to the end, checking invariants at every step; return the trace and events."""
     state = start_state(mission, challenge)
@@ -82,23 +93,11 @@ def test_replaying_the_same_cards_and_actions_gives_the_same_events(mission, cha
 def test_a_copy_is_independent_of_its_original(mission, seed, cut):
     state = start_state(mission, False)
     rng = stream("standard-1", "copy", seed)
-    for _ in range(cut):
-        if state.is_over:
-            break
-        if engine.chance_pending(state):
-            engine.reveal(state, random_card(state, rng))
-        else:
-            engine.apply(state, random_action(state, rng))
+    random_steps(state, rng, cut)
     copy = state.copy()
     frozen = snapshot(copy)
     assert frozen == snapshot(state)
-    for _ in range(30):
-        if state.is_over:
-            break
-        if engine.chance_pending(state):
-            engine.reveal(state, random_card(state, rng))
-        else:
-            engine.apply(state, random_action(state, rng))
+    random_steps(state, rng, 30)
     assert snapshot(copy) == frozen
 
 
@@ -121,10 +120,7 @@ def test_an_illegal_card_or_play_changes_nothing(mission, seed):
             with pytest.raises(IllegalActionError):
                 attempt()
             assert snapshot(state) == before
-        if engine.chance_pending(state):
-            engine.reveal(state, random_card(state, rng))
-        else:
-            engine.apply(state, random_action(state, rng))
+        random_steps(state, rng, 1)
 
 
 def test_simulate_is_deterministic_and_counts_every_game():
