@@ -54,7 +54,8 @@ class BGridGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            # Non-standalone, click returns the code of a ctx.exit(N) instead of exiting.
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             click.echo(f"Error: {exc.format_message()}{hint}", err=True)
@@ -70,7 +71,7 @@ class BGridGroup(click.Group):
         except BrokenPipeError:
             code = 1
         else:
-            code = 0
+            code = result if isinstance(result, int) else 0
         if standalone_mode:
             sys.exit(code)
         return code

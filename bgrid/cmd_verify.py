@@ -126,11 +126,8 @@ def verify_command(logs, as_json, html):
             write_atomic(html, render_report(verdicts))
         except OSError as exc:
             raise BGridError(f"cannot write the report {html}: {exc.strerror or exc}") from None
-    # sys.exit, not ctx.exit: the group runs click in non-standalone mode, where an Exit
-    # would come back as a return value and be read as success.
-    if unreadable:
-        sys.exit(2)
-    sys.exit(0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
+    ctx = click.get_current_context()
+    ctx.exit(2 if unreadable else 0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
 
 
 def summary_table(counts: dict, unreadable: int) -> str:

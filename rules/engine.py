@@ -66,6 +66,7 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
@@ -82,6 +83,8 @@ from .movement import Trace
 from .ruleset import Ruleset
 from .setup import GameMap
 from .state import DefeatCause, GameState, Outcome, Phase
+
+_DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
            "check_action", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "score"]
@@ -108,9 +111,9 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
         state.draw_pile = list(FULL_DECK)
         return state
     cards = [card.physical for card in deck]
-    for card in set(cards):
-        if cards.count(card) > FULL_DECK.count(card):
-            raise BGridError(f"the deck holds {card} {cards.count(card)} times")
+    for card, times in Counter(cards).items():
+        if times > _DECK_COUNT[card]:
+            raise BGridError(f"the deck holds {card} {times} times")
     numbers = list(range(1, len(cards) + 1)) if reshuffle_numbers is None else list(reshuffle_numbers)
     if len(numbers) != len(cards):
         raise BGridError(f"{len(numbers)} reshuffle numbers for a deck of {len(cards)} cards")
