@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+_new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
+
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import ACE, JACK, KING, QUEEN, Card
@@ -33,6 +35,15 @@ _UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)
 _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
+
+# Body lines read before, by their exact text: (kind, the statement's fields after its line
+# number, the canonical line). Logs repeat most lines ("automa 8C", "draw 4S", "turn 3"), and
+# a statement depends on its line's text alone, so a repeated line is neither tokenised nor
+# parsed again. Bounded: only short lines, and the dict is emptied when full.
+_REMEMBERED: dict[str, tuple] = {}
+_REMEMBER_MAX = 8192
+_REMEMBER_LONGEST = 120  # characters; the longest written statement is well under this
 
 # Which ranks each play takes (rulebook: Card Actions); a Joker is judged by its declaration.
 _PLAYS = {
@@ -81,17 +92,23 @@ def parse_log(source: str | bytes) -> ParsedLog:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
-    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if "\r" in text:
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
     if lines and lines[-1] == "":
         lines.pop()
-    return _Parser(lines).run()
+    # One search over the whole text usually shows that no line holds a control character
+    # (a CR counts only when it ends a line); then the lines need not be searched one by one.
+    clean = _CONTROL_IN_TEXT.search(text) is None and text.count("\r") == text.count("\r\n")
+    return _Parser(lines, clean).run()
 
 
 class _Parser:
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], clean: bool = False) -> None:
         self.lines = lines
+        self.clean = clean  # no control character in any line (parse_log has looked)
         self.header = Header()
         self.statements: list[Statement] = []
+        self.body_text: list[str] = []  # the statements' canonical lines
         self.lineno = 0
 
     # -- errors ---------------------------------------------------------------------
@@ -120,9 +137,17 @@ class _Parser:
     def _run(self) -> ParsedLog:
         in_body = False
         seen_version = False
+        clean = self.clean
+        statements, body_text, remembered = self.statements, self.body_text, _REMEMBERED
         for index, raw in enumerate(self.lines):
+            if in_body:
+                known = remembered.get(raw)  # only lines that parsed without error are kept
+                if known is not None:
+                    statements.append(_new_tuple(Statement, (known[0], index + 1) + known[1]))
+                    body_text.append(known[2])
+                    continue
             self.lineno = index + 1
-            bad = _CONTROL.search(raw)
+            bad = None if clean else _CONTROL.search(raw)
             if bad is not None:
                 raise LogError("E003", f"control character U+{ord(bad.group()):04X} in the line; "
                                "a log is plain text", line=self.lineno, column=bad.start() + 1,
@@ -157,14 +182,21 @@ class _Parser:
                                      "('key: value') nor a statement", tokens[0])
                 self.finish_header()
                 in_body = self.in_body = True
-            self.statements.append(self.statement(tokens))
+            statement = self.statement(tokens)
+            statements.append(statement)
+            canonical = statement.canonical()
+            body_text.append(canonical)
+            if len(raw) <= _REMEMBER_LONGEST:
+                if len(remembered) >= _REMEMBER_MAX:
+                    remembered.clear()
+                remembered[raw] = (statement.kind, statement[2:], canonical)
         if not seen_version:
             self.lineno = max(1, len(self.lines))
             raise LogError("E120", "the log is empty: a log starts with the line 'bgrid-log: 1'",
                            line=1, column=1, text=self.lines[0] if self.lines else "")
         if not in_body:
             self.finish_header()
-        return ParsedLog(self.header, self.statements, self.lines)
+        return ParsedLog(self.header, statements, self.lines, body_text)
 
     # -- header ---------------------------------------------------------------------
     def header_line(self, code: str, colon: int, tokens: list[Token]) -> None:
