@@ -9,6 +9,7 @@ that caused them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..rules.cards import Card
 from ..rules.errors import BGridError, ChallengeCodeError
@@ -41,6 +42,10 @@ class MissionSource:
 
     def map_key(self) -> str:
         """The map in one canonical line, for the verification id."""
+        return self._map_key
+
+    @cached_property  # a remembered source (see mission_source) prints its map once
+    def _map_key(self) -> str:
         m = self.game_map
         return (f"M:{' '.join(map(str, sorted(m.mountains)))}|B:{' '.join(map(str, m.bunkers))}"
                 f"|A:{' '.join(map(str, m.artillery))}|deck:{'challenge' if self.deck else 'own'}")
@@ -56,8 +61,34 @@ def _fail(log: ParsedLog, key: str, code: str, message: str, *, at_value: bool =
                     text=log.line_text(entry.line))
 
 
+# Missions built from a challenge code or a seed, by the header values that fixed them: a
+# folder of logs often holds many runs of one challenge, and building a mission (shuffles,
+# map) costs more than reading a whole log. The same values always give the same source
+# (``mission_from_spec`` is deterministic); a header that fails is never remembered.
+# Bounded, oldest out first.
+_SOURCES: dict[tuple, MissionSource] = {}
+_SOURCES_KEPT = 64
+
+
 def mission_source(log: ParsedLog) -> MissionSource:
     """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130)."""
+    h: Header = log.header
+    if h.source == "challenge":
+        key = ("challenge", h.challenge, h.ruleset)
+    elif h.source == "seed":
+        key = ("seed", h.seed, h.ridges, h.difficulty, h.ruleset)
+    else:  # hand setups and explicit maps are rare and cheap enough: built each time
+        return _build(log)
+    source = _SOURCES.get(key)
+    if source is None:
+        source = _build(log)
+        if len(_SOURCES) >= _SOURCES_KEPT:
+            del _SOURCES[next(iter(_SOURCES))]
+        _SOURCES[key] = source
+    return source
+
+
+def _build(log: ParsedLog) -> MissionSource:
     h: Header = log.header
     if h.source == "challenge":
         try:

@@ -59,21 +59,24 @@ class Trace:
         self.bomber = state.cell
 
 
-_STARTS: dict[tuple, GameState] = {}
+# By the source object: ``mission_source`` hands out the same object for the same mission,
+# and hashing a 54-card deck (Python-level Card.__hash__) cost more than copying the start.
+# The entry keeps its source alive, so the id cannot be reused while it is here.
+_STARTS: dict[int, tuple[MissionSource, GameState]] = {}
 _STARTS_KEPT = 64
 
 
 def start_state(source: MissionSource) -> GameState:
     """A fresh copy of the mission's start. Starts are remembered: a folder of logs often
     holds many players' runs of one challenge, and a copy is much cheaper than a new game."""
-    key = (source.map_key(), source.ruleset.name, source.difficulty, source.deck, source.reshuffle)
-    start = _STARTS.get(key)
-    if start is None:
-        start = new_game(source.game_map, source.ruleset, source.difficulty, deck=source.deck,
-                         reshuffle_numbers=source.reshuffle)
-        if len(_STARTS) >= _STARTS_KEPT:
-            _STARTS.pop(next(iter(_STARTS)))
-        _STARTS[key] = start
+    kept = _STARTS.get(id(source))
+    if kept is not None and kept[0] is source:
+        return kept[1].copy()
+    start = new_game(source.game_map, source.ruleset, source.difficulty, deck=source.deck,
+                     reshuffle_numbers=source.reshuffle)
+    if len(_STARTS) >= _STARTS_KEPT:
+        _STARTS.pop(next(iter(_STARTS)))
+    _STARTS[id(source)] = (source, start)
     return start.copy()
 
 
