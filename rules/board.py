@@ -94,6 +94,10 @@ class Facing(enum.Enum):
     SOUTH = "S"
     WEST = "W"
 
+    # Identity hashing, as for Suit: Enum's __hash__ is Python code, and facings key the
+    # movement tables and caches in the engine's hot path.
+    __hash__ = object.__hash__
+
     @classmethod
     def parse(cls, text: str) -> Facing:
         token = text.strip().upper()

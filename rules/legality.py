@@ -220,26 +220,83 @@ def legal_actions(state: GameState) -> list[Action]:
 def legal_actions_by_kind(state: GameState) -> dict[str, list[Action]]:
     """:func:`legal_actions` grouped by kind, in this order: "enter", "move", "altitude",
     "guns", "bomb", "throttle", "resupply", "end"; a kind with no legal play is left out."""
+    out = legal_plays_by_kind(state)
+    for kind, plays in out.items():
+        if type(plays) is not list:  # the shared tuples are copied: the caller owns the lists
+            out[kind] = list(plays) if type(plays) is tuple else plays.to_list()
+    return out
+
+
+class _MovePlays:
+    """The "move" or "throttle" plays, built only when read: ``len(plays)`` and ``plays[i]``
+    build one play, ``to_list()`` all of them (from the caches). The random player reads one
+    play of one kind, and building the others was most of its time.
+
+    ``runs``: ``(nine, card, points, steps)``: the moves of ``card`` with ``points``, one per
+    step list of :func:`~rules.movement.reachable` (``steps``), paired with ``nine`` in a
+    Throttle unless it is None; ``steps`` None: the one play ``Throttle(nine, Altitude(card))``.
+    """
+
+    __slots__ = ("runs", "cell", "facing", "mountains")
+
+    def __init__(self, runs: list, cell: Cell, facing: Facing, mountains: frozenset) -> None:
+        self.runs, self.cell, self.facing, self.mountains = runs, cell, facing, mountains
+
+    def __len__(self) -> int:
+        return sum(1 if steps is None else len(steps) for _, _, _, steps in self.runs)
+
+    def __getitem__(self, index: int) -> Action:
+        if index >= 0:
+            for nine, card, _, steps in self.runs:
+                if steps is None:
+                    if index == 0:
+                        return Throttle(nine, Altitude(card))
+                    index -= 1
+                elif index < len(steps):
+                    move = Move(card, steps[index])
+                    return move if nine is None else Throttle(nine, move)
+                else:
+                    index -= len(steps)
+        raise IndexError(index)
+
+    def to_list(self) -> list[Action]:
+        out: list = []
+        where = (self.cell, self.facing)
+        for nine, card, points, steps in self.runs:
+            if steps is None:
+                out.append(Throttle(nine, Altitude(card)))
+            elif nine is None:
+                out.extend(_move_list(card, *where, points, self.mountains))
+            else:
+                out.extend(_throttle_list(nine, card, *where, points, self.mountains))
+        return out
+
+
+def legal_plays_by_kind(state: GameState) -> dict:
+    """:func:`legal_actions_by_kind` with "move" and "throttle" built only when read
+    (:class:`_MovePlays`), "enter" and "end" as shared tuples, the others as lists: the same
+    plays in the same order, read-only (the simulator's fast path)."""
     if state.phase is Phase.ENTRY_COLUMN:
-        return {"enter": [EnterColumn(c) for c in range(SIZE)]}
+        return {"enter": _ENTER}
     if state.phase is not Phase.ACTIONS:
         return {}
+    hand = state.hand
     # Only the Joker can be in a hand twice (new_game allows no other repeat), so the
     # distinct cards are the non-Jokers plus JK once; no hashing needed.
-    distinct = [c for c in state.hand if c.rank != JOKER_RANK]
-    jokers = len(state.hand) - len(distinct)
-    if jokers:
-        distinct.append(JOKER)
+    distinct = [c for c in hand if c.rank != JOKER_RANK]
+    jokers = len(hand) - len(distinct)
     out: dict = {}
     if state.actions < 2:
-        cards = distinct[:-1] if jokers else list(distinct)
-        if jokers:
-            cards += _joker_singles(state)
+        cards = distinct + _joker_singles(state) if jokers else distinct
+        cell, facing = state.cell, state.facing
+        mountains = _blocking_mountains(state)
         moves, altitudes, sixes, bombs = [], [], [], []
         for c in cards:  # one pass, by the rank of the card as played
             rank = c.acting.rank
             if rank in _MOVE_RANKS:
-                moves.extend(_moves(state, c, rank))
+                steps = reachable(cell, facing, rank, mountains)
+                if steps:
+                    moves.append((None, c, rank, steps))
             elif rank in _ALTITUDE_RANKS:
                 if _altitude_ok(state, c):
                     altitudes.append(Altitude(c))
@@ -247,30 +304,43 @@ def legal_actions_by_kind(state: GameState) -> dict[str, list[Action]]:
                 sixes.append(c)
             elif rank in _BOMB_RANKS:
                 bombs.append(c)
-        guns = [Guns(c, t) for t in guns_targets(state) for c in sixes] if sixes else []
-        bombs = [Bomb(c) for c in bombs] if bombs and bomb_target(state) is not None else []
-        throttles = _throttles(state, distinct, jokers) if state.actions == 0 else []
-        for kind, plays in (("move", moves), ("altitude", altitudes), ("guns", guns),
-                            ("bomb", bombs), ("throttle", throttles)):
-            if plays:
-                out[kind] = plays
+        if moves:
+            out["move"] = _MovePlays(moves, cell, facing, mountains)
+        if altitudes:
+            out["altitude"] = altitudes
+        if sixes:
+            guns = [Guns(c, t) for t in guns_targets(state) for c in sixes]
+            if guns:
+                out["guns"] = guns
+        if bombs and bomb_target(state) is not None:
+            out["bomb"] = [Bomb(c) for c in bombs]
+        if state.actions == 0:
+            throttles = _throttles(state, distinct, jokers, mountains)
+            if throttles:
+                out["throttle"] = _MovePlays(throttles, cell, facing, mountains)
+    if jokers:
+        distinct.append(JOKER)
     kings = [Resupply(c) for c in distinct if c.rank == KING]
     if jokers:
-        kings.append(Resupply(_JK["KH"]))
+        kings.append(_JOKER_RESUPPLY)
     if kings:
         out["resupply"] = kings
-    out["end"] = [_END]
+    out["end"] = _END_PLAY
     return out
 
 
 _END = EndPhase()
+_END_PLAY = (_END,)
+_ENTER = tuple(EnterColumn(c) for c in range(SIZE))
 
 
 def _joker_singles(state: GameState) -> list[Card]:
-    out = [_JK["5H"], *_JOKER_ALTITUDES, _JK["6H"], _JK["7H"]]
-    if state.altitude > 2:
-        out.append(_JK["AH"])
-    return out
+    return _JOKER_SINGLES_HIGH if state.altitude > 2 else _JOKER_SINGLES
+
+
+_JOKER_SINGLES = [_JK["5H"], *_JOKER_ALTITUDES, _JK["6H"], _JK["7H"]]
+_JOKER_SINGLES_HIGH = [*_JOKER_SINGLES, _JK["AH"]]
+_JOKER_RESUPPLY = Resupply(_JK["KH"])
 
 
 def _blocking_mountains(state: GameState) -> frozenset:
@@ -279,10 +349,6 @@ def _blocking_mountains(state: GameState) -> frozenset:
 
 
 _NO_MOUNTAINS: frozenset = frozenset()
-
-
-def _moves(state: GameState, card: Card, points: int) -> tuple[Move, ...]:
-    return _move_list(card, state.cell, state.facing, points, _blocking_mountains(state))
 
 
 @lru_cache(maxsize=1 << 13)
@@ -301,24 +367,33 @@ def _altitude_ok(state: GameState, card: Card, bonus: int = 0) -> bool:
     return 0 <= state.altitude + altitude_delta(card.acting, bonus) <= state.ruleset.max_altitude
 
 
-def _throttles(state: GameState, distinct: list[Card], jokers: int) -> list[Throttle]:
+def _throttles(state: GameState, distinct: list[Card], jokers: int, mountains: frozenset) -> list:
+    """The Throttle pairs (R11) as runs of :class:`_MovePlays`: each 9 (a Joker as ``JK=9H``) with
+    each movement card (its moves with the bonus) and each altitude card that stays in 0-5."""
     nines = [c for c in distinct if c.rank == _THROTTLE_RANK]
     if jokers:
         nines.append(_JK["9H"])
+    if not nines:
+        return []
     bonus = state.ruleset.throttle_bonus
-    mountains = _blocking_mountains(state)
-    out = []
+    cell, facing = state.cell, state.facing
+    partners = [c for c in distinct if c.rank in _MOVE_RANKS or c.rank in _ALTITUDE_RANKS]
+    out: list = []
     for nine in nines:
-        partners = [c for c in distinct if c.rank in _MOVE_RANKS or c.rank in _ALTITUDE_RANKS]
-        if jokers - nine.is_joker > 0:
-            partners += [_JK["5H"], *_JOKER_ALTITUDES]
-        for card in partners:
+        pairs = partners + _JOKER_PARTNERS if jokers - nine.is_joker > 0 else partners
+        for card in pairs:
             rank = card.acting.rank
             if rank in _MOVE_RANKS:
-                out.extend(_throttle_list(nine, card, state.cell, state.facing, rank + bonus, mountains))
+                points = rank + bonus
+                steps = reachable(cell, facing, points, mountains)
+                if steps:
+                    out.append((nine, card, points, steps))
             elif _altitude_ok(state, card, bonus):
-                out.append(Throttle(nine, Altitude(card)))
+                out.append((nine, card, 0, None))
     return out
+
+
+_JOKER_PARTNERS = [_JK["5H"], *_JOKER_ALTITUDES]
 
 
 # -- words for messages -----------------------------------------------------------------

@@ -19,8 +19,9 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from .engine import apply, apply_legal, chance_pending, legal_actions_by_kind, new_game, reveal, score
+from .engine import apply, apply_legal, chance_pending, new_game, reveal, score
 from .greedy import greedy_action
+from .legality import legal_plays_by_kind
 from .mission import Mission
 from .seeding import SeededStream, stream
 from .state import GameState
@@ -61,8 +62,9 @@ def random_card(state: GameState, rng: SeededStream):
 
 
 def random_action(state: GameState, rng: SeededStream):
-    """A uniformly random kind of legal decision, then a uniform one of that kind."""
-    kinds = list(legal_actions_by_kind(state).values())
+    """A uniformly random kind of legal decision, then a uniform one of that kind. Only the
+    play chosen is built (``legality.legal_plays_by_kind``): the same play as from ``legal_actions_by_kind``."""
+    kinds = list(legal_plays_by_kind(state).values())
     group = kinds[rng.below(len(kinds))]
     return group[rng.below(len(group))]
 

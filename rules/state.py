@@ -38,6 +38,10 @@ class Phase(enum.Enum):
     AUTOMA_REVEAL = "automa-reveal"    # Automa step 1 (R34: every turn the bomber is on the map)
     OVER = "over"                      # R23
 
+    # Identity hashing (members are singletons): Enum's __hash__ is Python code, and the
+    # phase is looked up at every chance node.
+    __hash__ = object.__hash__
+
     def __str__(self) -> str:
         return self.value
 
