@@ -19,6 +19,7 @@ from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, rev
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded, TurnStarted
 from ..rules.state import GameState, Phase
+from .log_parser import BODY_KEYWORDS
 from .explain import describe_state, legal_summary, outcome_text
 from .map_source import MissionSource
 from .messages import LogError
@@ -111,15 +112,15 @@ class Replay:
             kind = type(ev)  # events are final frozen classes: an identity test is enough
             if kind is TurnStarted:
                 turn = ev.turn
+            elif kind is PlayerPhaseEnded:
+                self.phase_end = ev.reason
             elif kind is Entered:
                 self.trace.path.append((turn, ev.cell, True))
             elif kind is Moved:
-                self.trace.path.extend((turn, c, False) for c in ev.path)
+                self.trace.path.extend([(turn, c, False) for c in ev.path])
             elif kind is Damage:
                 self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
-            elif kind is PlayerPhaseEnded:
-                self.phase_end = ev.reason
-        if self.state.is_over and self.end_line is None:
+        if self.state.phase is _OVER and self.end_line is None:
             self.end_line = self.stmt.line
 
     def play(self, action, index: int) -> None:
@@ -134,7 +135,7 @@ class Replay:
     def take_card(self, card: Card | None, index: int, purpose: str) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
         state = self.state
-        if state.is_over:
+        if state.phase is _OVER:
             if card is None and state.end_card_purpose == purpose and not self.none_written:
                 self.none_written = True
                 return
@@ -201,15 +202,18 @@ class Replay:
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
+        state = self.state  # the one state, changed in place by the engine
+        handlers = _HANDLERS
         for st in self.log.statements:
             self.stmt = st
-            if self.state.is_over:
+            if state.phase is _OVER:
                 self.after_end(st)
                 continue
-            if st.kind not in ("turn", "state", "reshuffle") and self.state.turn != self.turn_logged:
+            kind = st.kind
+            if state.turn != self.turn_logged and kind not in _ANY_TURN:
                 raise self.fail("E202", self._expected(), 0)
-            getattr(self, "do_" + st.kind)(st)
-        return self.state
+            handlers[kind](self, st)
+        return state
 
     def after_end(self, st: Statement) -> None:
         """R36/R37: the mission is over; only the `none` statement that ended it and `state`."""
@@ -290,8 +294,17 @@ class Replay:
 
     def _check_in_hand(self, st: Statement) -> None:
         action = st.action
-        cards = [action.nine, action.paired.card] if isinstance(action, Throttle) else \
-            [getattr(action, "card", None) or action.king]
+        hand = self.state.hand
+        if type(action) is Throttle:
+            nine, other = action.nine.physical, action.paired.card.physical
+            if nine != other and nine in hand and other in hand:
+                return  # the common case, without counting; else count to name the card
+            cards = [action.nine, action.paired.card]
+        else:
+            card = getattr(action, "card", None) or action.king
+            if card.physical in hand:
+                return
+            cards = [card]
         need = Counter(c.physical for c in cards)
         have = Counter(self.state.hand)
         for card, count in need.items():
@@ -319,9 +332,8 @@ class Replay:
     def do_automa(self, st: Statement) -> None:
         s = self.state
         if s.phase is Phase.ACTIONS:
-            self.play(EndPhase(), 0)
-        s = self.state
-        if not s.is_over and s.phase is not Phase.AUTOMA_REVEAL:
+            self.play(_END_PHASE, 0)
+        if s.phase is not Phase.AUTOMA_REVEAL and s.phase is not _OVER:
             if s.phase is Phase.DRAW and s.turn == self.turn_logged:
                 raise self.fail("E208", self._expected(), 0)
             off = ("the bomber is off the map, so there is no Automa phase (rulebook: Enemy Phase); "
@@ -347,6 +359,12 @@ class Replay:
                 else:
                     msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
                 raise self.fail("E213", msg, index)
+
+
+_HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
+_ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
+_OVER = Phase.OVER
+_END_PHASE = EndPhase()
 
 
 def _same_card(token: str, card: Card) -> bool:
