@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
+import sys
 from collections import Counter
+from pathlib import Path
 
 import click
 
@@ -48,7 +51,10 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
       bgrid simulate --seed 1944 --games 50 --write-logs logs/ && bgrid verify logs/
     """
     mission = pick_mission(seed, code, difficulty, ridges)
-    if games >= PROGRESS_FROM and not as_json:
+    if write_logs is not None:
+        prepare_log_folder(write_logs)  # before the games: a long run must not end in this error
+    # A bar only on a terminal: piped, click would still print its label.
+    if games >= PROGRESS_FROM and not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=click.get_text_stream("stderr")) as bar:
             result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck,
                               player=player, progress=bar.update)
@@ -62,6 +68,8 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         except OSError as exc:
             raise BGridError(f"cannot write logs to {write_logs}: {exc.strerror or exc}") from None
     scores = sorted(result.scores)
+    median = statistics.median(scores)
+    median = int(median) if median == int(median) else median  # -4, not -4.0; -3.5 stays
     summary = {
         "code": mission.code,
         "seed": mission.spec.seed,
@@ -73,7 +81,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         "wins": result.wins,
         "win_rate": round(result.win_rate, 4),
         "mean_score": round(result.mean_score, 3),
-        "median_score": statistics.median(scores),
+        "median_score": median,
         "min_score": scores[0],
         "max_score": scores[-1],
         "outcomes": dict(sorted(result.causes.items())),
@@ -94,3 +102,18 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     for value, count in summary["score_counts"].items():
         bar = "#" * max(1, round(40 * count / widest))
         click.echo(f"  {int(value):>4}  {bar} {count}")
+
+
+def prepare_log_folder(folder: str) -> None:
+    """Create the --write-logs folder and make sure logs can be written into it.
+
+    Raises :class:`BGridError` (exit status 2) naming the folder and the reason."""
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # exist_ok covers folders only: a file stands there
+        raise BGridError(f"--write-logs '{folder}' is a file, not a folder") from None
+    except OSError as exc:
+        raise BGridError(f"--write-logs: cannot create the folder '{folder}': {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise BGridError(f"--write-logs: cannot write in the folder '{folder}' (permission denied)")

@@ -39,6 +39,21 @@ def expand_inputs(paths) -> list[str]:
     return out
 
 
+def check_report_path(path: str) -> None:
+    """Refuse an --html path that cannot be written, before any log is read: the misuse is
+    then the one line of output, not an error after a page of verdicts."""
+    if os.path.isdir(path):
+        raise Unreadable(f"cannot write the report '{path}': it is a folder; give --html a file "
+                         "name such as report.html")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise Unreadable(f"cannot write the report '{path}': the folder '{os.path.dirname(path)}' "
+                         "does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise Unreadable(f"cannot write the report '{path}': no permission to write in the folder "
+                         f"'{os.path.dirname(path) or '.'}'")
+
+
 def read_input(name: str) -> bytes:
     """The bytes of a log, at most one byte over the verifier's cap (it then says so)."""
     try:
@@ -88,7 +103,11 @@ def verify_command(logs, as_json, html):
       bgrid verify run.log --html report.html
       cat mission.log | bgrid verify -
     """
+    if list(logs).count("-") > 1:
+        raise click.UsageError("'-' (standard input) can be given only once")
     try:
+        if html is not None:
+            check_report_path(html)
         names = expand_inputs(logs)
     except Unreadable as exc:
         raise click.UsageError(str(exc)) from None
@@ -125,7 +144,7 @@ def verify_command(logs, as_json, html):
         try:
             write_atomic(html, render_report(verdicts))
         except OSError as exc:
-            raise BGridError(f"cannot write the report {html}: {exc.strerror or exc}") from None
+            raise BGridError(f"cannot write the report '{html}': {exc.strerror or exc}") from None
     ctx = click.get_current_context()
     ctx.exit(2 if unreadable else 0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
 

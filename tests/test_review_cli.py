@@ -1,0 +1,131 @@
+"""The command line as a new player and an organiser meet it: every example in README.md and
+in each command's --help parses, and misuse is one line with exit status 2 before any work
+is done (no page of verdicts, no thousand games, then an error)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from bgrid import cmd_simulate, cmd_verify
+from bgrid.cli import COMMANDS, cli
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+LOG = ("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n\nturn 1\nenter 7S\ndraw JC 6H 2H QC KS\n"
+       "resupply KS -> 10D\nalt QC\nmove 2H FF\nautoma JD\nstate at G3 facing S alt 2 dmg 0\n")
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(cli, args, input=stdin)
+
+
+def bgrid_invocations(text: str) -> list[list[str]]:
+    """The argument lists of every `bgrid …` in the text's code blocks and example lines."""
+    found = []
+    for line in text.splitlines():
+        for part in re.split(r"&&|\|", line.split(" #")[0]):
+            words = shlex.split(part)
+            while words and words[0] != "bgrid" and not words[0].endswith("/bgrid"):
+                words.pop(0)
+            if len(words) > 1 and not words[1].startswith("-"):
+                found.append(words[1:])
+    return found
+
+
+def parse_only(args: list[str]) -> None:
+    """Parse the arguments as bgrid would, without running the command."""
+    name, rest = args[0], args[1:]
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None, f"no command {name!r}"
+    command.make_context(name, rest, parent=click.Context(cli, info_name="bgrid"))
+
+
+def help_examples() -> list[list[str]]:
+    out = []
+    for name in COMMANDS:
+        help_text = run([name, "--help"]).output
+        out.extend(bgrid_invocations(help_text.split("Examples:")[1].split("Options:")[0]))
+    return out
+
+
+README_RUNS = bgrid_invocations("\n".join(re.findall(r"```\n(.*?)```", README, re.S)))
+
+
+def test_readme_and_help_have_examples_of_every_command():
+    assert {args[0] for args in README_RUNS} >= {"pack", "map", "verify", "simulate"}
+    assert {args[0] for args in help_examples()} == set(COMMANDS)
+
+
+@pytest.mark.parametrize("args", README_RUNS + help_examples(), ids=" ".join)
+def test_every_documented_example_parses(args):
+    parse_only(args)
+
+
+# -- bgrid verify ------------------------------------------------------------------------
+
+def test_an_html_report_into_a_missing_folder_is_refused_before_verifying(tmp_path):
+    log = tmp_path / "ada.log"
+    log.write_text(LOG)
+    result = run(["verify", str(log), "--html", str(tmp_path / "no" / "r.html")])
+    assert result.exit_code == 2
+    assert "ada.log" not in result.output  # no verdict first, then the error
+    assert result.output.count("\n") == 1 and "does not exist" in result.output
+
+
+def test_an_html_report_onto_a_folder_is_refused(tmp_path):
+    log = tmp_path / "ada.log"
+    log.write_text(LOG)
+    result = run(["verify", str(log), "--html", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder" in result.output
+
+
+def test_an_html_report_into_an_unwritable_folder_is_refused(tmp_path, monkeypatch):
+    log = tmp_path / "ada.log"
+    log.write_text(LOG)
+    monkeypatch.setattr(cmd_verify.os, "access", lambda path, mode: False)  # root can write anywhere
+    result = run(["verify", str(log), "--html", str(tmp_path / "r.html")])
+    assert result.exit_code == 2 and "no permission to write" in result.output
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_standard_input_twice_is_misuse():
+    result = run(["verify", "-", "-"], stdin=LOG)
+    assert result.exit_code == 2 and "only once" in result.output
+
+
+def test_the_seed_1944_log_of_the_docs_verifies_as_incomplete_with_its_state():
+    result = run(["verify", "-"], stdin=LOG)
+    assert result.exit_code == 1
+    assert "incomplete" in result.output and "turn 2, at G3 facing S, alt 2, dmg 0/5" in result.output
+
+
+# -- bgrid simulate ----------------------------------------------------------------------
+
+def test_write_logs_onto_a_file_is_refused_before_any_game(tmp_path, monkeypatch):
+    target = tmp_path / "taken"
+    target.write_text("")
+    monkeypatch.setattr(cmd_simulate, "simulate", lambda *a, **k: pytest.fail("simulated first"))
+    result = run(["simulate", "--seed", "1944", "--games", "5", "--write-logs", str(target)])
+    assert result.exit_code == 2 and "is a file, not a folder" in result.output
+
+
+def test_write_logs_into_an_unwritable_folder_is_refused_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(cmd_simulate.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(cmd_simulate, "simulate", lambda *a, **k: pytest.fail("simulated first"))
+    result = run(["simulate", "--seed", "1944", "--games", "5", "--write-logs", str(tmp_path / "logs")])
+    assert result.exit_code == 2 and "permission denied" in result.output
+
+
+def test_median_score_is_printed_as_a_whole_number_when_it_is_one():
+    # 3 games: the median is the middle score, always a whole number
+    result = run(["simulate", "--seed", "1944", "--games", "3", "--json"])
+    data = json.loads(result.output)
+    assert isinstance(data["median_score"], int)
+    text = run(["simulate", "--seed", "1944", "--games", "3"]).output
+    assert re.search(r"median -?\d+,", text), text
