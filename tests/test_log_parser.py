@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 from bgrid.rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from bgrid.rules.board import CELLS, Cell
 from bgrid.rules.cards import FULL_DECK, Card
+from bgrid.verifier import log_parser
 from bgrid.verifier.log_parser import MAX_BYTES, parse_log
 from bgrid.verifier.messages import LogError
+from bgrid.verifier.statements import ParsedLog
 
 HEAD = "bgrid-log: 1\nseed: 1944\n"
 
@@ -247,3 +249,59 @@ def test_every_statement_prints_back_as_written(text):
     assert statement.canonical() == text
     again = parse_log(HEAD + "turn 1\n" + statement.canonical() + "\n").statements[-1]
     assert again == statement
+
+
+# -- remembered lines: a line read before gives what reading it afresh gives ------------------
+
+def _outcome(text):
+    """What parsing ``text`` gives, comparable: the statements and canonical text, or the error."""
+    try:
+        log = parse_log(text)
+    except LogError as exc:
+        return ("error", exc.code, exc.line, exc.column, exc.token, str(exc))
+    fresh = ParsedLog(log.header, log.statements, log.lines)  # prints the statements again
+    assert log.canonical_text() == fresh.canonical_text()
+    return ("log", tuple(log.statements), log.canonical_text())
+
+
+def _cold(text):
+    log_parser._REMEMBERED.clear()
+    return _outcome(text)
+
+
+def test_a_remembered_line_keeps_its_own_line_number():
+    _cold(HEAD + "turn 1\nautoma 8C\n")
+    log = parse_log(HEAD + "\n\nturn 1\n# note\nautoma 8C\n")
+    automa = log.statements[1]
+    assert automa.line == 7 and automa.canonical() == "automa 8C"
+    assert [(t.text, t.column) for t in automa.tokens] == [("automa", 1), ("8C", 8)]
+
+
+def test_a_remembered_line_before_the_first_turn_is_still_out_of_place():
+    _cold(HEAD + "turn 1\nautoma 8C\n")
+    err = error_of(HEAD + "automa 8C\nturn 1\n")
+    assert (err.code, err.line, err.column) == ("E125", 3, 1)
+
+
+def test_a_control_character_is_found_among_remembered_lines():
+    _cold(HEAD + "turn 1\nautoma 8C\nturn 2\n")
+    err = error_of(HEAD + "turn 1\nautoma 8C\nturn 2\nautoma\x0b 8C\n")
+    assert (err.code, err.line, err.column) == ("E003", 6, 7)
+    # CRLF line ends are no control characters; a lone CR inside a line is
+    assert parse_log(HEAD.replace("\n", "\r\n") + "turn 1\r\nautoma 8C\r\n").statements[1].line == 4
+    err = error_of(HEAD + "turn 1\nautoma\r8C\n")
+    assert (err.code, err.line, err.column) == ("E003", 4, 7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_edited_logs_parse_the_same_with_and_without_remembered_lines(data):
+    text = SAMPLE + "turn 2\ndraw 4S\nautoma 8C\n"
+    for _ in range(data.draw(st.integers(1, 3))):
+        pos = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 4))
+        insert = data.draw(st.text(alphabet="AJKQT0123456789HDCS->= \t\r\n\x0b#:FLRnoe", max_size=4))
+        text = text[:pos] + insert + text[pos + cut:]
+    cold = _cold(text)
+    _outcome(SAMPLE + "turn 2\ndraw 4S\nautoma 8C\n" + text)  # remember the lines of both
+    assert _outcome(text) == cold

@@ -42,8 +42,8 @@ _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL b
 # a statement depends on its line's text alone, so a repeated line is neither tokenised nor
 # parsed again. Bounded: only short lines, and the dict is emptied when full.
 _REMEMBERED: dict[str, tuple] = {}
-_REMEMBER_MAX = 8192
-_REMEMBER_LONGEST = 120  # characters; the longest written statement is well under this
+_REMEMBER_MAX = 4096
+_REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~12 MB
 
 # Which ranks each play takes (rulebook: Card Actions); a Joker is judged by its declaration.
 _PLAYS = {
