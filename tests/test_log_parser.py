@@ -195,13 +195,17 @@ def test_random_bytes_give_a_log_or_a_log_error(data):
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_random_edits_give_a_log_or_a_log_error(data):
-    text = SAMPLE
-    for _ in range(data.draw(st.integers(1, 4))):
+    _parses_or_log_error(_edited(data, SAMPLE, 4, "AJKQT0123456789HDCS♥\ufe0f->= \t\n#:FLRnoe"))
+
+
+def _edited(data, text: str, edits: int, alphabet: str) -> str:
+    """``text`` with 1 to ``edits`` random cuts and insertions from ``alphabet``."""
+    for _ in range(data.draw(st.integers(1, edits))):
         pos = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 4))
-        insert = data.draw(st.text(alphabet="AJKQT0123456789HDCS♥\ufe0f->= \t\n#:FLRnoe", max_size=4))
+        insert = data.draw(st.text(alphabet=alphabet, max_size=4))
         text = text[:pos] + insert + text[pos + cut:]
-    _parses_or_log_error(text)
+    return text
 
 
 # -- round trip: any statement printed canonically parses back to itself --------------------
@@ -296,12 +300,8 @@ def test_a_control_character_is_found_among_remembered_lines():
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_edited_logs_parse_the_same_with_and_without_remembered_lines(data):
-    text = SAMPLE + "turn 2\ndraw 4S\nautoma 8C\n"
-    for _ in range(data.draw(st.integers(1, 3))):
-        pos = data.draw(st.integers(0, len(text)))
-        cut = data.draw(st.integers(0, 4))
-        insert = data.draw(st.text(alphabet="AJKQT0123456789HDCS->= \t\r\n\x0b#:FLRnoe", max_size=4))
-        text = text[:pos] + insert + text[pos + cut:]
+    sample = SAMPLE + "turn 2\ndraw 4S\nautoma 8C\n"
+    text = _edited(data, sample, 3, "AJKQT0123456789HDCS->= \t\r\n\x0b#:FLRnoe")
     cold = _cold(text)
-    _outcome(SAMPLE + "turn 2\ndraw 4S\nautoma 8C\n" + text)  # remember the lines of both
+    _outcome(sample + text)  # remember the lines of both
     assert _outcome(text) == cold
