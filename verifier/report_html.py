@@ -14,6 +14,8 @@ from .verdict import Verdict
 
 CELL = 36  # pixels per cell
 MARGIN = 30
+DOT_STEP = 9  # pixels between damage dots in one cell
+QUOTE_WIDTH = 90  # characters of a quoted log line shown around the caret
 TURN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
 
 
@@ -60,16 +62,23 @@ def board_view(verdict: Verdict) -> dict | None:
     for tn, c, cause in t.damage:
         if c is None:
             continue
-        n = per_cell[c] = per_cell.get(c, -1) + 1  # several hits on one cell sit side by side
-        damage.append({"x": _centre(c)[0] - 8 * n, "y": _centre(c)[1], "turn": tn, "cause": cause})
+        n = per_cell[c] = per_cell.get(c, -1) + 1
+        # Several hits on one cell fill the cell's top corner, three to a row, right to left:
+        # sliding each dot further left ran over the next cell (and off the board at column A).
+        x, y = _centre(c)
+        damage.append({"x": x - DOT_STEP * (n % 3), "y": y + DOT_STEP * (n // 3), "turn": tn, "cause": cause})
     error = None
     if verdict.errors and t.error_cell is not None:
         x, y = _centre(t.error_cell)
         error = {"x": x - CELL // 2, "y": y - CELL // 2, "name": str(t.error_cell)}
     bomber = None if t.bomber is None else dict(zip(("x", "y"), _centre(t.bomber)))
     size = 2 * MARGIN + SIZE * CELL
+    legend = {}
+    for p in paths:  # colours repeat every len(TURN_COLOURS) turns: say which turns each one draws
+        legend.setdefault(p["colour"], []).append(p["turn"])
     return {"size": size, "cell": CELL, "margin": MARGIN, "cells": cells, "paths": paths,
             "damage": damage, "error": error, "bomber": bomber,
+            "legend": [{"colour": colour, "turns": _turn_list(turns)} for colour, turns in legend.items()],
             "columns": [{"x": MARGIN + i * CELL + CELL // 2, "name": n} for i, n in enumerate(COLUMN_LETTERS)],
             "rows": [{"y": MARGIN + i * CELL + CELL // 2, "name": str(i + 1)} for i in range(SIZE)],
             "grid": [MARGIN + i * CELL for i in range(SIZE + 1)]}
@@ -82,12 +91,40 @@ def _environment() -> jinja2.Environment:
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
+def _turn_list(turns: list[int]) -> str:
+    turns = sorted(set(turns))
+    shown = ", ".join(str(n) for n in turns[:12])
+    return f"turn{'s' if len(turns) > 1 else ''} {shown}{', …' if len(turns) > 12 else ''}"
+
+
+def error_view(error, source: str) -> dict:
+    """One error in parts the page can lay out: the message wraps, the quoted line keeps its
+    caret, and a long line is cut to a window around the caret instead of scrolling sideways."""
+    quote = None
+    rendered = error.render(source).split("\n")
+    if error.text is not None and error.line is not None and len(rendered) > 2:
+        line, caret = rendered[1], rendered[2]
+        gutter = line.index("| ") + 2
+        at = len(caret) - len(caret.lstrip(" ")) - gutter  # the caret's place in the log line
+        body, marks = line[gutter:], caret[gutter:]
+        start = max(0, min(at - QUOTE_WIDTH // 3, len(body) - QUOTE_WIDTH))
+        if len(body) > QUOTE_WIDTH:
+            cut = body[start:start + QUOTE_WIDTH]
+            lead = "…" if start > 0 else ""
+            tail = "…" if start + QUOTE_WIDTH < len(body) else ""
+            body, marks = lead + cut + tail, " " * len(lead) + marks[start:start + QUOTE_WIDTH]
+        quote = line[:gutter] + body + "\n" + " " * gutter + marks.rstrip()
+    where = f"line {error.line}, column {error.column}" if error.line is not None else "the whole file"
+    return {"where": where, "code": error.code, "name": error.name, "message": error.message,
+            "quote": quote, "rule": error.rule, "state": error.state, "legal": list(error.legal)}
+
+
 def render_report(verdicts: list[Verdict]) -> str:
-    """The whole report, one section per log."""
+    """The whole report: a table of the logs, then one section per log."""
     items = []
     for v in verdicts:
         items.append({"v": v.as_dict(), "summary": v.summary(), "board": board_view(v),
                       "breakdown": v.score.breakdown() if v.score is not None else "",
-                      "rendered": [e.render(v.source) for e in v.errors]})
+                      "errors": [error_view(e, v.source) for e in v.errors]})
     counts = {k: sum(1 for v in verdicts if v.verdict == k) for k in ("valid", "invalid", "incomplete")}
     return _environment().get_template("report.html.j2").render(items=items, counts=counts)
