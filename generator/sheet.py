@@ -17,7 +17,7 @@ import hashlib
 import mimetypes
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import jinja2
 
@@ -36,6 +36,18 @@ LOG_ROW_MM = {"a4": 6.6, "letter": 5.6}  # A4 is 17.6 mm taller: give the pencil
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
+PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
+#: The turn log's columns: class, heading, share of the width (mm at 165 mm wide).
+LOG_COLUMNS = (("t", "turn", 7), ("e", "enter", 11), ("d", "draw", 31),
+               ("k", "resupply K → card", 20), ("a", "action 1", 33), ("a", "action 2", 33),
+               ("m", "automa", 12), ("n", "ALT", 9), ("n", "DMG", 9))
+LOG_LINE_MM = 0.2  # the empty rows' ruling
+# WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
+# 0.3 mm) inside its box: the drawn rows shift by as much to continue the table's lines.
+LOG_GRID_INSET_MM = 0.15
+STACK_PER_ROW = 9
+STACK_BOX_MM = (20.3, 4.0)  # one stacking-list entry, outside of its border
+STACK_GAP_MM = 0.6
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -102,6 +114,52 @@ def stacking_context(mission: Mission) -> list[dict]:
             for i, (card, number) in enumerate(zip(mission.deck, mission.reshuffle))]
 
 
+def svg_data_uri(svg: str) -> str:
+    """An SVG drawing as a ``data:`` URL: WeasyPrint draws it as one image, so its many
+    elements never pass through the HTML cascade and layout."""
+    return "data:image/svg+xml," + quote(svg, safe=" /=:;,.#-")
+
+
+def _mm(value: float) -> float:
+    return round(value, 3)  # short, stable numbers in the drawings
+
+
+def log_context(paper_width: float, row_mm: float) -> dict:
+    """The turn log's columns stretched to the text width, and the ruling of its empty
+    rows (drawn as one image under the row numbers)."""
+    width = paper_width - 2 * PAGE_MARGIN_MM[1]
+    scale = width / sum(share for _, _, share in LOG_COLUMNS)
+    columns = [{"cls": cls, "label": label, "width": _mm(share * scale)}
+               for cls, label, share in LOG_COLUMNS]
+    edges, x = [], 0.0
+    for column in columns[:-1]:
+        x += column["width"]
+        edges.append(_mm(x))
+    height = LOG_ROWS * row_mm
+    return {"columns": columns, "width": _mm(width), "height": _mm(height + LOG_LINE_MM / 2),
+            "stroke": LOG_LINE_MM, "row_mm": row_mm, "inset": LOG_GRID_INSET_MM,
+            "row_lines": [_mm(r * row_mm) for r in range(1, LOG_ROWS + 1)],
+            "column_lines": [0.0] + edges + [_mm(width)]}
+
+
+def stackgrid_context(mission: Mission) -> dict:
+    """The stacking list's boxes, :data:`STACK_PER_ROW` a row, in deck order (R25, R26)."""
+    box_w, box_h = STACK_BOX_MM
+    boxes = []
+    for i, entry in enumerate(stacking_context(mission)):
+        row, col = divmod(i, STACK_PER_ROW)
+        boxes.append(entry | {"x": _mm(0.1 + col * (box_w + STACK_GAP_MM)),
+                              "y": _mm(0.1 + row * (box_h + STACK_GAP_MM))})
+    rows = -(-len(boxes) // STACK_PER_ROW)
+    return {"boxes": boxes, "box_w": box_w, "box_h": box_h, "baseline": 2.85,
+            "width": _mm(STACK_PER_ROW * (box_w + STACK_GAP_MM)),
+            "height": _mm(rows * (box_h + STACK_GAP_MM))}
+
+
+def _drawing(template: str, **context) -> str:
+    return svg_data_uri(_ENV.get_template(template).render(context))
+
+
 def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None) -> dict:
     """Everything the template prints. Raises :class:`BGridError` for an unknown paper or
     a player name too long for its line."""
@@ -110,6 +168,7 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
         raise BGridError(f"player name is {len(player)} characters; the sheet has room for "
                          f"{MAX_PLAYER}")
     spec = mission.spec
+    log = log_context(width, LOG_ROW_MM[paper.lower()] + LOG_LINE_MM)  # room + ruling
     return {
         "paper": {"name": paper.lower(), "width": width, "height": height},
         "code": mission.code,
@@ -124,9 +183,11 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
         "artillery": [str(c) for c in mission.game_map.artillery],
         "board": board_context(mission),
         "aid": aid_context(mission),
-        "stack": stacking_context(mission),
+        "margin": PAGE_MARGIN_MM,
+        "log": log,
         "log_rows": list(range(1, LOG_ROWS + 1)),
-        "log_row_mm": LOG_ROW_MM[paper.lower()],
+        "log_lines": _drawing("log.svg.j2", log=log),
+        "stack_list": _drawing("stack.svg.j2", stackgrid=stackgrid_context(mission)),
         "altitudes": list(range(mission.ruleset.max_altitude + 1)),
         "passes": mission.ruleset.reshuffles_allowed + 1,
     }

@@ -3,6 +3,7 @@ rendering, escaping, determinism, fonts and metadata."""
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import socket
@@ -19,6 +20,7 @@ from bgrid.rules.mission import mission_from_seed
 from pdf_probe import MM, reader, stroked_segments, unembedded_fonts
 
 PAPER_PT = {"a4": (595.276, 841.890), "letter": (612.0, 792.0)}  # ISO 216 / ANSI, by hand
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 PLAYER = "Ada <script>alert(1)</script> & co"
 
 
@@ -209,3 +211,42 @@ def test_qr_on_the_printed_sheet_scans_as_the_code(sheets, mission, tmp_path):
     png.write_bytes(pdf_to_pngs(sheets["a4"], dpi=150, pages=[0])[0])
     out = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True)
     assert out.stdout.strip() == mission.code
+
+
+def _dark_runs(values, threshold=128):
+    """Centres (pixel index) of the runs of dark pixels in a row or column of grey levels."""
+    runs, start = [], None
+    for i, v in enumerate(list(values) + [255]):
+        if v < threshold and start is None:
+            start = i
+        elif v >= threshold and start is not None:
+            runs.append((start + i - 1) / 2)
+            start = None
+    return runs
+
+
+@pytest.mark.parametrize("paper, pitch_mm", [("a4", 6.8), ("letter", 5.8)])
+def test_turn_log_rows_are_ruled_on_the_printed_page(sheets, paper, pitch_mm):
+    """The 30 empty rows are drawn lines (not table cells): look at the printed pixels.
+    Pitch by hand: 6.6 / 5.6 mm of writing room plus the 0.2 mm line."""
+    from PIL import Image
+
+    from bgrid.generator.preview import pdf_to_pngs
+
+    dpi = 200
+    px_mm = dpi / 25.4
+    image = Image.open(io.BytesIO(pdf_to_pngs(sheets[paper], dpi=dpi, pages=[1])[0])).convert("L")
+    # 2 mm left of the "action 2" column's end (135 of the 165 width shares; no text there):
+    # 31 evenly spaced lines, the example row's bottom border and one under each row
+    x = round((9 + 135 / 165 * (PAPER_MM[paper][0] - 18) - 2) * px_mm)
+    ys = [y / px_mm for y in _dark_runs(image.getpixel((x, y)) for y in range(image.height))]
+    steps = [round(b - a, 1) for a, b in zip(ys, ys[1:])]
+    run = max(len(s) for s in "".join("=" if abs(st - pitch_mm) < 0.25 else "x" for st in steps).split("x"))
+    assert run >= 30
+    # across row 15, just under its top line (above the row number): the ten column lines,
+    # from margin to margin (9 mm each side)
+    first = ys[next(i for i, st in enumerate(steps) if abs(st - pitch_mm) < 0.25)]
+    y = round((first + 14 * pitch_mm + 0.7) * px_mm)
+    xs = [x / px_mm for x in _dark_runs(image.getpixel((x, y)) for x in range(image.width))]
+    assert len(xs) == 10
+    assert xs[0] == pytest.approx(9, abs=0.4) and xs[-1] == pytest.approx(PAPER_MM[paper][0] - 9, abs=0.4)
