@@ -5,7 +5,7 @@ R18–R21, R34). Step 1, the reveal, is a chance node of ``rules.engine``.
 from __future__ import annotations
 
 from .board import BETWEEN, CELLS, SIZE, Cell, distance
-from .cards import Card
+from .cards import JOKER_RANK, SUITS, Card
 from .combat import take_damage
 from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, DamageCause, Discarded,
                      Recovered)
@@ -65,30 +65,45 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     whatever the card (R21). Stops at once if the fire damage ends the mission (R23).
     """
     # R34: the column-then-row order of the positions at step 2.
-    ready = state.ready_artillery
-    if not card.is_joker:
+    suppressed = state.suppressed
+    ready = sorted(state.artillery - suppressed if suppressed else state.artillery,
+                   key=COLUMN_THEN_ROW.__getitem__)
+    if card.rank != JOKER_RANK:
         # Step 2 — fire (R18): saturation cap, exactly 1 damage when any piece can fire.
+        # (can_hit_bomber, inlined: this loop runs for every piece every turn.)
+        cell, mountains = state.cell, state.mountains
         reach = artillery_reach(state)
-        firing = [p for p in ready if can_hit_bomber(state, p, reach)]
+        firing = []
+        for piece in ready:
+            between = BETWEEN[piece][cell]
+            if between is not None and (piece == cell or len(between) < reach) \
+                    and mountains.isdisjoint(between):
+                firing.append(piece)
         if firing:
             events.append(ArtilleryFired(tuple(firing)))
             if take_damage(state, 1, DamageCause.ARTILLERY, events):
                 return
         # Step 3 — move (R19, R20, R34): the ready pieces that could not fire.
-        move = state.ruleset.automa_suits[card.suit.value]
+        move = state.ruleset.automa_suits[_SUIT_LETTER[card.suit]]
         for piece in ready:
             if piece in firing:
                 continue
-            _move_piece(state, piece, move, events)
+            if move == "hold":
+                events.append(ArtilleryHeld(piece, "hold"))
+            else:
+                _move_piece(state, piece, move, events)
     # Step 4 — suppression recovery (R21).
-    if state.suppressed:
-        for piece in sorted(state.suppressed, key=COLUMN_THEN_ROW.__getitem__):
+    if suppressed:
+        for piece in sorted(suppressed, key=COLUMN_THEN_ROW.__getitem__):
             events.append(Recovered(piece))
-        state.suppressed.clear()
+        suppressed.clear()
     # Step 5 — discard (R8).
     state.in_play.remove(card)
     state.discard.append(card)
     events.append(Discarded((card,)))
+
+
+_SUIT_LETTER = {suit: suit.value for suit in SUITS}  # Enum's .value is a slow descriptor
 
 
 def _move_piece(state: GameState, piece: Cell, move: str, events: list) -> None:

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
 from .board import SIZE, Cell, Facing
-from .cards import FULL_DECK, JOKER, KING, Card
+from .cards import FULL_DECK, JOKER, JOKER_RANK, KING, Card
 from .combat import finish, resolve_bomb, resolve_guns, take_damage
 from .errors import BGridError, IllegalActionError
 from .events import (AltitudeChanged, AutomaSkipped, DamageCause, Discarded, Drew, Entered, Event,
@@ -87,7 +87,8 @@ from .state import DefeatCause, GameState, Outcome, Phase
 _DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
-           "check_action", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "score"]
+           "check_action", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "reveal_drawn",
+           "score"]
 
 # -- setting up -------------------------------------------------------------------------
 
@@ -165,6 +166,24 @@ def reveal(state: GameState, card: Card) -> list[Event]:
         raise IllegalActionError(f"{card}: a drawn or revealed Joker is plain JK; only a played "
                                  "Joker carries a declaration (R12)", "R12", "declared-reveal")
     _take_from_draw_pile(state, card, purpose)
+    return _arrive(state, card)
+
+
+def reveal_drawn(state: GameState, index: int) -> list[Event]:
+    """:func:`reveal` of the card at ``index`` of the draw pile (0, the top, with a challenge
+    deck) at a chance node, without the checks and without searching the pile for the card:
+    the simulator's fast path. Anything else: use :func:`reveal`."""
+    pile = state.draw_pile
+    card = pile[index]
+    if card.rank == JOKER_RANK:
+        _remove_card(pile, card)  # the first Joker, as reveal takes it: the pile order matters
+    else:
+        del pile[index]  # only the Joker is twice in a deck (new_game)
+    return _arrive(state, card)
+
+
+def _arrive(state: GameState, card: Card) -> list[Event]:
+    """The awaited card, already out of the draw pile, takes effect."""
     state.fresh_reshuffle = False
     events: list = []
     phase = state.phase

@@ -19,12 +19,12 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from .engine import apply, apply_legal, chance_pending, new_game, reveal, score
+from .engine import apply, apply_legal, new_game, reveal, reveal_drawn, score
 from .greedy import greedy_action
 from .legality import legal_plays_by_kind
 from .mission import Mission
 from .seeding import SeededStream, stream
-from .state import GameState
+from .state import CHANCE_PHASES, GameState, Phase
 
 
 class Dice:
@@ -55,10 +55,12 @@ _LIMIT = 1 << 64
 
 def random_card(state: GameState, rng: SeededStream):
     """The next card: the top of a challenge deck, a uniform card of an own draw pile."""
-    if state.challenge:
-        return state.draw_pile[0]
-    pile = state.draw_pile
-    return pile[rng.below(len(pile))]
+    return state.draw_pile[random_card_index(state, rng)]
+
+
+def random_card_index(state: GameState, rng: SeededStream) -> int:
+    """Where :func:`random_card` takes the next card from in the draw pile."""
+    return 0 if state.challenge else rng.below(len(state.draw_pile))
 
 
 def random_action(state: GameState, rng: SeededStream):
@@ -76,10 +78,11 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
     ("card", card) and ("action", action) steps, for replay. The stream is read in batches
     (:class:`Dice`), so its position afterwards is not one number per choice."""
     rng = Dice(rng)
-    while not state.is_over:
-        if chance_pending(state) is not None:
-            card = random_card(state, rng)
-            reveal(state, card)
+    while state.phase is not Phase.OVER:
+        if state.phase in CHANCE_PHASES:  # engine.chance_pending(state) is not None
+            index = random_card_index(state, rng)
+            card = state.draw_pile[index]
+            reveal_drawn(state, index)  # the card just taken from the pile: no search, no check
             step = ("card", card)
         else:
             action = player(state, rng)

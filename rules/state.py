@@ -46,6 +46,10 @@ class Phase(enum.Enum):
         return self.value
 
 
+#: The phases that wait for a card (``GameState.card_purpose`` is not None).
+CHANCE_PHASES = frozenset({Phase.ENTRY_REVEAL, Phase.DRAW, Phase.RESOLVE_REVEAL, Phase.AUTOMA_REVEAL})
+
+
 class Outcome(enum.Enum):
     VICTORY = "victory"
     DEFEAT = "defeat"
