@@ -20,8 +20,10 @@ from pathlib import Path
 import pytest
 
 from bgrid.rules.board import Cell
+from bgrid.rules.mission import mission_from_seed, validate_spec
+from bgrid.rules.ruleset import load_ruleset
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.map_source import mission_source
+from bgrid.verifier.map_source import mission_source, seeded_map
 from bgrid.verifier.verify import verify_log
 
 LOGS = Path(__file__).parent / "logs"
@@ -82,3 +84,12 @@ def test_mutations_are_caught():
     expected = json.loads(EXPECTED.read_text())
     verdicts = {n: e["verdict"] for n, e in expected.items() if n.startswith("corpus/mut-")}
     assert sum(v != "valid" for v in verdicts.values()) >= len(verdicts) - 1
+
+
+@pytest.mark.parametrize("ridges", [1, 2, 3, 4])
+def test_a_seed_log_gets_the_map_of_the_seeded_mission(ridges):
+    # the verifier builds a seed log's map without the challenge deck; mission_from_seed, the
+    # reference, builds the whole mission: the maps (ridges included) must be the same
+    for seed in (0, 1, 1944, 2**40 - 1, *range(50_000, 50_040)):
+        spec = validate_spec(load_ruleset(), "ace", ridges, seed)
+        assert seeded_map(spec) == mission_from_seed(seed, "ace", ridges).game_map, seed
