@@ -85,7 +85,7 @@ def write_atomic(path: str, text: str) -> None:
 @click.command("verify")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: one object for one log, else "
-              "{summary, logs}.")
+              "{summary, logs, unreadable}.")
 @click.option("--html", "html", default=None, metavar="FILE",
               help="Also write an HTML report (verdict, score, board with the bomber's path, the error).")
 def verify_command(logs, as_json, html):

@@ -9,12 +9,14 @@ catalogue's defaults: a default the replay always overrides would otherwise pass
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from bgrid.verifier.messages import CATALOG
+from bgrid.verifier.verify import verify_log
 
 HERE = Path(__file__).parent
 DOC = (HERE.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
@@ -66,3 +68,21 @@ def test_every_cited_part_of_the_log_format_is_on_the_page():
 def test_rulings_named_in_the_message_tables_exist():
     section = DOC.split("## 9. Messages")[1]
     assert {int(n) for n in re.findall(r"\bR(\d+)\b", section)} <= set(range(1, 40))
+
+
+def _matches(doc, real) -> bool:
+    """A doc value equals the real one; a doc string ending in '…' is a prefix of it."""
+    if isinstance(doc, dict):
+        return isinstance(real, dict) and set(doc) == set(real) and all(_matches(doc[k], real[k]) for k in doc)
+    if isinstance(doc, list):
+        return isinstance(real, list) and len(doc) == len(real) and all(map(_matches, doc, real))
+    if isinstance(doc, str) and doc.endswith("…"):
+        return isinstance(real, str) and real.startswith(doc[:-1].rstrip(" ,;"))
+    return doc == real
+
+
+def test_the_json_sample_is_what_verify_prints_for_the_example_log():
+    sample = json.loads(DOC.split("```json")[1].split("```")[0])
+    example = DOC.split("## 10. Example")[1].split("```")[1].lstrip("\n")
+    real = verify_log(example, source="mission.log").as_dict()
+    assert _matches(sample, real), json.dumps(real, ensure_ascii=False)
