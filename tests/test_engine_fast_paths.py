@@ -1,0 +1,126 @@
+"""The simulator's fast paths give exactly what the checked calls give: ``reveal_drawn``
+against ``reveal``, ``legal_plays_by_kind`` (plays built when read) against
+``legal_actions_by_kind``, and the events' own ``__init__`` against the dataclass fields."""
+
+import dataclasses
+import inspect
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bgrid.rules import engine, events
+from bgrid.rules.board import Cell
+from bgrid.rules.cards import JOKER, parse_cards
+from bgrid.rules.legality import legal_plays_by_kind
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.playout import random_action, random_card, random_card_index, start_state
+from bgrid.rules.seeding import stream
+
+from engine_boards import board, card, new, placed, snapshot
+
+C = Cell.parse
+
+
+def test_reveal_drawn_takes_the_first_joker_as_reveal_does():
+    # Both Jokers are the one value JK: reveal takes the first in the pile, and the pile
+    # order (which a later random index reads) must come out the same.
+    game_map = board()
+    by_index, by_card = new(game_map, own_deck=True), new(game_map, own_deck=True)
+    for state in (by_index, by_card):
+        state.draw_pile[:] = [JOKER, card("5H"), JOKER, card("9C")]
+    engine.reveal_drawn(by_index, 2)
+    engine.reveal(by_card, JOKER)
+    assert by_index.draw_pile == [card("5H"), JOKER, card("9C")]
+    assert snapshot(by_index) == snapshot(by_card)
+
+
+def test_reveal_drawn_takes_the_card_at_its_index():
+    state = new(board(), own_deck=True)
+    state.draw_pile[:] = parse_cards("2H 5S 9C")
+    got = engine.reveal_drawn(state, 1)
+    assert state.draw_pile == parse_cards("2H 9C")
+    assert isinstance(got[0], events.Revealed) and got[0].card == card("5S")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 400), st.booleans(), st.integers(0, 10**6))
+def test_reveal_drawn_and_reveal_play_the_same_mission(map_seed, challenge, seed):
+    start = start_state(mission_from_seed(map_seed), challenge)
+    fast, checked = start.copy(), start.copy()
+    rng = stream("standard-1", "fast", seed)
+    while not fast.is_over:
+        if engine.chance_pending(fast):
+            index = random_card_index(fast, rng)
+            c = fast.draw_pile[index]
+            assert engine.reveal_drawn(fast, index) == engine.reveal(checked, c)
+        else:
+            action = random_action(fast, rng)
+            assert engine.apply_legal(fast, action) == engine.apply(checked, action)
+        assert snapshot(fast) == snapshot(checked)
+
+
+def _every_play(plays) -> list:
+    """Read a lazy kind one play at a time, by index (the random player's way)."""
+    return [plays[i] for i in range(len(plays))]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 400), st.integers(0, 10**6))
+def test_plays_read_by_index_are_the_legal_actions(map_seed, seed):
+    state = start_state(mission_from_seed(map_seed), False)
+    rng = stream("standard-1", "lazy", seed)
+    decisions = 0
+    while not state.is_over:
+        if engine.chance_pending(state):
+            engine.reveal(state, random_card(state, rng))
+            continue
+        lazy = legal_plays_by_kind(state)
+        full = engine.legal_actions_by_kind(state)
+        assert list(lazy) == list(full)
+        for kind, plays in lazy.items():
+            assert _every_play(plays) == full[kind], kind
+            with pytest.raises(IndexError):
+                plays[len(plays)]
+        decisions += 1
+        engine.apply(state, random_action(state, rng))
+    assert decisions > 0
+
+
+def test_plays_by_index_cover_throttle_moves_and_altitudes_in_hand_order():
+    # 9H with 3S (moves with 3+2 points), QH (one altitude pair: 1 -> 5) and 4D (4+2 points).
+    state = placed(board(), "E5", "S", altitude=1, hand="9H 3S QH 4D")
+    listed = _every_play(legal_plays_by_kind(state)["throttle"])
+    assert listed == engine.legal_actions_by_kind(state)["throttle"]
+    partners = [str(t.paired.card) for t in listed]
+    threes, fours = partners.count("3S"), partners.count("4D")
+    assert threes and fours and partners == ["3S"] * threes + ["QH"] + ["4D"] * fours
+    assert all(len(t.paired.steps) <= 5 for t in listed[:threes])
+    assert fours > threes  # one more point reaches more places
+
+
+def test_the_lists_from_legal_actions_by_kind_belong_to_the_caller():
+    state = placed(board(), "E5", "S", altitude=2, hand="2H")
+    first = engine.legal_actions_by_kind(state)
+    first["end"].clear()
+    first["move"].clear()
+    again = engine.legal_actions_by_kind(state)
+    assert again["end"] == [engine.legal_actions(state)[-1]] and again["move"]
+
+
+@pytest.mark.parametrize("cls", events.Event.__args__, ids=lambda c: c.__name__)
+def test_every_event_keeps_its_dataclass_signature_and_stays_frozen(cls):
+    fields = dataclasses.fields(cls)
+    params = list(inspect.signature(cls).parameters.values())
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING
+                                           else f.default for f in fields]
+    values = {f.name: i for i, f in enumerate(fields)}
+    event = cls(**values)
+    assert [getattr(event, f.name) for f in fields] == list(range(len(fields)))
+    assert event == cls(*range(len(fields))) and hash(event) == hash(cls(*range(len(fields))))
+    if fields:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(event, fields[0].name, 99)
+        with pytest.raises(TypeError):
+            cls(*range(len(fields) + 1))
