@@ -158,3 +158,12 @@ def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
         forget()
         alone.append(verify_module.verify_log(text).summary())
     assert together == alone
+
+
+def test_the_readme_error_sample_is_what_verify_prints():
+    section = README.split("## Verifying a log")[1]
+    log = section.split("```\n")[1].replace("...\n", "").replace("draw JC 6H 2H QC KS", "draw JC 6H 2H QC KD")
+    sample = section.split("$ bgrid verify ada.log\n")[1].split("```")[0]
+    result = run(["verify", "-"], stdin=log)
+    assert result.exit_code == 1
+    assert result.output.replace("<stdin>", "ada.log") == sample
