@@ -19,12 +19,20 @@ DEFAULT_OUT = Path("output")
 def _common(func):
     func = click.option("--png", is_flag=True,
                         help="Also write a PNG of every page (for checking by eye).")(func)
-    func = click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT,
+    func = click.option("--out", type=click.Path(), default=str(DEFAULT_OUT), callback=_out_path,
                         show_default=True,
                         help="Output folder (created if missing), or a file name ending in .pdf.")(func)
     func = click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False),
                         default="a4", show_default=True, help="Paper size.")(func)
     return func
+
+
+def _out_path(ctx, param, value: str) -> Path:
+    """--out as a Path. An empty value is refused: Path('') is '.', the current folder, which
+    nobody means by typing --out ''."""
+    if not value.strip():
+        raise click.BadParameter("needs a folder, or a file name ending in .pdf, e.g. --out output")
+    return Path(value)
 
 
 def _deck_options(func):

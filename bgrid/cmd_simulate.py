@@ -108,6 +108,8 @@ def prepare_log_folder(folder: str) -> None:
     """Create the --write-logs folder and make sure logs can be written into it.
 
     Raises :class:`BGridError` (exit status 2) naming the folder and the reason."""
+    if not folder.strip():
+        raise BGridError("--write-logs needs a folder name, e.g. --write-logs logs/")
     path = Path(folder)
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -42,6 +42,8 @@ def expand_inputs(paths) -> list[str]:
 def check_report_path(path: str) -> None:
     """Refuse an --html path that cannot be written, before any log is read: the misuse is
     then the one line of output, not an error after a page of verdicts."""
+    if not path.strip():
+        raise Unreadable("--html needs a file name, e.g. --html report.html")
     if os.path.isdir(path):
         raise Unreadable(f"cannot write the report '{path}': it is a folder; give --html a file "
                          "name such as report.html")

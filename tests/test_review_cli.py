@@ -167,3 +167,19 @@ def test_the_readme_error_sample_is_what_verify_prints():
     result = run(["verify", "-"], stdin=log)
     assert result.exit_code == 1
     assert result.output.replace("<stdin>", "ada.log") == sample
+
+
+def test_write_logs_with_an_empty_name_is_refused_not_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run(["simulate", "--seed", "1944", "--games", "2", "--write-logs", ""])
+    assert result.exit_code == 2 and "needs a folder name" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["sheet", "--seed", "1", "--out", ""], ["deck", "--out", " "],
+                                  ["pack", "--seed", "1", "--out", ""], ["verify", "-", "--html", ""]])
+def test_an_empty_output_name_is_misuse_not_the_current_folder(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run(args, stdin=LOG)
+    assert result.exit_code == 2 and result.output.startswith("Error:") and result.output.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
