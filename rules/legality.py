@@ -213,8 +213,10 @@ def legal_actions(state: GameState) -> list[Action]:
     bombs like a 7), ``JK=9H``, ``JK=KH``); :func:`check_action` accepts every other spelling.
     The order is that of :func:`legal_actions_by_kind`.
     """
-    groups = legal_actions_by_kind(state).values()
-    return [action for group in groups for action in group]
+    out: list = []
+    for plays in legal_plays_by_kind(state).values():
+        out.extend(plays.to_list() if type(plays) is _MovePlays else plays)
+    return out
 
 
 def legal_actions_by_kind(state: GameState) -> dict[str, list[Action]]:
@@ -288,17 +290,18 @@ def legal_plays_by_kind(state: GameState) -> dict:
     out: dict = {}
     if state.actions < 2:
         cards = distinct + _joker_singles(state) if jokers else distinct
-        cell, facing = state.cell, state.facing
-        mountains = _blocking_mountains(state)
+        cell, facing, altitude, rs = state.cell, state.facing, state.altitude, state.ruleset
+        mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
         moves, altitudes, sixes, bombs = [], [], [], []
+        top = rs.max_altitude
         for c in cards:  # one pass, by the rank of the card as played
-            rank = c.acting.rank
+            rank = c.rank or c.declared.rank  # c.acting.rank: only declared Jokers here
             if rank in _MOVE_RANKS:
                 steps = reachable(cell, facing, rank, mountains)
                 if steps:
                     moves.append((None, c, rank, steps))
             elif rank in _ALTITUDE_RANKS:
-                if _altitude_ok(state, c):
+                if 0 <= altitude + altitude_delta(c.acting) <= top:  # _altitude_ok
                     altitudes.append(Altitude(c))
             elif rank == _GUNS_RANK:
                 sixes.append(c)
@@ -318,8 +321,6 @@ def legal_plays_by_kind(state: GameState) -> dict:
             throttles = _throttles(state, distinct, jokers, mountains)
             if throttles:
                 out["throttle"] = _MovePlays(throttles, cell, facing, mountains)
-    if jokers:
-        distinct.append(JOKER)
     kings = [Resupply(c) for c in distinct if c.rank == KING]
     if jokers:
         kings.append(_JOKER_RESUPPLY)

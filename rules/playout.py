@@ -40,7 +40,7 @@ class Dice:
         self._next = 0
 
     def below(self, n: int) -> int:
-        limit = _LIMIT - _LIMIT % n
+        limit = _LIMITS[n] if 0 < n < 256 else _LIMIT - _LIMIT % n
         while True:
             if self._next == len(self._words):
                 self._words, self._next = self._stream.take(256), 0
@@ -51,6 +51,7 @@ class Dice:
 
 
 _LIMIT = 1 << 64
+_LIMITS = (None,) + tuple(_LIMIT - _LIMIT % n for n in range(1, 256))  # below(n)'s bound
 
 
 def random_card(state: GameState, rng: SeededStream):
