@@ -101,7 +101,7 @@ def verify_command(logs, as_json, html):
     \b
     Examples:
       bgrid verify mission.log
-      bgrid verify tests/logs --json
+      bgrid verify tests/logs/corpus --json
       bgrid verify run.log --html report.html
       cat mission.log | bgrid verify -
     """
