@@ -30,6 +30,7 @@ from .qr import qr_svg
 
 TEMPLATES = Path(_templates_package.__file__).resolve().parent
 SHEET_TEMPLATE = "sheet.html.j2"
+SHEET_CSS = "sheet.css"  # given to WeasyPrint parsed (sheet_stylesheet), not linked
 LOG_ROWS = 30
 MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
 LOG_ROW_MM = {"a4": 6.6, "letter": 5.6}  # A4 is 17.6 mm taller: give the pencil the room
@@ -259,13 +260,35 @@ def sheet_fetcher():
     return _FETCHER_CLASS()
 
 
-def html_to_pdf(html: str, identifier: bytes, fetcher=None) -> bytes:
-    """Render sealed HTML to PDF bytes; ``identifier`` becomes the PDF's /ID."""
+_SHEET_STYLE = None
+
+
+def sheet_stylesheet():
+    """(stylesheet, font configuration) of ``templates/sheet.css``, parsed once a process:
+    its ``@font-face`` fonts are loaded and registered once, and every sheet shares them
+    (the PDF bytes do not depend on what was rendered before)."""
+    global _SHEET_STYLE
+    if _SHEET_STYLE is None:
+        weasyprint = _weasyprint()
+        from weasyprint.text.fonts import FontConfiguration
+
+        font_config = FontConfiguration()
+        css = weasyprint.CSS(filename=str(TEMPLATES / SHEET_CSS), url_fetcher=sheet_fetcher(),
+                             font_config=font_config)
+        _SHEET_STYLE = (css, font_config)
+    return _SHEET_STYLE
+
+
+def html_to_pdf(html: str, identifier: bytes, fetcher=None, style=None) -> bytes:
+    """Render sealed HTML to PDF bytes; ``identifier`` becomes the PDF's /ID. ``style`` is
+    an extra (stylesheet, font configuration) pair such as :func:`sheet_stylesheet`."""
     weasyprint = _weasyprint()
 
     fetcher = fetcher if fetcher is not None else sheet_fetcher()
+    stylesheets, font_config = ([style[0]], style[1]) if style is not None else (None, None)
     document = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
-                               url_fetcher=fetcher).render()
+                               url_fetcher=fetcher).render(stylesheets=stylesheets,
+                                                           font_config=font_config)
     with _fixed_font_timestamps():
         return document.write_pdf(pdf_identifier=identifier, custom_metadata=True)
 
@@ -293,4 +316,5 @@ def pdf_identifier(*parts: str) -> bytes:
 def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None) -> bytes:
     """The mission sheet as PDF bytes; the same arguments always give the same bytes."""
     html = render_sheet_html(mission, paper, player)
-    return html_to_pdf(html, pdf_identifier("sheet", mission.code, paper.lower(), player or ""))
+    return html_to_pdf(html, pdf_identifier("sheet", mission.code, paper.lower(), player or ""),
+                       style=sheet_stylesheet())

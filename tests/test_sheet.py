@@ -130,6 +130,9 @@ def test_a_missing_template_value_is_an_error(mission):
 
 
 def test_same_mission_same_bytes(mission, sheets):
+    # the parsed stylesheet and its fonts are shared across renders: another mission
+    # rendered in between must not change a sheet's bytes
+    sheet.render_sheet(mission_from_seed(5, difficulty="hard"), "letter", "Bo")
     assert sheet.render_sheet(mission, "a4", PLAYER) == sheets["a4"]
     assert sheet.render_sheet(mission, "a4", None) != sheets["a4"]
 
