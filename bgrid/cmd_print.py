@@ -120,16 +120,17 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
       bgrid deck --seed 1944 --duplex-offset 0.5,-1
       bgrid deck --seed 1944 --gutter-fold
     """
-    from .generator.deck_pdf import render_deck
+    from .generator.deck_pdf import render_deck, variant_suffix
 
     settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
     if seed is None and code is None:
         if difficulty is not None or ridges is not None:
             raise click.UsageError("--difficulty and --ridges go with --seed")
-        mission, name = None, f"deck-plain-{paper.lower()}.pdf"
+        mission, name = None, f"deck-plain-{paper.lower()}"
     else:
         mission = pick_mission(seed, code, difficulty, ridges)
-        name = f"deck-{mission.code}-{paper.lower()}.pdf"
+        name = f"deck-{mission.code}-{paper.lower()}"
+    name += variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold) + ".pdf"
     pdf = render_deck(mission, paper, **settings)
     _write(_target(out, name), pdf, png)
 

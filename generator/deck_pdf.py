@@ -229,9 +229,10 @@ def draw_back(c, slot: Slot, low_ink: bool, stack: tuple[int, int] | None, code:
         c.roundRect(SAFE + 3, SAFE + 4, CARD_W - 2 * SAFE - 6, 13, 1.5, stroke=1, fill=1)
         c.setFillColor(text)
         c.setFont(BOLD, 4.2)
-        c.drawCentredString(CARD_W / 2, SAFE + 11, f"#{position}   ·   R{reshuffle}")
+        # "reshuffle 12", not "R12": R-numbers are the rulings'
+        c.drawCentredString(CARD_W / 2, SAFE + 11, f"#{position}   ·   reshuffle {reshuffle}")
         c.setFont(COND, 2.2)
-        c.drawCentredString(CARD_W / 2, SAFE + 6.3, f"position · reshuffle no. · {code}")
+        c.drawCentredString(CARD_W / 2, SAFE + 6.3, f"stack position · reshuffle no. · {code}")
 
 
 def draw_crop_marks(c, sheet: Sheet) -> None:
@@ -283,7 +284,8 @@ def _crosshair(c, x: float, y: float) -> None:
 CHECK_X, CHECK_Y = 40.0, 60.0  # the duplex check mark, from the front page's left/bottom
 
 
-def draw_instructions(c, width: float, height: float, *, title: str, lines: list[str]) -> None:
+def draw_instructions(c, width: float, height: float, *, title: str, lines: list[str],
+                      duplex_check: bool = True) -> None:
     c.setFillColor(INK)
     c.setFont(BOLD, 7)
     c.drawString(20, height - 30, "B-GRID: FORTRESS RUN · card deck")
@@ -301,6 +303,8 @@ def draw_instructions(c, width: float, height: float, *, title: str, lines: list
     c.rect(20, y - 85, 50, 50, stroke=1, fill=0)
     c.setFont(SANS, 3)
     c.drawCentredString(45, y - 61, "50 × 50 mm")
+    if not duplex_check:  # one-sided gutter-fold printing has no back to check against
+        return
     _crosshair(c, CHECK_X, CHECK_Y)
     c.setFont(SANS, 3)
     c.drawString(CHECK_X + 11, CHECK_Y - 1, "duplex check: hold the printed sheet to the light; "
@@ -319,6 +323,12 @@ def draw_duplex_check(c, width: float, offset: tuple[float, float]) -> None:
 
 
 # -- the document -----------------------------------------------------------------------
+
+def variant_suffix(*, low_ink: bool = False, gutter_fold: bool = False) -> str:
+    """The file-name suffix of a deck variant, so a gutter-fold or low-ink deck written next
+    to the plain one does not replace it: ``""``, ``"-gutter-fold"``, ``"-low-ink"`` or both."""
+    return ("-gutter-fold" if gutter_fold else "") + ("-low-ink" if low_ink else "")
+
 
 def parse_offset(text: str) -> tuple[float, float]:
     """``"X,Y"`` in mm, e.g. ``"0.5,-1"``. Raises :class:`BGridError`."""
@@ -373,8 +383,9 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
                  "If the backs land off: see the duplex check below and rerun with --duplex-offset X,Y."]
     if mission is not None:
         lines.append(f"Challenge {code}: the cards come in stack order; the back shows each card's")
-        lines.append("stack position (#) and reshuffle number (R, R26). Stack #1 on top.")
-    draw_instructions(c, width, height, title=what + f" · {paper.upper()}", lines=lines)
+        lines.append("stack position (#) and reshuffle number (R26). Stack #1 on top.")
+    draw_instructions(c, width, height, title=what + f" · {paper.upper()}", lines=lines,
+                      duplex_check=not gutter_fold)
     c.showPage()
     if not gutter_fold:
         c.scale(MM, MM)

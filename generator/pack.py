@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..rules.errors import BGridError
 from ..rules.mission import Mission
-from .deck_pdf import render_deck
+from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
 from .sheet import render_sheet
 
@@ -64,11 +64,13 @@ def output_dir(path: Path) -> Path:
 def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
                duplex_offset: tuple[float, float] = (0.0, 0.0)) -> dict[str, bytes]:
-    """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper>.pdf``, ``map.json``."""
+    """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
+    :func:`variant_suffix`), ``map.json``."""
     paper = paper.lower()
+    variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
     return {
         f"sheet-{paper}.pdf": render_sheet(mission, paper, player),
-        f"deck-{paper}.pdf": render_deck(mission, paper, low_ink=low_ink, gutter_fold=gutter_fold,
+        f"deck-{paper}{variant}.pdf": render_deck(mission, paper, low_ink=low_ink, gutter_fold=gutter_fold,
                                          duplex_offset=duplex_offset),
         "map.json": (json.dumps(mission_json(mission), indent=2) + "\n").encode(),
     }

@@ -118,7 +118,7 @@ def test_backs_are_mirrored_and_carry_position_and_reshuffle_number(decks, missi
             r, c = divmod(slot, 3)
             inside = slots[r * 3 + (2 - c)]  # long-edge flip: left and right swap
             assert f"#{index + 1}" in inside
-            assert f"R{mission.reshuffle[index]}" in inside
+            assert f"reshuffle {mission.reshuffle[index]}" in inside
             assert mission.code in inside
 
 
@@ -274,3 +274,26 @@ def test_parse_offset(text, expected):
 def test_parse_offset_rejects(text):
     with pytest.raises(BGridError):
         parse_offset(text)
+
+
+def test_variant_file_names_never_replace_the_plain_deck(tmp_path):
+    """bgrid deck writes each variant under its own name; the pack names its deck alike."""
+    from click.testing import CliRunner
+
+    from bgrid.cli import cli
+
+    runner = CliRunner()
+    for extra in ([], ["--gutter-fold"], ["--low-ink"], ["--gutter-fold", "--low-ink"]):
+        result = runner.invoke(cli, ["deck", "--code", "0M00-0001-WR3", "--out", str(tmp_path), *extra])
+        assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "deck-0M00-0001-WR3-a4-gutter-fold-low-ink.pdf", "deck-0M00-0001-WR3-a4-gutter-fold.pdf",
+        "deck-0M00-0001-WR3-a4-low-ink.pdf", "deck-0M00-0001-WR3-a4.pdf"]
+
+
+def test_the_gutter_fold_instructions_carry_no_duplex_check():
+    """One-sided printing has no back to hold to the light; the duplex deck keeps its check."""
+    mission = mission_from_seed(1944)
+    for fold, expected in ((True, False), (False, True)):
+        first_page = reader(render_deck(mission, "a4", gutter_fold=fold)).pages[0]
+        assert ("duplex check" in first_page.extract_text()) is expected

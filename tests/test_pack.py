@@ -49,7 +49,7 @@ def test_sheet_by_code_to_a_named_file_with_png_pages(tmp_path):
 def test_plain_deck_without_a_mission(tmp_path):
     code, out = run("deck", "--out", str(tmp_path), "--low-ink")
     assert code == 0, out
-    assert (tmp_path / "deck-plain-a4.pdf").exists()
+    assert (tmp_path / "deck-plain-a4-low-ink.pdf").exists()
 
 
 def test_deck_default_folder_is_output(tmp_path, monkeypatch):
