@@ -111,6 +111,18 @@ class Card:
             raise NotationError(f"'{text}' is not a card: expected {_EXPECTED}", text)
         return _CARDS[(rank, suit)]
 
+    def __eq__(self, other: object) -> bool:
+        # The generated __eq__ builds two tuples per comparison. Cards are interned
+        # (Card.parse, FULL_DECK), so most comparisons meet the very object; otherwise the
+        # values decide, exactly as before (a directly built Card(7, Suit.HEARTS) equals
+        # Card.parse("7H")). The hash stays the dataclass's own (of the same three values).
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.rank == other.rank and self.suit is other.suit
+                and self.declared == other.declared)
+
     def __str__(self) -> str:
         if self.rank == JOKER_RANK:
             return "JK" if self.declared is None else f"JK={self.declared}"

@@ -124,3 +124,14 @@ def test_every_event_keeps_its_dataclass_signature_and_stays_frozen(cls):
             setattr(event, fields[0].name, 99)
         with pytest.raises(TypeError):
             cls(*range(len(fields) + 1))
+
+
+def test_cards_compare_by_value_whatever_object_they_are():
+    from bgrid.rules.cards import Card, Suit
+    built = Card(7, Suit.HEARTS)  # not the interned object Card.parse returns
+    assert built is not card("7H") and built == card("7H") and hash(built) == hash(card("7H"))
+    assert {card("7H"): 1}[built] == 1 and built in [card("2S"), card("7H")]
+    assert card("7H") != card("7D") and card("7H") != card("8H") and card("7H") != "7H"
+    assert card("JK=7H") == card("JK=7H") and card("JK=7H") is not card("JK=7H")
+    assert card("JK=7H") != card("JK=7S") and card("JK=7H") != JOKER and JOKER == Card(0, None)
+    assert card("7H").__eq__("7H") is NotImplemented
