@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
-
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import ACE, JACK, KING, QUEEN, Card
@@ -36,6 +34,7 @@ _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
+_new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
 
 # Body lines read before, by their exact text: (kind, the statement's fields after its line
 # number, the canonical line). Logs repeat most lines ("automa 8C", "draw 4S", "turn 3"), and

@@ -19,8 +19,8 @@ from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, rev
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded, TurnStarted
 from ..rules.state import GameState, Phase
-from .log_parser import BODY_KEYWORDS
 from .explain import describe_state, legal_summary, outcome_text
+from .log_parser import BODY_KEYWORDS
 from .map_source import MissionSource
 from .messages import LogError
 from .statements import ParsedLog, Statement
