@@ -85,13 +85,8 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                 return
         # Step 3 — move (R19, R20, R34): the ready pieces that could not fire.
         move = state.ruleset.automa_suits[_SUIT_LETTER[card.suit]]
-        for piece in ready:
-            if piece in firing:
-                continue
-            if move == "hold":
-                events.append(ArtilleryHeld(piece, "hold"))
-            else:
-                _move_piece(state, piece, move, events)
+        _move_pieces(state, [p for p in ready if p not in firing] if firing else ready, move,
+                     events)
     # Step 4 — suppression recovery (R21).
     if suppressed:
         for piece in sorted(suppressed, key=COLUMN_THEN_ROW.__getitem__):
@@ -106,25 +101,30 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
 _SUIT_LETTER = {suit: suit.value for suit in SUITS}  # Enum's .value is a slow descriptor
 
 
-def _move_piece(state: GameState, piece: Cell, move: str, events: list) -> None:
+def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) -> None:
+    """Automa step 3 for ``pieces`` in order (R34: each move sees the pieces moved before it).
+    ``move``: the suit's entry of the ruleset's Automa table (R19)."""
     if move == "hold":
-        events.append(ArtilleryHeld(piece, "hold"))
+        for piece in pieces:
+            events.append(ArtilleryHeld(piece, "hold"))
         return
-    if move == "toward-bomber":
-        goal = state.cell
-    else:
-        goal = nearest_bunker(state, piece)
-        if goal is None:
+    mountains, bunkers, artillery = state.mountains, state.bunkers, state.artillery
+    toward_bomber = move == "toward-bomber"
+    for piece in pieces:
+        if toward_bomber:
+            goal = state.cell
+        elif bunkers:
+            goal = min(bunkers, key=BUNKER_KEY[piece].__getitem__)  # nearest_bunker
+        else:
             events.append(ArtilleryHeld(piece, "no-bunker"))
-            return
-    target = _STEP[piece][goal]
-    # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
-    # cell, craters and cells of destroyed targets do not. A step toward a goal on the
-    # board never leaves the board.
-    if (target is None or target in state.mountains or target in state.bunkers
-            or target in state.artillery):
-        events.append(ArtilleryHeld(piece, "blocked"))
-        return
-    state.artillery.discard(piece)
-    state.artillery.add(target)
-    events.append(ArtilleryMoved(piece, target))
+            continue
+        target = _STEP[piece][goal]
+        # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
+        # cell, craters and cells of destroyed targets do not. A step toward a goal on the
+        # board never leaves the board.
+        if target is None or target in mountains or target in bunkers or target in artillery:
+            events.append(ArtilleryHeld(piece, "blocked"))
+            continue
+        artillery.discard(piece)
+        artillery.add(target)
+        events.append(ArtilleryMoved(piece, target))
