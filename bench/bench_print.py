@@ -34,6 +34,7 @@ def measure(func, runs: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--sheet-only", action="store_true", help="skip the deck rows")
     args = parser.parse_args()
     mission = mission_from_seed(1944)
 
@@ -42,9 +43,12 @@ def main() -> None:
     html = sheet.render_sheet_html(mission, "a4", "Ada")
     holder = {}
 
+    css, font_config = sheet.sheet_stylesheet()  # parsed once a process, as render_sheet does
+
     def layout():
         holder["doc"] = weasyprint.HTML(string=html, base_url=sheet.TEMPLATES.as_uri() + "/",
-                                        url_fetcher=sheet.sheet_fetcher()).render()
+                                        url_fetcher=sheet.sheet_fetcher()).render(
+            stylesheets=[css], font_config=font_config)
 
     def write():
         with sheet._fixed_font_timestamps():
@@ -61,6 +65,8 @@ def main() -> None:
         ("deck A4 plain, low ink", lambda: render_deck(None, "a4", low_ink=True), 0.1),
     ]
     print(f"{'what':38} {'wall s':>8} {'cpu s':>8} {'aim s':>6} {'wall/aim':>9}")
+    if args.sheet_only:
+        rows = [row for row in rows if "sheet" in row[0]]
     for name, func, aim in rows:
         wall, cpu = measure(func, args.runs)
         ratio = f"{wall / aim:8.2f}x" if aim else ""

@@ -116,8 +116,10 @@ def stacking_context(mission: Mission) -> list[dict]:
 
 
 def svg_data_uri(svg: str) -> str:
-    """An SVG drawing as a ``data:`` URL: WeasyPrint draws it as one image, so its many
-    elements never pass through the HTML cascade and layout."""
+    """An SVG drawing as a ``data:`` URL for an ``<img>``: WeasyPrint parses it with its own
+    (fast) XML parser and draws it as one image, so its hundreds of elements never pass
+    through the HTML parser and cascade as an inline ``<svg>`` does. Text in it stays text
+    in the PDF, in the sheet's fonts."""
     return "data:image/svg+xml," + quote(svg, safe=" /=:;,.#-")
 
 
@@ -170,10 +172,11 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
                          f"{MAX_PLAYER}")
     spec = mission.spec
     log = log_context(width, LOG_ROW_MM[paper.lower()] + LOG_LINE_MM)  # room + ruling
+    board = board_context(mission)
     return {
         "paper": {"name": paper.lower(), "width": width, "height": height},
         "code": mission.code,
-        "qr": qr_svg(mission.code),
+        "qr": svg_data_uri(qr_svg(mission.code)),
         "seed": spec.seed,
         "difficulty": spec.difficulty,
         "ridges": spec.ridges,
@@ -182,7 +185,8 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
         "player": player,
         "bunkers": [str(c) for c in mission.game_map.bunkers],
         "artillery": [str(c) for c in mission.game_map.artillery],
-        "board": board_context(mission),
+        "board": board,
+        "board_drawing": _drawing("board.svg.j2", board=board),
         "aid": aid_context(mission),
         "margin": PAGE_MARGIN_MM,
         "log": log,
