@@ -49,13 +49,19 @@ def validate_spec(ruleset: Ruleset, difficulty: str | None, ridges: int | None, 
     return ChallengeSpec(ruleset.name, difficulty, ridges, seed)
 
 
+def map_from_spec(spec: ChallengeSpec) -> tuple[GameMap, dict]:
+    """The seeded map alone and its setup record: the two setup draws (R5), then R1–R3.
+    A seed log plays the player's own deck, so the verifier needs no more than this."""
+    ridge_draw = shuffled_deck(spec.ruleset, "ridge-draw", spec.seed)
+    target_draw = shuffled_deck(spec.ruleset, "target-draw", spec.seed)
+    return build_map(ridge_draw, target_draw, spec.ridges)
+
+
 def mission_from_spec(spec: ChallengeSpec) -> Mission:
     """The seeded mission: two setup draws (R5), the map (R1–R3), the play deck (R25) and
     the reshuffle numbers (R26), each from its own seeded stream (``rules.seeding``)."""
     rs = load_ruleset(spec.ruleset)
-    ridge_draw = shuffled_deck(rs.name, "ridge-draw", spec.seed)
-    target_draw = shuffled_deck(rs.name, "target-draw", spec.seed)
-    game_map, record = build_map(ridge_draw, target_draw, spec.ridges)
+    game_map, record = map_from_spec(spec)
     deck = tuple(shuffled_deck(rs.name, "play-deck", spec.seed))
     numbers = jokers_adjacent(reshuffle_numbers(rs.name, spec.seed), deck)
     return Mission(spec, rs, game_map, record, deck, tuple(numbers))

@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 
 from bgrid.rules.board import Cell
-from bgrid.rules.mission import mission_from_seed, validate_spec
-from bgrid.rules.ruleset import load_ruleset
+from bgrid.rules.mission import mission_from_seed
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.map_source import mission_source, seeded_map
+from bgrid.verifier.map_source import mission_source
 from bgrid.verifier.verify import verify_log
 
 LOGS = Path(__file__).parent / "logs"
@@ -91,5 +90,5 @@ def test_a_seed_log_gets_the_map_of_the_seeded_mission(ridges):
     # the verifier builds a seed log's map without the challenge deck; mission_from_seed, the
     # reference, builds the whole mission: the maps (ridges included) must be the same
     for seed in (0, 1, 1944, 2**40 - 1, *range(50_000, 50_040)):
-        spec = validate_spec(load_ruleset(), "ace", ridges, seed)
-        assert seeded_map(spec) == mission_from_seed(seed, "ace", ridges).game_map, seed
+        log = parse_log(f"bgrid-log: 1\nseed: {seed}\nridges: {ridges}\ndifficulty: ace\n")
+        assert mission_source(log).game_map == mission_from_seed(seed, "ace", ridges).game_map, seed

@@ -14,10 +14,9 @@ from functools import cached_property
 from ..rules.cards import Card
 from ..rules.errors import BGridError, ChallengeCodeError
 from ..rules.challenge import ChallengeSpec
-from ..rules.mission import mission_from_code, validate_spec
-from ..rules.seeding import shuffled_deck
+from ..rules.mission import map_from_spec, mission_from_code, validate_spec
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
-from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines
+from ..rules.setup import GameMap, SetupError, build_map_from_setup_lines
 from .messages import LogError
 from .statements import Header, ParsedLog
 
@@ -113,7 +112,7 @@ def _build(log: ParsedLog) -> MissionSource:
         except BGridError as exc:
             key = "ridges" if "ridge" in str(exc) else "seed"
             raise _fail(log, key, "E127", str(exc)) from None
-        return MissionSource(seeded_map(spec), ruleset, difficulty, None, None)
+        return MissionSource(map_from_spec(spec)[0], ruleset, difficulty, None, None)
     if h.source == "setup":
         try:
             game_map = build_map_from_setup_lines(h.setup_ridges, h.setup_bunkers, h.setup_artillery)
@@ -132,16 +131,6 @@ def _build(log: ParsedLog) -> MissionSource:
         key = "map artillery" if "artillery" in problems[0] and "bunker" not in problems[0] else "map bunkers"
         raise _fail(log, key, "E130", "; ".join(problems))
     return MissionSource(game_map, ruleset, difficulty, None, None)
-
-
-def seeded_map(spec: ChallengeSpec) -> GameMap:
-    """The map of ``mission_from_spec(spec)`` alone: its two setup draws (R5) and the map
-    (R1–R3). A seed log plays the player's own deck, so the challenge deck's shuffle and
-    reshuffle numbers (R25, R26), most of a mission's cost, are not made
-    (``tests/test_verify_corpus.py`` checks that the maps agree)."""
-    ridge_draw = shuffled_deck(spec.ruleset, "ridge-draw", spec.seed)
-    target_draw = shuffled_deck(spec.ruleset, "target-draw", spec.seed)
-    return build_map(ridge_draw, target_draw, spec.ridges)[0]
 
 
 def _ruleset(log: ParsedLog) -> Ruleset:
