@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
-from .cards import ACE, JOKER, JOKER_RANK, KING, QUEEN, Card
+from .cards import ACE, JOKER, JOKER_RANK, KING, QUEEN, Card, Suit
 from .combat import bomb_target, can_fire_guns, guns_targets, is_guns_target
 from .errors import IllegalActionError
 from .movement import Trace, reachable, trace_steps
@@ -288,25 +288,34 @@ def legal_plays_by_kind(state: GameState) -> dict:
     distinct = [c for c in hand if c.rank != JOKER_RANK]
     jokers = len(hand) - len(distinct)
     out: dict = {}
+    kings = []
     if state.actions < 2:
-        cards = distinct + _joker_singles(state) if jokers else distinct
         cell, facing, altitude, rs = state.cell, state.facing, state.altitude, state.ruleset
         mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
-        moves, altitudes, sixes, bombs = [], [], [], []
         top = rs.max_altitude
-        for c in cards:  # one pass, by the rank of the card as played
-            rank = c.rank or c.declared.rank  # c.acting.rank: only declared Jokers here
-            if rank in _MOVE_RANKS:
+        moves, altitudes, sixes, bombs, nines = [], [], [], [], []
+        # One pass by the rank of the card as played (the ranks of _MOVE_RANKS,
+        # _ALTITUDE_RANKS, _GUNS_RANK, _BOMB_RANKS, _THROTTLE_RANK and KING, as comparisons:
+        # this is the simulator's innermost loop).
+        for c in (distinct + _joker_singles(state) if jokers else distinct):
+            acting = c if c.rank else c.declared  # only declared Jokers are rank 0 here
+            rank = acting.rank
+            if 2 <= rank <= 5:
                 steps = reachable(cell, facing, rank, mountains)
                 if steps:
                     moves.append((None, c, rank, steps))
-            elif rank in _ALTITUDE_RANKS:
-                if 0 <= altitude + altitude_delta(c.acting) <= top:  # _altitude_ok
+            elif 10 <= rank <= 12:
+                size = 2 if rank == QUEEN else 1  # altitude_delta, inlined
+                if 0 <= altitude + (size if acting.suit in _RED else -size) <= top:
                     altitudes.append(Altitude(c))
-            elif rank == _GUNS_RANK:
+            elif rank == 6:
                 sixes.append(c)
-            elif rank in _BOMB_RANKS:
+            elif rank == 7 or rank == 8 or rank == ACE:
                 bombs.append(c)
+            elif rank == 9:
+                nines.append(c)
+            elif rank == KING:
+                kings.append(Resupply(c))
         if moves:
             out["move"] = _MovePlays(moves, cell, facing, mountains)
         if altitudes:
@@ -317,17 +326,21 @@ def legal_plays_by_kind(state: GameState) -> dict:
                 out["guns"] = guns
         if bombs and bomb_target(state) is not None:
             out["bomb"] = [Bomb(c) for c in bombs]
-        if state.actions == 0:
-            throttles = _throttles(state, distinct, jokers, mountains)
+        if state.actions == 0 and (nines or jokers):
+            throttles = _throttles(state, distinct, jokers, mountains, nines)
             if throttles:
                 out["throttle"] = _MovePlays(throttles, cell, facing, mountains)
-    kings = [Resupply(c) for c in distinct if c.rank == KING]
+    else:
+        kings = [Resupply(c) for c in distinct if c.rank == KING]
     if jokers:
         kings.append(_JOKER_RESUPPLY)
     if kings:
         out["resupply"] = kings
     out["end"] = _END_PLAY
     return out
+
+
+_RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 
 _END = EndPhase()
@@ -344,12 +357,7 @@ _JOKER_SINGLES_HIGH = [*_JOKER_SINGLES, _JK["AH"]]
 _JOKER_RESUPPLY = Resupply(_JK["KH"])
 
 
-def _blocking_mountains(state: GameState) -> frozenset:
-    """The mountains that stop the bomber: none at or above the clearance (R9)."""
-    return _NO_MOUNTAINS if state.altitude >= state.ruleset.mountain_clearance else state.mountains
-
-
-_NO_MOUNTAINS: frozenset = frozenset()
+_NO_MOUNTAINS: frozenset = frozenset()  # at or above the clearance no mountain stops the bomber (R9)
 
 
 @lru_cache(maxsize=1 << 13)
@@ -368,10 +376,11 @@ def _altitude_ok(state: GameState, card: Card, bonus: int = 0) -> bool:
     return 0 <= state.altitude + altitude_delta(card.acting, bonus) <= state.ruleset.max_altitude
 
 
-def _throttles(state: GameState, distinct: list[Card], jokers: int, mountains: frozenset) -> list:
+def _throttles(state: GameState, distinct: list[Card], jokers: int, mountains: frozenset,
+               nines: list[Card]) -> list:
     """The Throttle pairs (R11) as runs of :class:`_MovePlays`: each 9 (a Joker as ``JK=9H``) with
-    each movement card (its moves with the bonus) and each altitude card that stays in 0-5."""
-    nines = [c for c in distinct if c.rank == _THROTTLE_RANK]
+    each movement card (its moves with the bonus) and each altitude card that stays in 0-5.
+    ``nines``: the 9s of the hand (this list is extended)."""
     if jokers:
         nines.append(_JK["9H"])
     if not nines:
