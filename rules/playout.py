@@ -32,22 +32,19 @@ class Dice:
     integers and the same rejection rule as ``SeededStream.below``, so the same results,
     with less overhead per number."""
 
-    __slots__ = ("_stream", "_words", "_next")
+    __slots__ = ("_stream", "_words")
 
     def __init__(self, rng: SeededStream) -> None:
         self._stream = rng
-        self._words: tuple[int, ...] = ()
-        self._next = 0
+        self._words = iter(())  # the batch being read: an iterator is the cheapest cursor
 
     def below(self, n: int) -> int:
         limit = _LIMITS[n] if 0 < n < 256 else _LIMIT - _LIMIT % n
         while True:
-            if self._next == len(self._words):
-                self._words, self._next = self._stream.take(256), 0
-            x = self._words[self._next]
-            self._next += 1
-            if x < limit:
-                return x % n
+            for x in self._words:
+                if x < limit:
+                    return x % n
+            self._words = iter(self._stream.take(256))
 
 
 _LIMIT = 1 << 64
