@@ -135,3 +135,15 @@ def test_cards_compare_by_value_whatever_object_they_are():
     assert card("JK=7H") == card("JK=7H") and card("JK=7H") is not card("JK=7H")
     assert card("JK=7H") != card("JK=7S") and card("JK=7H") != JOKER and JOKER == Card(0, None)
     assert card("7H").__eq__("7H") is NotImplemented
+
+
+@pytest.mark.parametrize("bounds", [[54, 5, 1, 13], [2**64 - 1, 3 * 2**62, 7], [255, 256, 1000]])
+def test_dice_give_the_numbers_of_the_stream_itself(bounds):
+    # Dice read the stream 256 integers at a time; SeededStream.below reads one at a time
+    # (the reference). Huge bounds force rejections, 700 draws cross batch boundaries.
+    from bgrid.rules.playout import Dice
+    dice, reference = Dice(stream("standard-1", "dice", 7)), stream("standard-1", "dice", 7)
+    ns = [bounds[i % len(bounds)] for i in range(700)]
+    assert [dice.below(n) for n in ns] == [reference.below(n) for n in ns]
+    with pytest.raises(ZeroDivisionError):
+        dice.below(0)
