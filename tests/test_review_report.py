@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from bgrid.verifier.report_html import CELL, MARGIN, QUOTE_WIDTH, board_view, error_view, render_report
+from bgrid.verifier.messages import QUOTE_WIDTH
+from bgrid.verifier.report_html import CELL, MARGIN, board_view, error_view, render_report
 from bgrid.verifier.verify import verify_log
 
 MAP = "bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\nmap artillery: B9 F8 J1 D10\n"

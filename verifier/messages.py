@@ -11,6 +11,7 @@ game at that moment and what would have been legal there.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..rules.errors import BGridError
@@ -54,8 +55,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "E202": ("out-of-order", "R6"),
     "E203": ("illegal-play", "R7"),
     "E204": ("card-not-in-hand", "rulebook: Player Phase"),
-    "E205": ("card-not-in-deck", "log-format: What the verifier answers"),
-    "E206": ("wrong-card", "R26"),
+    "E205": ("card-not-in-deck", "R22"),  # R35 once the deck has been reshuffled
+    "E206": ("wrong-card", "R25"),  # R26 once the deck has been reshuffled
     "E207": ("hand-over-five", "R6"),
     "E208": ("hand-not-refilled", "R6"),
     "E209": ("reshuffle-not-empty", "R36"),
@@ -96,6 +97,10 @@ class LogError(BGridError):
     def __init__(self, code: str, message: str, *, line: int | None = None, column: int | None = None,
                  token: str = "", text: str | None = None, rule: str | None = None,
                  state: str | None = None, legal: tuple[str, ...] = (), detail: str | None = None) -> None:
+        if len(token) > TOKEN_MOST:  # a megabyte "word" is quoted by its start, not whole
+            message = message.replace(token, clip(token))
+        if len(message) > MESSAGE_LONG:  # e.g. the engine quoting a step list of thousands
+            message = _LONG_WORD.sub(lambda m: clip(m.group()), message)
         super().__init__(message)
         if code not in CATALOG:
             raise ValueError(f"unknown message code {code}")
@@ -126,20 +131,26 @@ class LogError(BGridError):
 
     def __str__(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line is not None else ""
-        cited = "" if self.message.endswith(f"({self.rule})") else f" ({self.rule})"
+        cited = "" if cites(self.message, self.rule) else f" ({self.rule})"
         return f"{where}{self.code} {self.name}: {self.message}{cited}"
+
+    def quote(self) -> tuple[str, str] | None:
+        """The quoted line behind a gutter with its line number, and the caret line under it
+        (a long line cut to a window around the caret); None without a line."""
+        if self.text is None or self.line is None:
+            return None
+        shown, caret = quote_window(self.text, self.column or 1, self.token)
+        gutter = f"{self.line:>5} | "
+        return gutter + shown, " " * len(gutter) + caret
 
     def render(self, source: str = "log") -> str:
         """The full message: position, quoted line, caret under the token, rule, state, legal."""
         out = []
         where = f"{source}:{self.line}:{self.column}: " if self.line is not None else f"{source}: "
         out.append(f"{where}error {self.code} {self.name}: {self.message}")
-        if self.text is not None and self.line is not None:
-            shown = _printable(self.text)
-            gutter = f"{self.line:>5} | "
-            out.append(gutter + shown)
-            width = max(1, len(_printable(self.token))) if self.token else 1
-            out.append(" " * (len(gutter) + (self.column or 1) - 1) + "^" * min(width, 40))
+        quote = self.quote()
+        if quote is not None:
+            out.extend(quote)
         out.append(f"  rule: {self.rule}")
         if self.state:
             out.append(f"  state: {self.state}")
@@ -151,6 +162,46 @@ class LogError(BGridError):
         return {"line": self.line, "column": self.column, "token": self.token, "code": self.code,
                 "name": self.name, "message": self.message, "rule": self.rule, "state": self.state,
                 "legal": list(self.legal), "detail": self.detail}
+
+
+_CITED = re.compile(r"\(([^()]*)\)")
+
+
+def cites(message: str, rule: str) -> bool:
+    """Whether ``message`` already names ``rule`` in brackets, alone or in a list:
+    "(R6)", "(R6, R34)", "(out of fuel, R22)"; then the one-line form does not repeat it."""
+    if rule not in message:  # the common case, without the search
+        return False
+    return any(rule in (part.strip() for part in group.replace(";", ",").split(","))
+               for group in _CITED.findall(message))
+
+
+QUOTE_WIDTH = 90  # characters of a quoted log line shown around the caret
+CARET_MOST = 40  # carets under one token at most
+TOKEN_MOST = 40  # characters of a token a message quotes
+MESSAGE_LONG = 300  # longer messages have their long words clipped
+_LONG_WORD = re.compile(r"[^\s']{%d,}" % (TOKEN_MOST + 1))
+
+
+def clip(token: str, most: int = TOKEN_MOST) -> str:
+    """A token as a message quotes it: whole, or its first characters and '…'."""
+    return token if len(token) <= most else _printable(token[:most - 1]) + "…"
+
+
+def quote_window(text: str, column: int, token: str = "", width: int = QUOTE_WIDTH) -> tuple[str, str]:
+    """The quoted line and the caret line under it, both without a gutter. A line longer
+    than ``width`` is cut to a window around the caret with … marks, so a binary or
+    megabyte log quotes a few dozen characters, not all of them (terminal and HTML alike)."""
+    at = max(0, column - 1)  # the caret's place in the line
+    marks = "^" * min(max(1, len(token)), CARET_MOST)
+    if len(text) <= width:
+        return _printable(text), " " * at + marks
+    start = max(0, min(at - width // 3, len(text) - width))
+    lead = "…" if start > 0 else ""
+    tail = "…" if start + width < len(text) else ""
+    shown = lead + _printable(text[start:start + width]) + tail
+    marks = marks[:max(1, start + width - at)]  # the carets stay inside the window
+    return shown, " " * (len(lead) + at - start) + marks
 
 
 def _printable(text: str) -> str:

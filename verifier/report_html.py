@@ -15,7 +15,6 @@ from .verdict import Verdict
 CELL = 36  # pixels per cell
 MARGIN = 30
 DOT_STEP = 9  # pixels between damage dots in one cell
-QUOTE_WIDTH = 90  # characters of a quoted log line shown around the caret
 TURN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
 
 
@@ -99,24 +98,13 @@ def _turn_list(turns: list[int]) -> str:
 
 def error_view(error, source: str) -> dict:
     """One error in parts the page can lay out: the message wraps, the quoted line keeps its
-    caret, and a long line is cut to a window around the caret instead of scrolling sideways."""
-    quote = None
-    rendered = error.render(source).split("\n")
-    if error.text is not None and error.line is not None and len(rendered) > 2:
-        line, caret = rendered[1], rendered[2]
-        gutter = line.index("| ") + 2
-        at = len(caret) - len(caret.lstrip(" ")) - gutter  # the caret's place in the log line
-        body, marks = line[gutter:], caret[gutter:]
-        start = max(0, min(at - QUOTE_WIDTH // 3, len(body) - QUOTE_WIDTH))
-        if len(body) > QUOTE_WIDTH:
-            cut = body[start:start + QUOTE_WIDTH]
-            lead = "…" if start > 0 else ""
-            tail = "…" if start + QUOTE_WIDTH < len(body) else ""
-            body, marks = lead + cut + tail, " " * len(lead) + marks[start:start + QUOTE_WIDTH]
-        quote = line[:gutter] + body + "\n" + " " * gutter + marks.rstrip()
+    caret, and a long line is cut to a window around the caret (the terminal's own window,
+    ``LogError.quote``) instead of scrolling sideways."""
+    quote = error.quote()
     where = f"line {error.line}, column {error.column}" if error.line is not None else "the whole file"
     return {"where": where, "code": error.code, "name": error.name, "message": error.message,
-            "quote": quote, "rule": error.rule, "state": error.state, "legal": list(error.legal)}
+            "quote": None if quote is None else "\n".join(quote), "rule": error.rule,
+            "state": error.state, "legal": list(error.legal)}
 
 
 def render_report(verdicts: list[Verdict]) -> str:
