@@ -17,6 +17,8 @@ from .board import FORWARD, Cell, Facing
 from .errors import IllegalActionError
 
 _TURN = {"L": Facing.turned_left, "R": Facing.turned_right}
+#: _TURNS_FROM[facing]: the turns in step-letter order, L then R, and the facing after each.
+_TURNS_FROM = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +107,7 @@ def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> 
                 key = (ahead, f, False, False)
                 if key not in ends:
                     ends[key] = steps + "F"
-            for letter in "LR":
-                g = _TURN[letter](f)
+            for letter, g in _TURNS_FROM[f]:
                 if (c, g, moved) not in seen:
                     seen.add((c, g, moved))
                     nxt.append((steps + letter, c, g, moved))
