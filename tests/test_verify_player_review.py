@@ -11,6 +11,7 @@ Each test would fail without its fix. The board is the one of test_verify_messag
 
 from __future__ import annotations
 
+from bgrid.rules.challenge import decode_code
 from bgrid.verifier.messages import CATALOG, QUOTE_WIDTH, LogError, cites
 from bgrid.verifier.report_html import error_view
 from bgrid.verifier.verify import verify_log
@@ -100,3 +101,57 @@ def test_a_long_step_list_in_an_engine_message_is_clipped():
 def test_card_messages_cite_the_deck_rulings_by_default():
     assert CATALOG["E205"][1] == "R22" and CATALOG["E206"][1] == "R25"
     assert LogError("E205", "x").rule == "R22" and LogError("E206", "x").rule == "R25"
+
+
+# -- 4. the verdict says the error once ---------------------------------------------------
+
+def test_an_invalid_verdict_prints_the_message_once():
+    verdict = verify_log(HAND + "alt QH\n")  # QH is not in the hand
+    rendered = verdict.render()
+    message = verdict.errors[0].message
+    assert rendered.count(message) == 1
+    first = rendered.splitlines()[0]
+    assert first == f"log: invalid (E204 card-not-in-hand, line 8, column 5) [id {verdict.verification_id}]"
+    assert message in verdict.summary()  # the one-line form alone still holds it
+
+
+def test_a_valid_summary_names_the_assurance():
+    crash = START.replace("enter 3H", "enter 5H") + "draw 10S 2S 3S 4S 6S\nalt 10S\n"  # E1: crash (R33)
+    verdict = verify_log(crash)
+    assert verdict.verdict == "valid", verdict.render()
+    assert "score 0, assurance: consistent [id" in verdict.summary()
+    assert "(consistent)" not in verdict.render()
+
+
+# -- 5. who played which mission ----------------------------------------------------------
+
+def test_the_verdict_names_the_player_and_the_map_source():
+    log = ("bgrid-log: 1\nchallenge: 0m00-0001-wr3\nplayer: Ada Lovelace\nturn 1\nenter 8S\n")
+    verdict = verify_log(log)
+    data = verdict.as_dict()
+    assert (data["player"], data["map_source"], data["difficulty"]) == (
+        "Ada Lovelace", "challenge 0M00-0001-WR3", decode_code("0M00-0001-WR3").difficulty)
+
+
+def test_each_map_source_is_named():
+    seed = verify_log("bgrid-log: 1\nseed: 1944\nridges: 2\ndifficulty: hard\nturn 1\n")
+    assert (seed.map_source, seed.difficulty, seed.player) == ("seed 1944, 2 ridges", "hard", None)
+    assert verify_log(START).map_source == "explicit map"
+    setup = verify_log("bgrid-log: 1\nsetup ridge: AH 2S\nsetup bunkers: 2H 3H\nsetup artillery: 4H 5H\n")
+    assert setup.map_source == "setup cards"  # E129, but the header was read
+
+
+def test_a_notation_error_in_the_body_still_names_player_and_map():
+    verdict = verify_log(MAP.replace("map mountains", "player: Bo\nmap mountains") + "turn 1\nenter 1H\n")
+    assert verdict.errors[0].code == "E101"
+    assert (verdict.player, verdict.map_source) == ("Bo", "explicit map")
+
+
+def test_the_html_report_shows_player_and_map():
+    from bgrid.verifier.report_html import render_report
+
+    verdicts = [verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\nplayer: Ada <3\nturn 1\nenter 7S\n"),
+                verify_log("bgrid-log: 1\nseed: 7\nturn 1\n")]
+    html = render_report(verdicts)
+    assert "Player: Ada &lt;3 &middot; Map: challenge 0M00-0001-WR3, normal" in html
+    assert "<td>seed 7</td>" in html and "<td>Ada &lt;3</td>" in html

@@ -52,6 +52,16 @@ class MissionSource:
                 f"|A:{' '.join(map(str, m.artillery))}|deck:{'challenge' if self.deck else 'own'}")
 
 
+def source_text(h: Header) -> str | None:
+    """The header's map source in words, for the verdict: ``challenge 0M00-0001-WR3``,
+    ``seed 1944, 2 ridges``, ``setup cards``, ``explicit map``; None before it is known."""
+    if h.source == "challenge":
+        return f"challenge {h.challenge}"
+    if h.source == "seed":
+        return f"seed {h.seed}" + ("" if h.ridges is None else f", {h.ridges} ridge{'s' * (h.ridges != 1)}")
+    return {"setup": "setup cards", "map": "explicit map"}.get(h.source)
+
+
 def _fail(log: ParsedLog, key: str, code: str, message: str, *, at_value: bool = True) -> LogError:
     entry = log.header.entry(key)
     if entry is None:

@@ -70,27 +70,41 @@ class Verdict:
     verification_id: str = ""
     claim: tuple[str, int] | None = None
     state: str | None = None  # the state where an incomplete log stops
-    turns: int = 0
+    turns: int = 0  # the last turn the log wrote (where an invalid log went wrong)
     statements: int = 0
     trace: object = None
+    player: str | None = None  # the header's 'player:'
+    map_source: str | None = None  # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
+    difficulty: str | None = None
 
     @property
     def is_valid(self) -> bool:
         return self.verdict == VALID
 
     def summary(self) -> str:
-        """One line: ``name: valid victory 9 (exact) [id]``."""
+        """One line: ``name: valid, victory (all bunkers destroyed), score 9, assurance: exact [id]``;
+        an invalid log's line holds its first error whole."""
         if self.verdict == VALID:
-            text = f"valid, {self.outcome} ({self.cause}), score {self.score.total} ({self.assurance})"
+            text = (f"valid, {self.outcome} ({self.cause}), score {self.score.total}, "
+                    f"assurance: {self.assurance}")
         elif self.verdict == INCOMPLETE:
             text = "incomplete: the log stops before the mission ends"
         else:
             text = f"invalid: {self.errors[0]}" if self.errors else "invalid"
         return f"{self.source}: {text} [id {self.verification_id}]"
 
+    def headline(self) -> str:
+        """The first line of :meth:`render`: the summary, but an error's message is left to
+        the full message below it (where and what, not the sentence twice)."""
+        if self.verdict != INVALID or not self.errors:
+            return self.summary()
+        err = self.errors[0]
+        where = f", line {err.line}, column {err.column}" if err.line is not None else ""
+        return f"{self.source}: invalid ({err.code} {err.name}{where}) [id {self.verification_id}]"
+
     def render(self) -> str:
         """The full answer for the terminal."""
-        lines = [self.summary()]
+        lines = [self.headline()]
         if self.verdict == VALID and self.score is not None:
             lines.append(f"  score: {self.score.breakdown()}")
         for err in self.errors:
@@ -113,4 +127,7 @@ class Verdict:
             "verification_id": self.verification_id,
             "turns": self.turns,
             "state": self.state,
+            "player": self.player,
+            "map_source": self.map_source,
+            "difficulty": self.difficulty,
         }

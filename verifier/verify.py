@@ -8,7 +8,7 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 from __future__ import annotations
 
 from .log_parser import parse_log, read_log_bytes
-from .map_source import mission_source
+from .map_source import MissionSource, mission_source, source_text
 from .messages import LogError
 from .explain import describe_state, legal_summary
 from .replay import Replay
@@ -25,12 +25,14 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     try:
         mission = mission_source(log)
     except LogError as exc:
-        return Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw))
+        return _identified(Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw)),
+                           log.header)
     if mission.code is not None:
         log.header.challenge = mission.code  # the normalised code, so spelling does not change the id
     vid = verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
-    verdict = Verdict(INCOMPLETE, source=source, assurance=mission.assurance, verification_id=vid,
-                      claim=log.header.claim, statements=len(log.statements))
+    verdict = _identified(Verdict(INCOMPLETE, source=source, assurance=mission.assurance,
+                                  verification_id=vid, claim=log.header.claim,
+                                  statements=len(log.statements)), log.header, mission)
     replay = None
     try:
         replay = Replay(log, mission)
@@ -76,6 +78,14 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     return verdict
 
 
+def _identified(verdict: Verdict, header, mission: MissionSource | None = None) -> Verdict:
+    """The verdict with who played which mission: the player, the map source, the difficulty."""
+    verdict.player = header.player
+    verdict.map_source = source_text(header)
+    verdict.difficulty = mission.difficulty if mission is not None else header.difficulty
+    return verdict
+
+
 def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
     """A log that cannot be read to its end. For a bad line in the body the lines before it
     are replayed: a rule broken earlier is the first error; otherwise the notation error is
@@ -84,9 +94,11 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
     partial = exc.partial
     if partial is None:
         return verdict
+    _identified(verdict, partial.header)
     replay = None
     try:
         mission = mission_source(partial)
+        _identified(verdict, partial.header, mission)
         verdict.assurance = mission.assurance
         replay = Replay(partial, mission)
         state = replay.run()
