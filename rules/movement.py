@@ -102,17 +102,18 @@ def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> 
                     if key not in ends:
                         ends[key] = steps + "F"
             elif (ahead, f, True) not in seen:
+                # An end (x, g, False, False) is only ever recorded with (x, g, True) marked
+                # seen, so a node seen for the first time is a new end: no second lookup.
                 seen.add((ahead, f, True))
-                nxt.append((steps + "F", ahead, f, True))
-                key = (ahead, f, False, False)
-                if key not in ends:
-                    ends[key] = steps + "F"
+                word = steps + "F"
+                nxt.append((word, ahead, f, True))
+                ends[(ahead, f, False, False)] = word
             for letter, g in _TURNS_FROM[f]:
                 if (c, g, moved) not in seen:
                     seen.add((c, g, moved))
-                    nxt.append((steps + letter, c, g, moved))
-                    key = (c, g, False, False)
-                    if moved and key not in ends:
-                        ends[key] = steps + letter
+                    word = steps + letter
+                    nxt.append((word, c, g, moved))
+                    if moved:
+                        ends[(c, g, False, False)] = word
         frontier = nxt
     return tuple(sys.intern(steps) for steps in ends.values())
