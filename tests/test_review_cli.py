@@ -102,7 +102,8 @@ def test_standard_input_twice_is_misuse():
 def test_the_seed_1944_log_of_the_docs_verifies_as_incomplete_with_its_state():
     result = run(["verify", "-"], stdin=LOG)
     assert result.exit_code == 1
-    assert "incomplete" in result.output and "turn 2, at G3 facing S, alt 2, dmg 0/5" in result.output
+    # the log's last line is turn 1's Automa (and a state line): it stops at the end of turn 1
+    assert "incomplete" in result.output and "end of turn 1, at G3 facing S, alt 2, dmg 0/5" in result.output
 
 
 # -- bgrid simulate ----------------------------------------------------------------------

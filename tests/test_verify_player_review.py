@@ -155,3 +155,54 @@ def test_the_html_report_shows_player_and_map():
     html = render_report(verdicts)
     assert "Player: Ada &lt;3 &middot; Map: challenge 0M00-0001-WR3, normal" in html
     assert "<td>seed 7</td>" in html and "<td>Ada &lt;3</td>" in html
+
+
+# -- 6. the log's own turn; a state line is answered with the state ------------------------
+
+def test_a_state_mismatch_after_the_automa_is_in_the_logs_turn_and_lists_no_plays():
+    verdict = verify_log(HAND + "move 2S F\nautoma 7C\nstate at C2 alt 3\n")  # 7C: no fire at C2
+    err = verdict.errors[0]
+    assert (err.code, err.line) == ("E213", 10)
+    assert err.state.startswith("end of turn 1, at C2 facing S, alt 4")
+    assert "turn 2" not in err.state and err.legal == ()
+    assert "legal here" not in verdict.render()
+    assert verdict.turns == 1
+
+
+def test_a_play_after_an_exit_is_reported_in_turn_1_with_the_turn_line_to_write():
+    # LLF: turn north from C1 and fly off the board; the player phase ends (R6)
+    err = verify_log(HAND + "move 4S LLF\nmove 3S F\n").errors[0]
+    assert (err.code, err.line) == ("E202", 9) and "write 'turn 2' first" in err.message
+    assert err.state.startswith("end of turn 1, off the map")
+    assert err.legal[0] == "turn 2 (its line first)" and err.legal[1].startswith("then the entry card")
+
+
+def test_an_incomplete_log_stops_at_the_end_of_its_last_turn():
+    verdict = verify_log(HAND + "move 4S LLF\n")
+    assert verdict.verdict == "incomplete" and verdict.turns == 1
+    assert verdict.state.startswith("end of turn 1, off the map")
+
+
+def test_the_state_lists_artillery_in_firing_order_and_the_bunkers_left():
+    err = verify_log(START + "state alt 3\n").errors[0]
+    # the map's artillery B9 F8 J1 D10 in column-then-row order (R20); no bunker destroyed yet
+    assert "artillery B9 D10 F8 J1, bunkers left A5 C3 G7 H2 I9 J4" in err.state
+
+
+def test_the_state_names_suppressed_artillery_and_destroyed_targets_go():
+    from bgrid.rules.board import Cell
+    from bgrid.rules.engine import new_game
+    from bgrid.rules.ruleset import load_ruleset
+    from bgrid.rules.setup import GameMap
+    from bgrid.verifier.explain import describe_state
+
+    cells = lambda text: tuple(Cell.parse(c) for c in text.split())  # noqa: E731
+    game_map = GameMap(frozenset(cells("E1 E2")), cells("A5 C3 G7 H2 I9 J4"), cells("B9 F8 J1 D10"))
+    state = new_game(game_map, load_ruleset(), "normal")
+    state.suppressed = {Cell.parse("F8")}  # R21
+    state.artillery.discard(Cell.parse("J1"))
+    state.bunkers.discard(Cell.parse("C3"))
+    text = describe_state(state)
+    assert "artillery B9 D10 F8 (F8 suppressed), bunkers left A5 G7 H2 I9 J4" in text
+    state.artillery, state.suppressed, state.bunkers = set(), set(), set()
+    assert "artillery none, bunkers left none" in describe_state(state)

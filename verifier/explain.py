@@ -15,14 +15,34 @@ from ..rules.state import GameState, Phase
 _SHOW_PILE = 8  # list the draw pile's cards when it is this small
 
 
-def describe_state(state: GameState) -> str:
-    """``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S, draw pile 31 (waiting for ...)``."""
+def describe_state(state: GameState, log_turn: int | None = None) -> str:
+    """``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S, draw pile 31, artillery B9 F8
+    (F8 suppressed), bunkers left A5 C3``: what the paper should show at that moment.
+
+    ``log_turn`` is the last turn the log wrote. After an Automa card (or an exit) the engine
+    is already in the next turn while the log still is in the last one: the state then says
+    ``end of turn 1`` rather than a turn the player has not begun."""
     text = state.describe()
+    if log_turn and log_turn < state.turn:
+        text = f"end of turn {log_turn}" + text[text.index(","):]
     if state.phase is Phase.ACTIONS:
         text += f", actions played {state.actions}/2"
+    text += ", " + targets_text(state)
     if state.outcome is not None:
         text += f"; the mission is over: {outcome_text(state)}"
     return text
+
+
+def targets_text(state: GameState) -> str:
+    """The artillery where it stands (R20's column-then-row order), which of it is suppressed
+    (R21), and the bunkers left: the parts of the paper a state line does not check."""
+    order = sorted(state.artillery, key=lambda c: (c.column, c.row))
+    text = "artillery " + (" ".join(map(str, order)) or "none")
+    suppressed = [c for c in order if c in state.suppressed]
+    if suppressed:
+        text += f" ({' '.join(map(str, suppressed))} suppressed)"
+    bunkers = sorted(state.bunkers, key=lambda c: (c.column, c.row))
+    return text + ", bunkers left " + (" ".join(map(str, bunkers)) or "none")
 
 
 def outcome_text(state: GameState) -> str:
@@ -33,8 +53,16 @@ def outcome_text(state: GameState) -> str:
     return f"{state.outcome} ({state.cause})"
 
 
-def legal_summary(state: GameState) -> list[str]:
-    """What could come next, grouped per card: ``move 5C (5 points)``, ``alt QH`` …"""
+def legal_summary(state: GameState, log_turn: int | None = None) -> list[str]:
+    """What could come next, grouped per card: ``move 5C (5 points)``, ``alt QH`` …; when the
+    engine is in a turn the log has not begun (``log_turn`` behind), its ``turn`` line first."""
+    plays = _legal_plays(state)
+    if log_turn and log_turn < state.turn:
+        return [f"turn {state.turn} (its line first)"] + [f"then {p}" for p in plays[:1]] + plays[1:]
+    return plays
+
+
+def _legal_plays(state: GameState) -> list[str]:
     purpose = chance_pending(state)
     if purpose is not None:
         outcomes = chance_outcomes(state)

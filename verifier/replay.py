@@ -23,7 +23,7 @@ from .explain import describe_state, legal_summary, outcome_text
 from .log_parser import BODY_KEYWORDS
 from .map_source import MissionSource
 from .messages import LogError
-from .statements import ParsedLog, Statement
+from .statements import ParsedLog, Statement, Token
 
 _KIND_OF_PURPOSE = {"entry": "enter", "draw": "draw", "resupply": "resupply", "guns": "guns",
                     "bomb": "bomb", "automa": "automa"}
@@ -97,13 +97,16 @@ class Replay:
 
     # -- errors -----------------------------------------------------------------------
     def fail(self, code: str, message: str, index: int = 0, *, rule: str | None = None,
-             detail: str | None = None) -> LogError:
+             detail: str | None = None, legal: bool = True, at: Token | None = None) -> LogError:
+        """The error at token ``index`` of the statement (or at ``at``, a part of a token),
+        with the state in the log's own turn and, unless ``legal`` is false, the legal plays."""
         st = self.stmt
-        token = st.token(index)
+        token = st.token(index) if at is None else at
         self.trace.error_cell = self.state.cell
         return LogError(code, message, line=st.line, column=token.column, token=token.text,
                         text=self.log.line_text(st.line), rule=rule, detail=detail,
-                        state=describe_state(self.state), legal=legal_summary(self.state))
+                        state=describe_state(self.state, self.turn_logged),
+                        legal=legal_summary(self.state, self.turn_logged) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
     def _record(self, events, turn: int) -> None:
@@ -358,7 +361,9 @@ class Replay:
                     msg = "the log gives a facing, but the bomber is off the map"
                 else:
                     msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
-                raise self.fail("E213", msg, index)
+                # a state line checks the paper, it is no play: the state is the answer, and
+                # the next draw is no alternative to it
+                raise self.fail("E213", msg, index, legal=False)
 
 
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch

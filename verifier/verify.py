@@ -43,7 +43,7 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
         if replay is not None:
             replay.trace.snapshot(replay.state)
             verdict.trace = replay.trace
-        verdict.turns = replay.state.turn if replay is not None else 0
+        verdict.turns = replay.turn_logged if replay is not None else 0
         return verdict
     except Exception as exc:  # noqa: BLE001 - a bug must still give a verdict, not a traceback
         line = replay.stmt.line if replay is not None and replay.stmt is not None else None
@@ -55,9 +55,9 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
         return verdict
     replay.trace.snapshot(state)
     verdict.trace = replay.trace
-    verdict.turns = state.turn
+    verdict.turns = replay.turn_logged
     if not state.is_over:
-        verdict.state = replay_state(state)
+        verdict.state = replay_state(state, replay.turn_logged)
         return verdict
     rs = mission.ruleset
     verdict.score = Score(state.bunkers_destroyed, state.artillery_destroyed, state.damage,
@@ -107,16 +107,17 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
     except Exception:  # noqa: BLE001 - the context is a courtesy; the notation error stands
         return verdict
     else:
-        verdict.errors = [exc.with_context(describe_state(state), legal_summary(state))]
+        verdict.errors = [exc.with_context(describe_state(state, replay.turn_logged),
+                                           legal_summary(state, replay.turn_logged))]
         replay.trace.error_cell = state.cell
     if replay is not None:
         replay.trace.snapshot(replay.state)
         verdict.trace = replay.trace
-        verdict.turns = replay.state.turn
+        verdict.turns = replay.turn_logged
     return verdict
 
 
-def replay_state(state) -> str:
+def replay_state(state, log_turn: int | None = None) -> str:
     """Where an incomplete log stops and what would come next."""
-    nxt = legal_summary(state)
-    return describe_state(state) + (f"; next: {'; '.join(nxt)}" if nxt else "")
+    nxt = legal_summary(state, log_turn)
+    return describe_state(state, log_turn) + (f"; next: {'; '.join(nxt)}" if nxt else "")
