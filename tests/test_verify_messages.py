@@ -146,9 +146,9 @@ def test_the_example_in_the_docs_stops_where_the_docs_say():
 # -- E203: the engine's reasons, each from a log -----------------------------------------
 
 @pytest.mark.parametrize("detail, body, line, column, rule", [
-    ("too-many-steps", "draw 2S 3S 4S 5S 6S\nmove 2S FFF\n", 8, 6, "R9"),
+    ("too-many-steps", "draw 2S 3S 4S 5S 6S\nmove 2S FFF\n", 8, 11, "R9"),   # the third F: 2S gives 2
     ("no-forward-step", "draw 2S 3S 4S 5S 6S\nmove 2S LR\n", 8, 6, "R9"),
-    ("step-after-end", "draw 2S 3S 4S 5S 6S\nmove 4S LLFF\n", 8, 6, "R31"),      # LL faces north: F exits
+    ("step-after-end", "draw 2S 3S 4S 5S 6S\nmove 4S LLFF\n", 8, 12, "R31"),     # LL faces north: F exits
     ("guns-target", "draw 2S 3S 4S 5S 6S\nguns 6S C4 -> 2D\n", 8, 6, "R15"),
     ("guns-altitude", "draw 10H 3S 4S 5S 6S\nalt 10H\nguns 6S J1 -> 2D\n", 9, 6, "R15"),  # altitude 5
     ("bomb-target", "draw 7S 3S 4S 5S 6S\nbomb 7S -> 2D\n", 8, 6, "R16"),

@@ -206,3 +206,38 @@ def test_the_state_names_suppressed_artillery_and_destroyed_targets_go():
     assert "artillery B9 D10 F8 (F8 suppressed), bunkers left A5 G7 H2 I9 J4" in text
     state.artillery, state.suppressed, state.bunkers = set(), set(), set()
     assert "artillery none, bunkers left none" in describe_state(state)
+
+
+# -- 7. a step error points at the step --------------------------------------------------
+
+def _caret_text(err) -> str:
+    line, caret = err.quote()
+    at = len(caret) - len(caret.lstrip(" "))
+    return line[at:at + len(caret.strip())]
+
+
+def test_too_many_steps_points_at_the_first_step_over_the_points():
+    err = verify_log(HAND + "move 3S FF FF\n").errors[0]  # 3S: three points, the 4th step is over
+    assert (err.code, err.detail, err.column, err.token) == ("E203", "too-many-steps", 13, "F")
+    assert _caret_text(err) == "F"
+
+
+def test_a_step_after_an_exit_points_at_that_step():
+    # from C1 facing S: LL faces north, F exits (R31); the L after it is the offending step
+    err = verify_log(HAND + "move 5S LLFLF\n").errors[0]
+    assert (err.detail, err.column, err.token) == ("step-after-end", 12, "L")
+
+
+def test_a_step_after_a_blocked_step_points_at_that_step():
+    # enter 4H: D1 facing S, altitude 4; JS descends to 3; L faces east, where E1 is a
+    # mountain below altitude 4: that F is blocked (R31) and the F after it is the error
+    log = MAP + "turn 1\nenter 4H\ndraw 2S 3S 4S 5S JS\nalt JS\nmove 4S LFF\n"
+    err = verify_log(log).errors[0]
+    assert err.detail == "step-after-end", err
+    assert (err.column, err.token) == (11, "F")
+
+
+def test_a_throttled_move_points_at_the_step_in_its_own_words():
+    err = verify_log(HAND.replace("5S", "9S") + "throttle 9S move 3S FF FFFFFF\n").errors[0]
+    # a throttled 3S moves 5 points (R11): the sixth step, the fourth letter of the second word
+    assert (err.detail, err.column, err.token) == ("too-many-steps", 27, "F")

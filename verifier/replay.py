@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..rules.actions import EndPhase, EnterColumn, Throttle
+from ..rules.actions import EndPhase, EnterColumn, Move, Throttle
 from ..rules.board import Cell
 from ..rules.cards import Card
 from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, reveal
@@ -132,8 +132,35 @@ class Replay:
             events = apply(self.state, action)  # checks first; an illegal play changes nothing
         except IllegalActionError as exc:
             code = {"not-in-hand": "E204", "wrong-phase": "E202"}.get(exc.code, "E203")
-            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code) from None
+            at = self._offending_step(action, exc.code) if exc.code in _STEP_ERRORS else None
+            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code, at=at) from None
         self._record(events, turn)
+
+    def _offending_step(self, action, reason: str) -> Token | None:
+        """The step letter a step error is about (R9, R31): the first one over the card's
+        points, or the first one after an exit or a blocked step. The engine names no step,
+        so the shortest prefix of the steps that the engine refuses for the same reason
+        ends with it (error path only: a copy of the state per prefix)."""
+        move = action.paired if type(action) is Throttle else action
+        steps = move.steps
+        for k in range(1, len(steps) + 1):
+            prefix = Move(move.card, steps[:k])
+            trial = Throttle(action.nine, prefix) if type(action) is Throttle else prefix
+            try:
+                apply(self.state.copy(), trial)
+            except IllegalActionError as exc:
+                if exc.code == reason:
+                    return self._step_token(k - 1, 4 if type(action) is Throttle else 2)
+        return None
+
+    def _step_token(self, step: int, first: int) -> Token | None:
+        """Step ``step`` (0-based) of the step words starting at token ``first``, as a
+        one-letter token at its own column (step words may be split anywhere)."""
+        for word in self.stmt.tokens[first:]:
+            if step < len(word.text):
+                return Token(word.text[step], word.column + step)
+            step -= len(word.text)
+        return None
 
     def take_card(self, card: Card | None, index: int, purpose: str) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
@@ -369,6 +396,7 @@ class Replay:
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 _OVER = Phase.OVER
+_STEP_ERRORS = frozenset({"too-many-steps", "step-after-end"})  # errors about one step letter
 _END_PHASE = EndPhase()
 
 
