@@ -8,6 +8,11 @@ Rendering is sealed: WeasyPrint reads only ``data:`` URLs and files inside the p
 ``templates/`` folder (:class:`SheetFetcher`), fonts come from ``templates/fonts/`` through
 ``@font-face``, and the PDF carries no clock time and a file identifier derived from the
 mission, so the same mission and paper always give the same bytes.
+
+Speed (issue 5, bench/bench_print.py): WeasyPrint's cost grows with the number of HTML
+elements it cascades and lays out, so the parts made of many small pieces are SVG drawings
+given as ``data:`` images (the board, the QR code, the stacking list, the turn log's ruling)
+and ``sheet.css`` is parsed, with its fonts, once a process (:func:`sheet_stylesheet`).
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ LOG_GRID_INSET_MM = 0.15
 STACK_PER_ROW = 9
 STACK_BOX_MM = (20.3, 4.0)  # one stacking-list entry, outside of its border
 STACK_GAP_MM = 0.6
+#: Inside a stacking-list box: where position, card and reshuffle number start, and the
+#: baseline (the old HTML layout's 0.2 mm border + 0.8 mm padding, 4 mm and 6.5 mm fields).
+STACK_TEXT_MM = {"pos_x": 0.9, "card_x": 4.9, "reshuffle_x": 11.4, "baseline": 2.85}
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -120,7 +128,7 @@ def svg_data_uri(svg: str) -> str:
     (fast) XML parser and draws it as one image, so its hundreds of elements never pass
     through the HTML parser and cascade as an inline ``<svg>`` does. Text in it stays text
     in the PDF, in the sheet's fonts."""
-    return "data:image/svg+xml," + quote(svg, safe=" /=:;,.#-")
+    return "data:image/svg+xml," + quote(svg, safe="/=:;,.#-")
 
 
 def _mm(value: float) -> float:
@@ -154,7 +162,7 @@ def stackgrid_context(mission: Mission) -> dict:
         boxes.append(entry | {"x": _mm(0.1 + col * (box_w + STACK_GAP_MM)),
                               "y": _mm(0.1 + row * (box_h + STACK_GAP_MM))})
     rows = -(-len(boxes) // STACK_PER_ROW)
-    return {"boxes": boxes, "box_w": box_w, "box_h": box_h, "baseline": 2.85,
+    return {"boxes": boxes, "box_w": box_w, "box_h": box_h, **STACK_TEXT_MM,
             "width": _mm(STACK_PER_ROW * (box_w + STACK_GAP_MM)),
             "height": _mm(rows * (box_h + STACK_GAP_MM))}
 
