@@ -241,3 +241,51 @@ def test_a_throttled_move_points_at_the_step_in_its_own_words():
     err = verify_log(HAND.replace("5S", "9S") + "throttle 9S move 3S FF FFFFFF\n").errors[0]
     # a throttled 3S moves 5 points (R11): the sixth step, the fourth letter of the second word
     assert (err.detail, err.column, err.token) == ("too-many-steps", 27, "F")
+
+
+# -- 8. header lines ------------------------------------------------------------------------
+
+def test_two_keys_on_one_header_line_cite_the_header_and_say_one_key_per_line():
+    err = verify_log("bgrid-log: 1\nseed: 1944 difficulty: normal\nturn 1\n").errors[0]
+    assert (err.code, err.line, err.column, err.token) == ("E108", 2, 12, "difficulty:")
+    assert err.rule == "log-format: Header" and "one key per line" in err.message
+
+
+def test_a_second_two_word_key_is_found_too():
+    err = verify_log("bgrid-log: 1\nmap mountains: E1 map bunkers: A5\n").errors[0]
+    assert (err.code, err.column, err.token) == ("E108", 19, "map") and "'map bunkers:'" in err.message
+
+
+def test_a_colon_in_a_player_name_is_no_second_key():
+    verdict = verify_log("bgrid-log: 1\nseed: 1944\nplayer: Ada: the Red\ndate: 2026-11-29 14:05\nturn 1\n")
+    assert verdict.verdict == "incomplete" and verdict.player == "Ada: the Red"
+
+
+def test_other_extra_tokens_on_a_header_line_cite_the_header():
+    err = verify_log("bgrid-log: 1\nseed: 1944 2\n").errors[0]
+    assert (err.code, err.rule) == ("E108", "log-format: Header")
+    err = verify_log(START + "alt QS QS\n").errors[0]  # the body keeps its own section
+    assert (err.code, err.rule) == ("E108", "log-format: Body")
+
+
+def test_a_log_over_the_cap_is_more_than_1_MiB_not_a_size_we_did_not_read():
+    from bgrid.verifier.log_parser import MAX_BYTES
+
+    err = verify_log(b"#" * (MAX_BYTES + 1)).errors[0]
+    assert "more than 1048576 bytes (1 MiB)" in err.message and "1048577" not in err.message
+
+
+# -- 9. typos ---------------------------------------------------------------------------------
+
+def test_a_keyword_close_to_a_known_one_is_suggested():
+    err = verify_log(START + "mvoe 2S FF\n").errors[0]
+    assert err.code == "E106" and "'mvoe' is not a statement; did you mean 'move'?" in err.message
+    assert "did you mean" not in verify_log(START + "fly 2S\n").errors[0].message
+    err = verify_log("bgrid-log: 1\ndificulty: hard\nseed: 1\n").errors[0]
+    assert err.code == "E122" and "did you mean 'difficulty'?" in err.message
+
+
+def test_a_comma_after_a_card_says_commas_are_not_separators():
+    for line, token in (("draw JC, 2S\n", "JC,"), ("draw JC,2S\n", "JC,2S")):
+        err = verify_log(START + line).errors[0]
+        assert (err.code, err.token) == ("E101", token) and "not commas" in err.message

@@ -10,6 +10,7 @@ so time and memory stay bounded.
 
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 
@@ -29,6 +30,7 @@ HEADER_KEYS = ("bgrid-log", "challenge", "seed", "ridges", "difficulty", "rulese
                "claim", "setup ridge", "setup bunkers", "setup artillery", "map mountains",
                "map bunkers", "map artillery")
 _REPEATABLE = ("setup ridge",)
+_HEADER_TOO = ("E107", "E108")  # body codes that cite the header section on a header line
 _UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)
 _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
@@ -64,8 +66,9 @@ _EXAMPLES = {
 def read_log_bytes(data: bytes) -> str:
     """Bytes to text: size cap, strict UTF-8 with the line of a bad byte, BOM dropped."""
     if len(data) > MAX_BYTES:
-        raise LogError("E001", f"the log is {len(data)} bytes; the verifier reads at most {MAX_BYTES} "
-                       "bytes (1 MiB), far more than any mission needs")
+        # the CLI reads at most one byte over the cap, so the true size is not known here
+        raise LogError("E001", f"the log is more than {MAX_BYTES} bytes (1 MiB), the most the "
+                       "verifier reads; a mission log is a few kilobytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -85,8 +88,8 @@ def parse_log(source: str | bytes) -> ParsedLog:
         text = read_log_bytes(bytes(source))
     else:
         if len(source) > MAX_BYTES:  # characters ≤ bytes, so this is the same cap, checked early
-            raise LogError("E001", f"the log is {len(source)} characters; the verifier reads at most "
-                           f"{MAX_BYTES} bytes (1 MiB), far more than any mission needs")
+            raise LogError("E001", f"the log is more than {MAX_BYTES} characters (1 MiB), the most "
+                           "the verifier reads; a mission log is a few kilobytes")
         text = source
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -109,11 +112,14 @@ class _Parser:
         self.statements: list[Statement] = []
         self.body_text: list[str] = []  # the statements' canonical lines
         self.lineno = 0
+        self.in_body = False  # past the header (run sets it)
 
     # -- errors ---------------------------------------------------------------------
     def error(self, code: str, message: str, token: Token | None = None, *, rule: str | None = None,
               column: int | None = None) -> LogError:
         text = self.lines[self.lineno - 1]
+        if rule is None and code in _HEADER_TOO and not self.in_body:
+            rule = "log-format: Header"  # a header line that ends early or goes on too long
         if token is not None:
             return LogError(code, message, line=self.lineno, column=token.column, token=token.text,
                             text=text, rule=rule)
@@ -168,8 +174,8 @@ class _Parser:
                     if key in HEADER_KEYS:
                         raise self.error("E124", f"header line '{key}:' after the first turn; the "
                                          "header comes before 'turn 1'", tokens[0])
-                    raise self.error("E106", f"'{tokens[0].text}' is not a statement: expected one "
-                                     f"of {', '.join(BODY_KEYWORDS)}", tokens[0])
+                    raise self.error("E106", f"'{tokens[0].text}' is not a statement"
+                                     f"{_expected_one_of(first, BODY_KEYWORDS)}", tokens[0])
                 self.header_line(code, colon, tokens)
                 continue
             if not in_body:
@@ -178,7 +184,8 @@ class _Parser:
                         raise self.error("E125", f"'{tokens[0].text}' before the first turn: the body "
                                          "starts with 'turn 1'", tokens[0])
                     raise self.error("E106", f"'{tokens[0].text}' is neither a header line "
-                                     "('key: value') nor a statement", tokens[0])
+                                     f"('key: value') nor a statement{_did_you_mean(first, BODY_KEYWORDS)}",
+                                     tokens[0])
                 self.finish_header()
                 in_body = self.in_body = True
             statement = self.statement(tokens)
@@ -203,9 +210,11 @@ class _Parser:
         key_tokens = _tokens(code[:colon])
         key_token = key_tokens[0] if key_tokens else Token(":", colon + 1)
         if key not in HEADER_KEYS:
-            raise self.error("E122", f"unknown header key '{code[:colon].strip()}': expected one of "
-                             f"{', '.join(HEADER_KEYS)}", key_token)
+            raise self.error("E122", f"unknown header key '{code[:colon].strip()}'"
+                             f"{_expected_one_of(key, HEADER_KEYS)}", key_token)
         value_tokens = tuple(_tokens(code[colon + 1:], offset=colon + 1))
+        if ":" in code[colon + 1:]:
+            self.one_key_per_line(key, value_tokens)
         raw_value = code[colon + 1:].strip(" \t")
         value_column = value_tokens[0].column if value_tokens else colon + 2
         h = self.header
@@ -265,6 +274,20 @@ class _Parser:
         else:  # map ...
             cells = [self.cell(t) for t in value_tokens]
             setattr(h, "map_" + key.split()[1], cells)
+
+    def one_key_per_line(self, key: str, value_tokens) -> None:
+        """``seed: 1944 difficulty: normal``: a second key in the value (E108). Only a known
+        key counts, so a player may still be called 'Ada: the Red'."""
+        for i, t in enumerate(value_tokens):
+            if ":" not in t.text:
+                continue
+            before = t.text.split(":", 1)[0]
+            words = [v.text for v in value_tokens[:i]] + ([before] if before else [])
+            for n in (1, 2):  # 'setup ridge:' and 'map bunkers:' are two words
+                if len(words) >= n and _norm_key(" ".join(words[-n:])) in HEADER_KEYS:
+                    raise self.error("E108", f"'{' '.join(words[-n:])}:' on the '{key}:' line: a header "
+                                     "has one key per line; put it on a line of its own",
+                                     value_tokens[len(words) - n])
 
     def single(self, tokens, what: str) -> None:
         if len(tokens) > 1:
@@ -332,6 +355,9 @@ class _Parser:
         if text.lower() == "none":
             raise self.error("E110", "'none' stands only for a card drawn or revealed when the mission "
                              "ended at that moment (R36)", token)
+        if "," in text and len(text) > 1:  # 'draw 2S, 3S' or 'draw 2S,3S'
+            raise self.error("E101", f"'{text}' is not a card: cards are separated by spaces, not "
+                             "commas, e.g. 'draw 2S 3S'", token)
         if not text.isprintable():  # no-break and other odd spaces are "not printable" too
             odd = next(ch for ch in text if not ch.isprintable())
             raise self.error("E101", f"'{text}' is not a card: it holds the invisible character "
@@ -380,8 +406,8 @@ class _Parser:
     def statement(self, tokens: list[Token]) -> Statement:
         kind = tokens[0].text.lower()
         if kind not in BODY_KEYWORDS:
-            raise self.error("E106", f"'{tokens[0].text}' is not a statement: expected one of "
-                             f"{', '.join(BODY_KEYWORDS)}", tokens[0])
+            raise self.error("E106", f"'{tokens[0].text}' is not a statement"
+                             f"{_expected_one_of(kind, BODY_KEYWORDS)}", tokens[0])
         args = tokens[1:]
         make = getattr(self, "st_" + kind)
         return make(kind, tuple(tokens), args)
@@ -532,6 +558,18 @@ class _Parser:
 def _parse_card(text: str) -> Card:
     """Card.parse, remembered: a log repeats the same few dozen card tokens."""
     return Card.parse(text)
+
+
+def _did_you_mean(word: str, known) -> str:
+    """'; did you mean 'move'?' for a typo close to a known word (difflib), else ''."""
+    close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.7)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _expected_one_of(word: str, known) -> str:
+    """The end of an unknown-word message: the close word if there is one, then the list."""
+    close = _did_you_mean(word, known)
+    return f"{close} Expected one of {', '.join(known)}" if close else f": expected one of {', '.join(known)}"
 
 
 def _norm_key(text: str) -> str:
