@@ -289,3 +289,12 @@ def test_a_comma_after_a_card_says_commas_are_not_separators():
     for line, token in (("draw JC, 2S\n", "JC,"), ("draw JC,2S\n", "JC,2S")):
         err = verify_log(START + line).errors[0]
         assert (err.code, err.token) == ("E101", token) and "not commas" in err.message
+
+
+def test_behind_the_engine_the_state_counts_no_actions_of_the_turn_not_begun():
+    # no play in turn 1: after the Automa card the hand is still full, so turn 2 goes straight
+    # to its plays; the log forgot 'turn 2'
+    err = verify_log(HAND + "automa 7C\nmove 2S F\n").errors[0]
+    assert (err.code, err.line) == ("E202", 9) and "write 'turn 2' first" in err.message
+    assert err.state.startswith("end of turn 1, at C1") and "actions played" not in err.state
+    assert err.legal[0] == "turn 2 (its line first)" and "then move 2S (up to 2 points)" in err.legal

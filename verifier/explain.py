@@ -23,9 +23,10 @@ def describe_state(state: GameState, log_turn: int | None = None) -> str:
     is already in the next turn while the log still is in the last one: the state then says
     ``end of turn 1`` rather than a turn the player has not begun."""
     text = state.describe()
-    if log_turn and log_turn < state.turn:
+    behind = bool(log_turn) and log_turn < state.turn
+    if behind:
         text = f"end of turn {log_turn}" + text[text.index(","):]
-    if state.phase is Phase.ACTIONS:
+    elif state.phase is Phase.ACTIONS:  # (behind, the count would be of a turn not begun)
         text += f", actions played {state.actions}/2"
     text += ", " + targets_text(state)
     if state.outcome is not None:
