@@ -16,8 +16,9 @@ simulation, the logged cards in the verifier.
 Besides the calls above: :func:`check_action` (the rule a play breaks, without playing it),
 :func:`legal_actions_by_kind` (the same plays grouped as "enter", "move", "altitude", "guns",
 "bomb", "throttle", "resupply", "end"), :func:`apply_legal` (:func:`apply` without the second
-check, for a play just taken from :func:`legal_actions`; the simulator's fast path) and
-:func:`score` (R24, with its parts).
+check, for a play just taken from :func:`legal_actions`; the simulator's fast path),
+:func:`reveal_drawn` (:func:`reveal` of the card at a position of the draw pile, unchecked;
+the simulator's other fast path) and :func:`score` (R24, with its parts).
 
 After every :func:`apply` or :func:`reveal` the engine runs the forced steps itself and stops
 at the next chance node or decision (or the end): the end of the player phase (after a
