@@ -298,3 +298,11 @@ def test_behind_the_engine_the_state_counts_no_actions_of_the_turn_not_begun():
     assert (err.code, err.line) == ("E202", 9) and "write 'turn 2' first" in err.message
     assert err.state.startswith("end of turn 1, at C1") and "actions played" not in err.state
     assert err.legal[0] == "turn 2 (its line first)" and "then move 2S (up to 2 points)" in err.legal
+
+
+def test_the_json_of_a_megabyte_token_is_short():
+    import json
+
+    verdict = verify_log(MAP + "turn 1\n" + "x" * 200_000 + "\n")
+    assert len(json.dumps(verdict.as_dict())) < 2_000
+    assert verdict.as_dict()["errors"][0]["token"] == "x" * 39 + "…"

@@ -159,7 +159,7 @@ class LogError(BGridError):
         return "\n".join(out)
 
     def as_dict(self) -> dict:
-        return {"line": self.line, "column": self.column, "token": self.token, "code": self.code,
+        return {"line": self.line, "column": self.column, "token": clip(self.token), "code": self.code,
                 "name": self.name, "message": self.message, "rule": self.rule, "state": self.state,
                 "legal": list(self.legal), "detail": self.detail}
 
