@@ -18,25 +18,9 @@ def artillery_reach(state: GameState) -> int:
     return max(rs.artillery_reach_minimum, rs.artillery_reach_base - state.altitude)
 
 
-def can_hit_bomber(state: GameState, piece: Cell, reach: int) -> bool:
-    """Line of sight (no mountain strictly between, R14) and range <= ``reach``."""
-    between = BETWEEN[piece][state.cell]
-    if between is None:
-        return False
-    if piece != state.cell and len(between) + 1 > reach:
-        return False
-    mountains = state.mountains
-    return not any(c in mountains for c in between)
-
-
 #: BUNKER_KEY[piece][bunker]: distance first, then column, then row (R19), as one number.
 BUNKER_KEY = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b] for b in range(SIZE * SIZE))
                    for p in range(SIZE * SIZE))
-
-
-def nearest_bunker(state: GameState, piece: Cell) -> Cell | None:
-    """The nearest surviving bunker (Manhattan); ties: lower column, then lower row (R19)."""
-    return min(state.bunkers, default=None, key=BUNKER_KEY[piece].__getitem__)
 
 
 def _step_toward(piece: int, goal: int) -> Cell | None:
@@ -70,7 +54,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                    key=COLUMN_THEN_ROW.__getitem__)
     if card.rank != JOKER_RANK:
         # Step 2 — fire (R18): saturation cap, exactly 1 damage when any piece can fire.
-        # (can_hit_bomber, inlined: this loop runs for every piece every turn.)
+        # Line of sight (no mountain strictly between, R14) and range <= reach.
         cell, mountains = state.cell, state.mountains
         reach = artillery_reach(state)
         firing = []
@@ -114,7 +98,7 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) 
         if toward_bomber:
             goal = state.cell
         elif bunkers:
-            goal = min(bunkers, key=BUNKER_KEY[piece].__getitem__)  # nearest_bunker
+            goal = min(bunkers, key=BUNKER_KEY[piece].__getitem__)  # nearest, ties by column then row
         else:
             events.append(ArtilleryHeld(piece, "no-bunker"))
             continue
