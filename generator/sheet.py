@@ -18,6 +18,7 @@ and ``sheet.css`` is parsed, with its fonts, once a process (:func:`sheet_styles
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import mimetypes
 import os
@@ -51,6 +52,10 @@ LOG_LINE_MM = 0.2  # the empty rows' ruling
 # WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
 # 0.3 mm) inside its box: the drawn rows shift by as much to continue the table's lines.
 LOG_GRID_INSET_MM = 0.15
+#: The board's labels: font file of "BGrid Sans Condensed" (sheet.css) and size in mm.
+CELL_NAME_FONT = ("DejaVuSansCondensed.ttf", 2.1)
+COORD_FONT = ("DejaVuSansCondensed-Bold.ttf", 3.6)
+CELL_NAME_INSET_MM = (0.8, 2.3)  # from a cell's top left corner to its name's baseline
 STACK_PER_ROW = 9
 STACK_BOX_MM = (20.3, 4.0)  # one stacking-list entry, outside of its border
 STACK_GAP_MM = 0.6
@@ -75,6 +80,54 @@ _SUIT_MOVES = {
 }
 
 
+@functools.cache
+def _font_face(font_file: str):
+    """ReportLab's reading of one of the sheet's fonts (for advance widths only)."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    return TTFont(font_file, str(TEMPLATES / "fonts" / font_file))
+
+
+def label_run(labels: list[tuple[str, float, float]], font: tuple[str, float],
+              centred: bool = False) -> dict:
+    """Several board labels as ONE SVG ``<text>``: its text and an x and y for every letter.
+
+    WeasyPrint draws SVG text letter by letter, and every ``<text>`` element costs it a
+    layout and a graphics state of its own: the board's 151 labels as 14 elements take a
+    sixth off the sheet's PDF writing. Each letter goes where WeasyPrint would have put it
+    for the label alone: after the advance widths of the letters before it (``centred``:
+    the label's middle on its x). ``labels`` are (text, x, y) in board millimetres.
+    """
+    face, size = _font_face(font[0]), font[1]
+    text, xs, ys = "", [], []
+    for label, x, y in labels:
+        widths = [face.stringWidth(letter, size) for letter in label]
+        x -= sum(widths) / 2 if centred else 0
+        for letter, width in zip(label, widths):
+            text += letter
+            xs.append(_mm(x))
+            ys.append(_mm(y))
+            x += width
+    return {"text": text, "x": " ".join(map(str, xs)), "y": " ".join(map(str, ys))}
+
+
+def board_labels(size_mm: float) -> list[dict]:
+    """The board's coordinates (all four sides, so it reads the same from any seat) and
+    cell names, one :func:`label_run` a side and a row of cells."""
+    middles = [LABEL_MM + (i + 0.5) * CELL_MM for i in range(SIZE)]
+    columns, rows = list(COLUMN_LETTERS), [str(r) for r in range(1, SIZE + 1)]
+    coords = [label_run([(c, x, y) for c, x in zip(columns, middles)], COORD_FONT, centred=True)
+              for y in (LABEL_MM - 1.2, size_mm - 1.1)]
+    coords += [label_run([(r, x, y + 1.3) for r, y in zip(rows, middles)], COORD_FONT, centred=True)
+               for x in (LABEL_MM / 2, size_mm - LABEL_MM / 2)]
+    dx, dy = CELL_NAME_INSET_MM
+    names = [label_run([(str(Cell.at(col, row)), LABEL_MM + col * CELL_MM + dx,
+                         LABEL_MM + (row - 1) * CELL_MM + dy) for col in range(SIZE)],
+                       CELL_NAME_FONT)
+             for row in range(1, SIZE + 1)]
+    return [run | {"cls": "coord"} for run in coords] + [run | {"cls": "cellname"} for run in names]
+
+
 def board_context(mission: Mission) -> dict:
     """Cell contents and ridge segments in board millimetres (origin: the grid's corner)."""
     m = mission.game_map
@@ -92,9 +145,10 @@ def board_context(mission: Mission) -> dict:
 
     ridges = [dict(zip(("x1", "y1"), centre(r.start))) | dict(zip(("x2", "y2"), centre(r.end)))
               for r in m.ridges if r.start != r.end]
-    return {"cell_mm": CELL_MM, "label_mm": LABEL_MM, "size_mm": 2 * LABEL_MM + SIZE * CELL_MM,
+    size_mm = 2 * LABEL_MM + SIZE * CELL_MM
+    return {"cell_mm": CELL_MM, "label_mm": LABEL_MM, "size_mm": size_mm,
             "columns": list(COLUMN_LETTERS), "rows": list(range(1, SIZE + 1)),
-            "cells": cells, "ridges": ridges}
+            "cells": cells, "ridges": ridges, "labels": board_labels(size_mm)}
 
 
 def aid_context(mission: Mission) -> dict:

@@ -253,3 +253,37 @@ def test_turn_log_rows_are_ruled_on_the_printed_page(sheets, paper, pitch_mm):
     xs = [x / px_mm for x in _dark_runs(image.getpixel((x, y)) for x in range(image.width))]
     assert len(xs) == 10
     assert xs[0] == pytest.approx(9, abs=0.4) and xs[-1] == pytest.approx(PAPER_MM[paper][0] - 9, abs=0.4)
+
+
+def test_board_labels_sit_where_the_single_labels_did(mission):
+    """The board's 151 labels are drawn as 14 SVG texts with a position a letter; check the
+    positions by hand (15 mm cells after a 6 mm strip, names 0.8 mm in) and the advance
+    widths with fontTools (ReportLab computes them in the code)."""
+    from fontTools.ttLib import TTFont
+
+    def advances(font_file, size):
+        font = TTFont(str(sheet.TEMPLATES / "fonts" / font_file))
+        cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+        return lambda letter: hmtx[cmap[ord(letter)]][0] * size / upem
+
+    labels = sheet.board_context(mission)["labels"]
+    names = [run for run in labels if run["cls"] == "cellname"]
+    coords = [run for run in labels if run["cls"] == "coord"]
+    assert len(names) == 10 and len(coords) == 4
+    name_advance = advances("DejaVuSansCondensed.ttf", 2.1)
+    row10 = names[9]
+    assert row10["text"] == "".join(f"{c}10" for c in "ABCDEFGHIJ")
+    xs = [float(v) for v in row10["x"].split()]
+    assert [float(v) for v in row10["y"].split()] == pytest.approx([6 + 9 * 15 + 2.3] * 30, abs=1e-3)
+    for col in range(10):
+        x0 = xs[3 * col]
+        assert x0 == pytest.approx(6 + col * 15 + 0.8, abs=1e-3)
+        assert xs[3 * col + 1] == pytest.approx(x0 + name_advance("ABCDEFGHIJ"[col]), abs=1e-3)
+        assert xs[3 * col + 2] == pytest.approx(xs[3 * col + 1] + name_advance("1"), abs=1e-3)
+    # the left-hand row numbers: each centred on its row's middle, 3 mm from the edge
+    coord_advance = advances("DejaVuSansCondensed-Bold.ttf", 3.6)
+    left = next(run for run in coords if run["text"] == "12345678910" and float(run["x"].split()[0]) < 6)
+    xs = [float(v) for v in left["x"].split()]
+    assert xs[-2] + (coord_advance("1") + coord_advance("0")) / 2 == pytest.approx(3, abs=1e-3)
+    assert xs[0] + coord_advance("1") / 2 == pytest.approx(3, abs=1e-3)
+    assert float(left["y"].split()[0]) == pytest.approx(6 + 7.5 + 1.3, abs=1e-3)
