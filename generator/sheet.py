@@ -17,6 +17,7 @@ and ``sheet.css`` is parsed, with its fonts, once a process (:func:`sheet_styles
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
@@ -342,7 +343,15 @@ def sheet_stylesheet():
         css = weasyprint.CSS(filename=str(TEMPLATES / SHEET_CSS), url_fetcher=sheet_fetcher(),
                              font_config=font_config)
         _SHEET_STYLE = (css, font_config)
+        # Drop them while the interpreter is whole: FontConfiguration.__del__ calls into
+        # Pango and, run during shutdown, prints "Exception ignored … TypeError".
+        atexit.register(_forget_sheet_style)
     return _SHEET_STYLE
+
+
+def _forget_sheet_style() -> None:
+    global _SHEET_STYLE
+    _SHEET_STYLE = None
 
 
 def html_to_pdf(html: str, identifier: bytes, fetcher=None, style=None) -> bytes:
