@@ -36,6 +36,12 @@ _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
+# The only characters outside ASCII a card may hold: the suit symbols and the emoji variation
+# selectors (log-format: Lexical). Python's case mapping goes beyond ASCII ('\u017f'.upper()
+# is 'S', '\u0131'.upper() is 'I', '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so
+# every case-insensitive comparison here first makes sure the word is ASCII.
+_CARD_SYMBOLS = frozenset("\u2665\u2666\u2663\u2660\u2661\u2662\u2667\u2664\ufe0e\ufe0f")
+_CARD_EXPECTED = "a rank A 2-10 J Q K (T for 10) then a suit H D C S or a suit symbol, e.g. 10H, QS, A\u2666"
 _new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
 
 # Body lines read before, by their exact text: (kind, the statement's fields after its line
@@ -362,6 +368,8 @@ class _Parser:
             odd = next(ch for ch in text if not ch.isprintable())
             raise self.error("E101", f"'{text}' is not a card: it holds the invisible character "
                              f"U+{ord(odd):04X}; tokens are separated by spaces and tabs only", token)
+        if not text.isascii() and any(ch not in _CARD_SYMBOLS for ch in text if not ch.isascii()):
+            raise self.error("E101", f"'{text}' is not a card: expected {_CARD_EXPECTED}", token)
         try:
             card = _parse_card(text)
         except NotationError as exc:
@@ -381,7 +389,7 @@ class _Parser:
         return Cell.parse(token.text)
 
     def column(self, token: Token) -> int:
-        if len(token.text) != 1 or token.text.upper() not in COLUMN_LETTERS:
+        if len(token.text) != 1 or not token.text.isascii() or token.text.upper() not in COLUMN_LETTERS:
             raise self.error("E103", f"'{token.text}' is not a column: expected one letter A-J", token)
         return COLUMN_LETTERS.index(token.text.upper())
 
@@ -396,7 +404,7 @@ class _Parser:
         if not tokens:
             raise self.error("E107", "a movement needs its steps: F forward, L/R turn, e.g. FFLF")
         for t in tokens:
-            bad = next((i for i, ch in enumerate(t.text) if ch.upper() not in "FLR"), None)
+            bad = next((i for i, ch in enumerate(t.text) if ch not in "FLRflr"), None)
             if bad is not None:
                 raise self.error("E104", f"'{t.text}' is not a step list: expected F (forward), L (turn "
                                  "left) and R (turn right), e.g. FFRF", t)
@@ -544,7 +552,7 @@ class _Parser:
             if key == "at":
                 value = None if vt.text.lower() == "off" else self.cell(vt)
             elif key == "facing":
-                if vt.text.upper() not in ("N", "E", "S", "W"):
+                if vt.text not in ("N", "E", "S", "W", "n", "e", "s", "w"):
                     raise self.error("E115", f"'{vt.text}' is not a facing: expected N, E, S or W", vt)
                 value = vt.text.upper()
             else:
@@ -573,7 +581,8 @@ def _expected_one_of(word: str, known) -> str:
 
 
 def _norm_key(text: str) -> str:
-    return " ".join(text.lower().split())
+    # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key
+    return " ".join((text.lower() if text.isascii() else text).split())
 
 
 def _tokens(code: str, offset: int = 0) -> list[Token]:

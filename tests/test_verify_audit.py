@@ -1,0 +1,341 @@
+"""Audit of the verifier against the fine print of the log format (design note
+/work/shared/design/log-format.md: Lexical, Header, Body, Fine print) and R36-R38.
+
+Every expected verdict here is worked out by hand from the spec and the rules, not copied
+from the verifier. Most body tests use one "quiet" explicit map on which nothing ever
+happens by itself, so the course of a mission can be followed on paper:
+
+    mountains H9 H10 I8 J8, bunkers A10 B10 C10 D10 E10 F10, artillery I9 I10 J9 J10
+
+The bomber enters with AC at A1 (R13: an Ace enters column A, row 1, facing south, alt 4).
+From there no artillery ever has line of sight within range max(1, 4 - 4) = 1 (R18), and
+no piece can ever step (R19/R20, worked for every piece and every suit):
+  toward A1: I9 (gaps 8/8, equal: along the column) -> I8 mountain; J9 (9/8) -> I9 artillery;
+             J10 (9/9) -> J9 artillery; I10 (8/9) -> I9 artillery;
+  toward the nearest bunker F10: I10 -> H10 mountain; J10 -> I10 artillery;
+             I9 (3/1) -> H9 mountain; J9 (4/1) -> I9 artillery.
+So with no plays a turn costs exactly its Automa card, and nothing deals damage but the
+first exhaustion (R22). The quiet mission, own deck (54 cards):
+  turn 1: enter AC, draw 2S 3S 4S 5S 6S, automa; turns 1..48 each reveal one Automa card:
+  1 + 5 + 48 = 54 cards, the draw pile is empty after turn 48's Automa card.
+  turn 49: the Automa card is needed from an empty pile: first exhaustion, the discard pile
+  (AC and the 48 Automa cards = 49 cards; the hand stays) becomes the pile, 1 damage.
+  turns 49..97 reveal those 49 cards; turn 98: second exhaustion, defeat (out of fuel),
+  written 'automa none' (R36). Score: 0 bunkers, 0 artillery, 1 damage = -1 (R24).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bgrid.rules.cards import FULL_DECK, Card
+from bgrid.rules.challenge import ChallengeSpec, encode_code
+from bgrid.rules.mission import mission_from_code
+from bgrid.verifier.verify import verify_log
+
+QUIET_MAP = ("map mountains: H9 H10 I8 J8\n"
+             "map bunkers: A10 B10 C10 D10 E10 F10\n"
+             "map artillery: I9 I10 J9 J10\n")
+HAND = ["2S", "3S", "4S", "5S", "6S"]
+# the 48 Automa cards of the first pass: the deck minus AC and the hand, in a fixed order
+FIRST_PASS = [str(c) for c in FULL_DECK if str(c) not in ["AC", *HAND]]
+assert len(FIRST_PASS) == 48 and FIRST_PASS.count("JK") == 2
+# the second pass: the discard pile of the first exhaustion is AC and the 48 Automa cards
+SECOND_PASS = ["AC", *FIRST_PASS]
+
+
+def v(text: str):
+    """(verdict, first error code or None, its line or None)."""
+    verdict = verify_log(text)
+    err = verdict.errors[0] if verdict.errors else None
+    return verdict.verdict, (err.code if err else None), (err.line if err else None)
+
+
+def quiet(turns: int = 98, *, header: str = "", automa: dict | None = None,
+          before: dict | None = None, after_end: str = "", first_turn: str = "enter AC\ndraw "
+          + " ".join(HAND)) -> str:
+    """The quiet mission up to turn ``turns``. ``automa`` replaces a turn's Automa card,
+    ``before`` puts lines before a turn's Automa line; ``after_end`` follows turn 98."""
+    automa, before = automa or {}, before or {}
+    cards = FIRST_PASS + SECOND_PASS + ["none"]
+    out = ["bgrid-log: 1", QUIET_MAP.rstrip("\n")] + ([header] if header else [])
+    for turn in range(1, turns + 1):
+        out.append(f"turn {turn}")
+        if turn == 1:
+            out.append(first_turn)
+        if turn in before:
+            out.append(before[turn])
+        out.append(f"automa {automa.get(turn, cards[turn - 1])}")
+    if after_end:
+        out.append(after_end)
+    return "\n".join(out) + "\n"
+
+
+def line_of(text: str, needle: str) -> int:
+    """The line number of the last line reading ``needle``."""
+    lines = text.split("\n")
+    return len(lines) - lines[::-1].index(needle)
+
+
+# -- the quiet mission itself, R22/R36-R38 --------------------------------------------------
+
+def test_quiet_mission_runs_to_the_second_exhaustion_and_scores_minus_one():
+    verdict = verify_log(quiet())
+    assert (verdict.verdict, verdict.outcome, verdict.cause) == ("valid", "defeat", "out-of-fuel")
+    assert verdict.score.total == -1 and verdict.score.damage == 1
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("claim: defeat -1", ("valid", None)),           # R24: negative scores are claimed as such
+    ("CLAIM: Defeat -1", ("valid", None)),            # key and outcome in any case
+    ("claim: defeat 0", ("invalid", "E214")),
+    ("claim: victory -1", ("invalid", "E214")),
+    ("claim: defeat +1", ("invalid", "E105")),        # no sign but the minus
+    ("claim: defeat -01", ("invalid", "E105")),       # no leading zeros
+    ("claim: defeat 1,5", ("invalid", "E105")),
+])
+def test_claims_are_checked_at_the_end(claim, expected):
+    text = quiet(header=claim)
+    assert v(text)[:2] == expected
+    if expected[1] == "E214":  # a wrong claim is reported at the claim line (Fine print)
+        assert v(text)[2] == 5  # after the version line and the 3 map lines
+
+
+def test_a_claim_in_a_log_that_stops_early_is_incomplete_not_invalid():
+    assert v(quiet(50, header="claim: victory 99")) == ("incomplete", None, None)  # R38
+
+
+def test_reshuffle_marker_where_the_pile_is_empty_and_nowhere_else():
+    # after turn 48's Automa card the pile is empty: before 'turn 49' and before its automa
+    assert v(quiet(before={49: "reshuffle"}))[:2] == ("valid", None)
+    text = quiet()
+    text = text.replace("turn 49\n", "reshuffle\nturn 49\n")
+    assert v(text)[:2] == ("valid", None)
+    # in turn 48, before its Automa card, one card is left: E209 at that line
+    text = quiet(before={48: "reshuffle"})
+    assert v(text) == ("invalid", "E209", line_of(text, "reshuffle"))
+    # at the second exhaustion the pile is empty too: accepted before 'automa none' (R36)
+    assert v(quiet(before={98: "reshuffle"}))[:2] == ("valid", None)
+    # after the statement that ended the mission it is a statement like any other (R37)
+    text = quiet(after_end="reshuffle")
+    assert v(text) == ("invalid", "E212", line_of(text, "reshuffle"))
+
+
+def test_a_reshuffle_marker_well_after_the_reshuffle_is_refused():
+    # turn 50: the new pile has 49 - 2 = 47 cards
+    text = quiet(before={50: "reshuffle"})
+    assert v(text)[:2] == ("invalid", "E209")
+
+
+def test_none_only_exactly_where_the_mission_runs_out():
+    # turn 97: the last card of the second pass is still there
+    assert v(quiet(97, automa={97: "none"}))[:2] == ("invalid", "E210")
+    # turn 49: the first exhaustion does not end the mission (1 damage of 5)
+    assert v(quiet(49, automa={49: "none"}))[:2] == ("invalid", "E210")
+    # turn 98: a real card where the mission ran out is E211 (the card is even in the hand)
+    assert v(quiet(automa={98: "2S"}))[:2] == ("invalid", "E211")
+    assert v(quiet(automa={98: "AC"}))[:2] == ("invalid", "E211")
+
+
+def test_after_the_end_only_state_lines():
+    assert v(quiet(after_end="state at A1 facing S alt 4 dmg 1"))[:2] == ("valid", None)
+    assert v(quiet(after_end="state dmg 1 alt 4 facing s at a1"))[:2] == ("valid", None)
+    assert v(quiet(after_end="# a comment\n\nstate dmg 1"))[:2] == ("valid", None)
+    assert v(quiet(after_end="state dmg 0"))[:2] == ("invalid", "E213")
+    for line in ("turn 99", "automa 3C", "automa none", "draw 7D"):
+        text = quiet(after_end=line)
+        assert v(text) == ("invalid", "E212", line_of(text, line)), line
+
+
+def test_deck_integrity_of_an_own_deck():
+    # first pass: a card twice (turn 3 repeats turn 1's Automa card) -> E205
+    assert v(quiet(3, automa={3: FIRST_PASS[0]}))[:2] == ("invalid", "E205")
+    # the hand's cards are drawn already
+    assert v(quiet(3, automa={3: "2S"}))[:2] == ("invalid", "E205")
+    # two Jokers are two cards; a third is not (R22)
+    assert v(quiet(3, automa={1: "JK", 2: "JK", 3: "3C"}))[0] == "incomplete"
+    text = quiet(3, automa={1: "JK", 2: "JK", 3: "JK"})
+    assert v(text)[:2] == ("invalid", "E205")
+    # after the reshuffle: a hand card was never discarded (R35)
+    assert v(quiet(49, automa={49: "2S"}))[:2] == ("invalid", "E205")
+    # ... while any discarded card may come first, e.g. turn 5's Automa card
+    assert v(quiet(49, automa={49: FIRST_PASS[4]}))[0] == "incomplete"
+
+
+def test_several_draw_lines_a_line_past_five_and_a_play_before_refilling():
+    base = "bgrid-log: 1\n" + QUIET_MAP + "turn 1\nenter AC\ndraw 2S 3S 4S 5S 6S\n"
+    # two moves A1 -> A2 -> A3 (south), then the Automa card; turn 2 refills 2 cards
+    t1 = base + "move 2S F\nmove 3S F\nautoma 3C\nturn 2\n"
+    assert v(t1 + "draw 7D\ndraw 8D\nautoma 4C\nstate at A3 facing S")[0] == "incomplete"
+    assert v(t1 + "draw 7D 8D\nautoma 4C\nstate at A3 facing S")[0] == "incomplete"
+    # one line of three cards into a hand of 3: an error as a whole, at that line
+    assert v(t1 + "draw 7D 8D 9D\n") == ("invalid", "E207", 12)
+    assert v(t1 + "draw 7D 8D\ndraw 9D\n") == ("invalid", "E207", 13)
+    # a play with the hand at 4
+    assert v(t1 + "draw 7D\nmove 4S F\n") == ("invalid", "E208", 13)
+    # a full hand draws nothing (R30)
+    assert v(base + "automa 3C\nturn 2\ndraw 7D\n") == ("invalid", "E207", 10)
+
+
+def test_a_draw_line_may_span_the_reshuffle():
+    # turns 1..46 as the quiet mission (1 + 5 + 46 = 52 cards), turn 47 two moves then the
+    # 53rd card; turn 48 draws the 54th card and, after the exhaustion, 2S from the discard
+    moves = {47: "move 2S F\nmove 3S F"}
+    text = quiet(47, before=moves)
+    last = FIRST_PASS[47]  # the one card left
+    span = text + f"turn 48\ndraw {last} 2S\nautoma 3S\nstate at A3 dmg 1\n"
+    assert v(span)[0] == "incomplete"
+    marked = text + f"turn 48\ndraw {last}\nreshuffle\ndraw 2S\nautoma 3S\nstate dmg 1\n"
+    assert v(marked)[0] == "incomplete"
+    # 4S is in the hand, not the discard pile: E205 after the reshuffle
+    bad = text + f"turn 48\ndraw {last} 4S\n"
+    assert v(bad)[:2] == ("invalid", "E205")
+
+
+# -- header ---------------------------------------------------------------------------------
+
+START = "turn 1\nenter AC\ndraw 2S 3S 4S 5S 6S\nautoma 3C\n"  # on the quiet map: incomplete
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("bgrid-log: 1\n" + QUIET_MAP, ("incomplete", None, None)),
+    ("# my log\n\nBGRID-LOG : 1\n" + QUIET_MAP, ("incomplete", None, None)),  # first non-blank
+    ("bgrid-log:1\n" + QUIET_MAP, ("incomplete", None, None)),
+    (QUIET_MAP + "bgrid-log: 1\n", ("invalid", "E120", 1)),            # required first
+    ("player: Ada\nbgrid-log: 1\n" + QUIET_MAP, ("invalid", "E120", 1)),
+    ("bgrid-log: 2\n" + QUIET_MAP, ("invalid", "E121", 1)),
+    ("bgrid-log: 01\n" + QUIET_MAP, ("invalid", "E121", 1)),
+    # keys in any case and spacing
+    ("bgrid-log: 1\nMAP   Mountains : H9 H10 I8 J8\nMap Bunkers: A10 B10 C10 D10 E10 F10\n"
+     "map ARTILLERY: I9 I10 J9 J10\n", ("incomplete", None, None)),
+    ("bgrid-log: 1\n" + QUIET_MAP + "colour: red\n", ("invalid", "E122", 5)),
+    ("bgrid-log: 1\n" + QUIET_MAP + "player: Ada\nPlayer: Bob\n", ("invalid", "E123", 6)),
+    ("bgrid-log: 1\n" + QUIET_MAP + "map bunkers: A10 B10 C10 D10 E10 F10\n", ("invalid", "E123", 5)),
+    ("bgrid-log: 1\n" + QUIET_MAP + "difficulty: HARD\n", ("incomplete", None, None)),
+    ("bgrid-log: 1\n" + QUIET_MAP + "difficulty: brutal\n", ("invalid", "E127", 5)),
+    # ridges: goes with seed: only
+    ("bgrid-log: 1\n" + QUIET_MAP + "ridges: 1\n", ("invalid", "E126", 5)),
+    ("bgrid-log: 1\nseed: 1944\nridges: 4\n", ("incomplete", None, None)),
+    ("bgrid-log: 1\nseed: 1944\nridges: 5\n", ("invalid", "E127", 3)),
+    ("bgrid-log: 1\nseed: 1944\nridges: 0\n", ("invalid", "E127", 3)),
+    ("bgrid-log: 1\nseed: 1099511627775\n", ("incomplete", None, None)),  # 2**40 - 1
+    ("bgrid-log: 1\nseed: 1099511627776\n", ("invalid", "E127", 2)),
+    ("bgrid-log: 1\nseed: 01944\n", ("invalid", "E105", 2)),
+    ("bgrid-log: 1\nplayer: Ada\n", ("invalid", "E126", 1)),            # no map
+    ("bgrid-log: 1\nseed: 1944\n" + QUIET_MAP, ("invalid", "E126", 3)),  # two maps
+])
+def test_header(header, expected):
+    body = START if "map " in header.lower() else ""
+    assert v(header + body) == expected
+
+
+@pytest.mark.parametrize("mountains, bunkers, artillery, expected", [
+    ("", "A10 B10 C10 D10 E10 F10", "I9 I10 J9 J10", "incomplete"),       # may be empty
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10", "I9 I10 J9 J10", "E130"),      # 5 bunkers
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10 F10 G10", "I9 I10 J9 J10", "E130"),
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10 E10", "I9 I10 J9 J10", "E130"),  # not distinct
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10 F10", "I9 I10 J9", "E130"),
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10 F10", "I9 I10 J9 J9", "E130"),
+    ("H9 H10 I8 J8 A10", "A10 B10 C10 D10 E10 F10", "I9 I10 J9 J10", "E130"),  # bunker on mountain
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10 F10", "I9 I10 J9 H9", "E130"),   # artillery on mountain
+    ("H9 H10 I8 J8", "A10 B10 C10 D10 E10 F10", "I9 I10 J9 F10", "E130"),  # bunker + artillery
+    ("B2 D4", "A10 B10 C10 D10 E10 F10", "I9 I10 J9 J10", "incomplete"),   # need not be a ridge
+])
+def test_explicit_map(mountains, bunkers, artillery, expected):
+    text = (f"bgrid-log: 1\nmap mountains: {mountains}\nmap bunkers: {bunkers}\n"
+            f"map artillery: {artillery}\n" + START)
+    verdict, code, _ = v(text)
+    assert (code or verdict) == expected
+
+
+def test_explicit_map_needs_the_mountains_line():
+    text = "bgrid-log: 1\nmap bunkers: A10 B10 C10 D10 E10 F10\nmap artillery: I9 I10 J9 J10\n" + START
+    assert v(text)[:2] == ("invalid", "E126")
+
+
+# Hand setup (R1, R5, R27). Ridge 2H 3H 5H 6H: cells B3 and E6 (the first card gives the
+# column, the second the row). Bunkers AH 8H -> A8, AD 9D -> A9, AC 10C -> A10, 2D 8D -> B8,
+# 2C 9C -> B9, 2S 10S -> B10; artillery 9S AS -> I1, 10H 2H -> J2, 10D 3D -> J3, 7S 4S -> G4.
+# None of these cells is on the ridge's segment (columns B-E, rows 3-6) but G4 ... G4 is
+# column G: outside. So every target stands on its own cell.
+RIDGE = "2H 3H 5H 6H"
+BUNKERS = "AH 8H AD 9D AC 10C 2D 8D 2C 9C 2S 10S"
+ARTILLERY = "9S AS 10H 2H 10D 3D 7S 4S"
+
+
+def setup_log(ridges=(RIDGE,), bunkers=BUNKERS, artillery=ARTILLERY, extra=""):
+    lines = ["bgrid-log: 1"] + [f"setup ridge: {r}" for r in ridges]
+    lines += [f"setup bunkers: {bunkers}", f"setup artillery: {artillery}"]
+    return "\n".join(lines) + "\n" + extra
+
+
+def test_hand_setup_builds_the_worked_map():
+    verdict = verify_log(setup_log(extra="turn 1\nenter AH\n"))
+    assert verdict.verdict == "incomplete"
+    t = verdict.trace
+    assert [str(c) for c in t.bunkers] == ["A8", "A9", "A10", "B8", "B9", "B10"]
+    assert [str(c) for c in t.artillery_start] == ["I1", "J2", "J3", "G4"]
+    assert {"B3", "E6"} <= {str(c) for c in t.mountains}
+
+
+@pytest.mark.parametrize("kwargs, expected", [
+    ({"ridges": ("QH 2H JK 3H KS 5H 6H",)}, "incomplete"),          # face cards before the last
+    ({"ridges": ("2H 3H 5H 6H QH",)}, "E129"),                       # ... never after it
+    ({"bunkers": BUNKERS + " JD"}, "E129"),
+    ({"artillery": "JD " + ARTILLERY}, "incomplete"),
+    ({"artillery": ARTILLERY + " KD"}, "E129"),
+    ({"artillery": "9S AS 10H 2H 10D 3D 7S"}, "E129"),               # one number card short
+    ({"artillery": "9S AS 10H 2H 10D 3D 7S 8H"}, "E129"),            # 8H twice in the target draw
+    ({"ridges": (RIDGE, "2H 4H 7H 8H")}, "E129"),                    # 2H twice in the ridge draw
+    ({"ridges": (RIDGE, "JK 4C 7C JK 8C 9C")}, "incomplete"),       # two Jokers are two cards
+    ({"ridges": (RIDGE,) * 1 + ("4C 4D 7C 7D", "8C 8D 9C 9D", "AS 4S 3C 3D", "5C 5D 6C 6D")}, "E129"),
+])
+def test_hand_setup_lines(kwargs, expected):
+    verdict, code, _ = v(setup_log(**kwargs, extra="turn 1\nenter AH\n"))
+    assert (code or verdict) == expected
+
+
+def test_ridges_key_does_not_go_with_setup_lines():
+    assert v(setup_log(extra="ridges: 1\n"))[:2] == ("invalid", "E126")
+
+
+# -- lexical --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("turn1, expected", [
+    ("enter AC\ndraw 2S 3S 4S 5S TS\nautoma 3C", "incomplete"),            # T for 10
+    ("enter AC\ndraw 2S 3S 4S 5S 10s\nautoma 3c", "incomplete"),
+    ("enter A♣\ufe0f\ndraw 2♠️ 3♤ 4S 5S 6S\nautoma 3♧\ufe0e", "incomplete"),  # symbols
+    ("enter 1C", "E101"),                                                    # 1 is not an Ace
+    ("enter AC\ndraw 2S,3S 4S 5S 6S", "E101"),                               # commas
+    ("enter AC\ndraw 2S, 3S 4S 5S 6S", "E101"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 2S F F\nautoma 3C", "incomplete"),  # steps split
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 3S FF F\nautoma 3C", "incomplete"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 3S f lf\nautoma 3C", "incomplete"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 3S FX", "E104"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 3S F\ufb02", "E104"),  # a ligature is not F and L
+    ("enter AC\ndraw 2S 3S 4S 5\u017f 6S", "E101"),              # long s is not S
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at C07", "E102"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at A0", "E102"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at K3", "E102"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at a1 facing s\nautoma 3C", "incomplete"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate facing \u017f", "E115"),
+    ("enter QS \u0131", "E103"),        # dotless i: upper() is I, but it is no column
+    ("enter QS i", "incomplete"),
+])
+def test_lexical(turn1, expected):
+    text = "bgrid-log: 1\n" + QUIET_MAP + "turn 1\n" + turn1 + "\n"
+    verdict, code, _ = v(text)
+    assert (code or verdict) == expected
+
+
+def test_bom_crlf_and_arrows_without_spaces():
+    text = "\ufeffbgrid-log: 1\r\n" + QUIET_MAP.replace("\n", "\r\n") + START.replace("\n", "\r\n")
+    assert v(text.encode("utf-8").decode("utf-8"))[0] == "incomplete"
+    assert verify_log(text.encode("utf-8")).verdict == "incomplete"
+    bare = "bgrid-log: 1\n" + QUIET_MAP + START
+    assert verify_log(text.encode()).verification_id == verify_log(bare).verification_id
+
+
+def test_header_key_is_ascii():
+    kelvin = QUIET_MAP.replace("map bunkers", "map bun\u212aers")  # lower() makes it 'k'
+    assert v("bgrid-log: 1\n" + kelvin + START)[:2] == ("invalid", "E122")
