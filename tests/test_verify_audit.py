@@ -339,3 +339,106 @@ def test_bom_crlf_and_arrows_without_spaces():
 def test_header_key_is_ascii():
     kelvin = QUIET_MAP.replace("map bunkers", "map bun\u212aers")  # lower() makes it 'k'
     assert v("bgrid-log: 1\n" + kelvin + START)[:2] == ("invalid", "E122")
+
+
+# -- R36 at a draw, and the damage of an exhaustion ending the mission ----------------------
+
+def test_draw_none_at_the_second_exhaustion():
+    # turn 97 plays 2S (A1 -> A2) and reveals the last card of the second pass; turn 98
+    # needs a card to refill the hand from an empty pile: out of fuel, written 'draw none'
+    text = quiet(97, before={97: "move 2S F"}) + "turn 98\n"
+    assert v(text + "draw none\n")[:2] == ("valid", None)
+    assert v(text + "draw none\nstate at A2 dmg 1\n")[:2] == ("valid", None)
+    assert v(text + "reshuffle\ndraw none\n")[:2] == ("valid", None)
+    assert v(text + "draw 2S\n")[:2] == ("invalid", "E211")          # 2S is on the discard pile
+    assert v(text + "draw 2S none\n")[:2] == ("invalid", "E211")
+    assert v(text + "draw none 2S\n")[:2] == ("invalid", "E110")     # none only last
+    # the card that was needed is the draw's: the message says so (R36)
+    verdict = verify_log(text + "automa none\n")
+    assert verdict.errors[0].code == "E211" and "'draw none'" in verdict.errors[0].message
+    # a log that stops before the statement writing 'none' is incomplete, not valid: the
+    # verifier never plays on by itself (R36), and so a claim is not checked yet (R38)
+    for stop in (text, text.replace("turn 98\n", ""), "claim: victory 9\nturn 1\n".join(text.split("turn 1\n", 1))):
+        verdict = verify_log(stop)
+        assert (verdict.verdict, verdict.errors) == ("incomplete", [])
+        assert verdict.state.endswith("draw none (R36)")
+
+
+# Difficulty ace (health 3, R4): turn 1 enters with QS in column A (1 damage, R13), draws
+# 2S 3S 4S 5S 6S and leaves the map west with 2S: R (south -> west), F off the board. No
+# Automa phase after an exit (R6). Turn 2 enters with KH in column A (2 damage), draws 7S.
+ACE_START = ("bgrid-log: 1\n" + QUIET_MAP + "difficulty: ace\n"
+             "turn 1\nenter QS A\ndraw 2S 3S 4S 5S 6S\nmove 2S RF\nturn 2\nenter KH A\ndraw 7S\n")
+
+
+def test_an_entry_whose_damage_ends_the_mission_needs_no_column():
+    # turn 2 leaves again with 3S; turn 3 enters with JD: 3 damage = health 3, defeat, -3
+    text = ACE_START + "move 3S RF\nturn 3\n"
+    verdict = verify_log(text + "enter JD\n")
+    assert (verdict.verdict, verdict.outcome, verdict.score.total) == ("valid", "defeat", -3)
+    assert v(text + "enter JD\nstate dmg 3 at off\n")[:2] == ("valid", None)
+    assert v(text + "enter JD\nstate facing S\n")[:2] == ("invalid", "E213")  # off the map
+    assert v(text + "enter JD\ndraw 8S\n")[:2] == ("invalid", "E212")
+    # with 2 damage of 3 the column is needed
+    assert v(ACE_START.replace("enter KH A", "enter KH"))[:2] == ("invalid", "E113")
+
+
+def test_the_damage_of_the_first_exhaustion_can_end_the_mission():
+    # cards used: QS, 5 drawn, KH, 7S = 8; 46 Automa cards (turns 2..47) empty the pile;
+    # turn 48's Automa card meets the first exhaustion: 1 damage more, 3 of 3: defeat (R22,
+    # R36), written 'automa none'
+    used = {"QS", "2S", "3S", "4S", "5S", "6S", "KH", "7S"}
+    rest = [str(c) for c in FULL_DECK if str(c) not in used]
+    assert len(rest) == 46
+    text = ACE_START + "automa " + rest[0] + "\n"
+    for turn, card in enumerate(rest[1:], start=3):
+        text += f"turn {turn}\nautoma {card}\n"
+    text += "turn 48\n"
+    assert v(text)[0] == "incomplete"
+    verdict = verify_log(text + "automa none\n")
+    assert (verdict.verdict, verdict.outcome, verdict.score.total) == ("valid", "defeat", -3)
+    assert v(text + "automa QS\n")[:2] == ("invalid", "E211")    # QS was discarded: no matter
+    assert v(text + "automa none\nstate dmg 3\n")[:2] == ("valid", None)
+
+
+# -- Jokers, turn numbers, order, state lines ------------------------------------------------
+
+@pytest.mark.parametrize("turn1, expected", [
+    ("enter AC\ndraw 2S 3S 4S 5S JK=7H", "E111"),                    # drawn: plain JK
+    ("enter JK=7H A", "E111"),
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nmove JK F", "E111"),          # played: declared
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nmove JK=JK F", "E101"),
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nmove JK=5H FF\nautoma 3C", "incomplete"),
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nmove jk=5♥️ FF\nautoma 3C", "incomplete"),
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nmove JK=7H F", "E112"),       # a 7 is no move card
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nresupply JK=KD -> 6S\nautoma 3C", "incomplete"),
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nthrottle JK=9C move 5S FFFFFFF\nautoma 3C", "incomplete"),
+    ("enter JK A\ndraw 2S 3S 4S 5S JK\nthrottle JK=9C move 5S FFFFFFFF", "E203"),  # 5 + 2 = 7
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 2S none", "E104"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nbomb none -> 7D", "E110"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nautoma 3C\nturn 3", "E201"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nautoma 3C\nturn 02", "E105"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nautoma 3C\nturn 1", "E201"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nautoma 3C\nstate at A1 facing S\nturn 2\nautoma 4C", "incomplete"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nturn 2", "E202"),               # the Automa card first
+    ("state at off alt 4 dmg 0\nenter AC\nstate dmg 0 at A1\ndraw 2S 3S 4S 5S 6S", "incomplete"),
+    ("state facing S", "E213"),                                       # off the map: no facing
+    ("enter AC\nstate at A1 at A1", "E114"),
+    ("enter AC\nstate", "E107"),
+    ("enter AC\nstate alt -1", "E105"),
+    ("enter 7H C", "E113"),
+    ("enter none C", "E113"),
+    ("enter none", "E210"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S none", "E210"),
+])
+def test_body(turn1, expected):
+    text = "bgrid-log: 1\n" + QUIET_MAP + "turn 1\n" + turn1 + "\n"
+    verdict, code, _ = v(text)
+    assert (code or verdict) == expected
+
+
+@pytest.mark.parametrize("first, expected", [
+    ("turn 2", "E201"), ("turn 0", "E201"), ("draw 2S", "E125"), ("player: Ada\nturn 1\nplayer: Bob", "E124"),
+])
+def test_turn_one_first(first, expected):
+    assert v("bgrid-log: 1\n" + QUIET_MAP + first + "\n")[1] == expected

@@ -245,6 +245,17 @@ class Replay:
             handlers[kind](self, st)
         return state
 
+    def unwritten_end(self) -> str | None:
+        """R36: the mission ended for want of an entry, draw or Automa card, but the log stops
+        before the statement that writes 'none' there: what it still has to write (the turn
+        line first, when the engine is in a turn the log has not begun), else None. Such a log
+        is incomplete: the verifier never plays on by itself, not even into the end."""
+        s = self.state
+        if s.phase is not _OVER or s.end_card_purpose is None or self.none_written:
+            return None
+        owed = f"{_KIND_OF_PURPOSE[s.end_card_purpose]} none (R36)"
+        return owed if self.turn_logged == s.turn else f"turn {s.turn} (its line first), then {owed}"
+
     def after_end(self, st: Statement) -> None:
         """R36/R37: the mission is over; only the `none` statement that ended it and `state`."""
         s = self.state

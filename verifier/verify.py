@@ -59,6 +59,10 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     if not state.is_over:
         verdict.state = replay_state(state, replay.turn_logged)
         return verdict
+    owed = replay.unwritten_end()
+    if owed is not None:  # R36: the end is the log's to write
+        verdict.state = f"{describe_state(state, replay.turn_logged)}; next: {owed}"
+        return verdict
     rs = mission.ruleset
     verdict.score = Score(state.bunkers_destroyed, state.artillery_destroyed, state.damage,
                           rs.score_bunker, rs.score_artillery, rs.score_damage)
