@@ -442,3 +442,73 @@ def test_body(turn1, expected):
 ])
 def test_turn_one_first(first, expected):
     assert v("bgrid-log: 1\n" + QUIET_MAP + first + "\n")[1] == expected
+
+
+# -- challenge deck --------------------------------------------------------------------------
+
+CODE = encode_code(ChallengeSpec("standard-1", "normal", 1, 1944))
+DECK = [str(c) for c in mission_from_code(CODE).deck]  # the rules' own deck order, top first
+
+
+def test_challenge_deck_every_card_is_the_expected_one():
+    # the entry card is the deck's first, then five drawn (R25)
+    good = f"bgrid-log: 1\nchallenge: {CODE}\nturn 1\nenter {DECK[0]}\ndraw {' '.join(DECK[1:6])}\n"
+    verdict = verify_log(good)
+    assert (verdict.verdict, verdict.assurance) == ("incomplete", "exact")
+    other = next(c for c in ("7H", "8H") if c != DECK[0])
+    bad = verify_log(good.replace(f"enter {DECK[0]}", f"enter {other}"))
+    assert bad.errors[0].code == "E206" and DECK[0] in bad.errors[0].message
+    swapped = good.replace(f"{DECK[4]} {DECK[5]}", f"{DECK[5]} {DECK[4]}")
+    bad = verify_log(swapped)
+    assert (bad.errors[0].code, bad.errors[0].line) == ("E206", 5)
+    assert f"gives {DECK[4]}" in bad.errors[0].message  # the first mismatch names the expected card
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ("difficulty: hard", "E126"), ("ridges: 1", "E126"), ("ruleset: standard-1", "incomplete"),
+    ("ruleset: other-9", "E127"),
+])
+def test_challenge_fixes_difficulty_and_ridges(extra, expected):
+    verdict, code, _ = v(f"bgrid-log: 1\nchallenge: {CODE}\n{extra}\n")
+    assert (code or verdict) == expected
+
+
+def test_challenge_code_spelling_does_not_change_the_id():
+    bare = CODE.replace("-", "")
+    ids = {verify_log(f"bgrid-log: 1\nchallenge: {spelled}\nturn 1\nenter {DECK[0]}\n").verification_id
+           for spelled in (CODE, CODE.lower(), bare, " ".join(bare[i:i + 4] for i in range(0, 11, 4)))}
+    assert len(ids) == 1
+
+
+# -- verification id -------------------------------------------------------------------------
+
+def reformatted(text: str) -> str:
+    """The same log written differently: case, spacing, comments, T for 10, suit symbols,
+    split step words, arrows without spaces, CRLF and a BOM."""
+    out = []
+    for i, line in enumerate(text.split("\n")):
+        line = line.replace("10", "T") if line.startswith(("draw", "automa")) else line
+        line = line.replace("H", "♥\ufe0f") if line.startswith("automa") else line
+        free_text = line.startswith(("player", "date"))  # its case is kept (docs: Verdicts)
+        line = line.upper() if i % 2 and not free_text else line
+        line = line.replace(" ", "  \t ").replace("FF", "F F").replace(" -> ", "->")
+        out.append(line + ("  # note" if i % 3 == 0 else ""))
+    return "\ufeff" + "\r\n".join(out)
+
+
+def test_verification_id_ignores_reformatting_and_sees_every_edit():
+    # turn 98 moves A1 -> A3 before its 'automa none', so no draw follows the move
+    text = quiet(header="claim: defeat -1\nplayer: Ada", before={98: "move 2S FF"})
+    base = verify_log(text)
+    assert base.verdict == "valid"
+    again = verify_log(reformatted(text).encode("utf-8"))
+    assert (again.verdict, again.verification_id) == ("valid", base.verification_id)
+    edits = [text.replace("claim: defeat -1", "claim: defeat -2"),
+             text.replace("move 2S FF", "move 2S F"),
+             text.replace(f"automa {FIRST_PASS[9]}\n", f"automa {FIRST_PASS[9]}\nstate dmg 0\n"),
+             text.replace("player: Ada", "player: Bob"),
+             text.replace("player: Ada", "player: ADA"),
+             text.replace("turn 49\n", "reshuffle\nturn 49\n"),
+             text + "state dmg 1\n"]
+    ids = {verify_log(t).verification_id for t in edits}
+    assert base.verification_id not in ids and len(ids) == len(edits)
