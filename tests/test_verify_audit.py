@@ -379,6 +379,7 @@ def test_an_entry_whose_damage_ends_the_mission_needs_no_column():
     assert v(text + "enter JD\nstate dmg 3 at off\n")[:2] == ("valid", None)
     assert v(text + "enter JD\nstate facing S\n")[:2] == ("invalid", "E213")  # off the map
     assert v(text + "enter JD\ndraw 8S\n")[:2] == ("invalid", "E212")
+    assert v(text + "enter JD C\n")[:2] == ("valid", None)   # a column changes nothing then
     # with 2 damage of 3 the column is needed
     assert v(ACE_START.replace("enter KH A", "enter KH"))[:2] == ("invalid", "E113")
 
@@ -429,6 +430,15 @@ def test_the_damage_of_the_first_exhaustion_can_end_the_mission():
     ("enter 7H C", "E113"),
     ("enter none C", "E113"),
     ("enter none", "E210"),
+    # Kings (R29): after two actions still, not after a Throttle or an exit, never in the draw
+    ("enter AC\ndraw 2S 3S 4S KS 6S\nmove 2S F\nmove 3S F\nresupply KS -> 7D\nautoma 3C", "incomplete"),
+    ("enter AC\ndraw 2S 3S 9S KS 6S\nthrottle 9S move 2S F\nresupply KS -> 7D", "E202"),
+    ("enter AC\ndraw 2S 3S 9S KS 6S\nmove 2S RF\nresupply KS -> 7D", "E202"),
+    ("enter AC\ndraw 2S 3S 4S KS\nresupply KS -> 7D", "E208"),
+    ("enter AC\ndraw 2S 3S 4S KS\ndraw 6S\nresupply KS->7D\nautoma 3C", "incomplete"),
+    ("enter AC\ndraw 2S 3S 4S KS 6S\nresupply KD -> 7D", "E204"),
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at off", "E213"),
+    ("reshuffle", "E209"),                                            # 54 cards in the pile
     ("enter AC\ndraw 2S 3S 4S 5S 6S none", "E210"),
 ])
 def test_body(turn1, expected):
