@@ -4,11 +4,12 @@ with ``rules/`` beyond building the state. Thousands of seeded random positions 
 difference is a rule one of the two gets wrong."""
 
 import random
+from collections import Counter
 
 import pytest
 
 from bgrid.rules import engine
-from bgrid.rules.actions import Bomb, EndPhase, Guns, Move, Throttle
+from bgrid.rules.actions import Bomb, EndPhase, Guns, Move, Resupply, Throttle
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.cards import FULL_DECK, Card, parse_cards
 from bgrid.rules.errors import IllegalActionError
@@ -242,3 +243,259 @@ def test_moves_match_the_reference_on_random_step_lists():
         assert cell == expected[0], situation
         if cell is not None:
             assert str(state.facing) == expected[1], situation
+
+
+# -- whole missions: the turn, the deck and the end (R6, R8, R13, R22, R23, R28-R30, R35) --
+
+class Referee:
+    """A second referee for a whole mission with the player's own deck, fed the same cards
+    and decisions as the engine. Cards are counted by their physical face (a Joker as JK)."""
+
+    def __init__(self, game_map, health):
+        self.mountains = {pair(c) for c in game_map.mountains}
+        self.bunkers = {pair(c) for c in game_map.bunkers}
+        self.artillery = {pair(c) for c in game_map.artillery}
+        self.suppressed, self.craters, self.destroyed = set(), set(), set()
+        self.cell = self.facing = None
+        self.altitude, self.damage, self.health = 4, 0, health
+        self.draw = Counter(str(c) for c in FULL_DECK)
+        self.hand, self.discard, self.in_play = Counter(), Counter(), Counter()
+        self.exhaustions, self.turn, self.actions = 0, 1, 0
+        self.phase, self.pending, self.outcome = "entry", None, None
+        self.kills = [0, 0]  # bunkers, artillery
+
+    # the end (R23)
+    def end(self, outcome):
+        self.outcome, self.phase = outcome, "over"
+
+    def hurt(self):
+        self.damage += 1
+        if self.damage >= self.health:
+            self.end("damage")
+        return self.outcome is not None
+
+    def purpose(self):
+        return self.phase if self.phase in ("entry", "draw", "automa", "reveal") else None
+
+    def settle(self):
+        """R22: a card is needed and the draw pile is empty."""
+        while self.purpose() and not +self.draw:
+            self.exhaustions += 1
+            if self.exhaustions == 2:
+                return self.end("out-of-fuel")
+            self.draw, self.discard = self.discard, Counter()  # R35: in_play stays out
+            if self.hurt():
+                return
+
+    def to_discard(self, *faces):
+        for f in faces:
+            self.in_play[f] -= 1
+            self.discard[f] += 1
+
+    def begin_draw(self):
+        self.phase = "act" if sum(self.hand.values()) >= 5 else "draw"  # R30
+
+    def new_turn(self):
+        self.turn += 1
+        self.actions = 0
+        if self.cell is None:
+            self.phase = "entry"
+        else:
+            self.begin_draw()
+
+    def end_player_phase(self):
+        if self.cell is None:
+            self.new_turn()  # the Automa phase is skipped (R6)
+        else:
+            self.phase = "automa"
+
+    def after_action(self):
+        if self.outcome:
+            return
+        self.phase = "act"
+        if self.actions >= 2 and not (self.hand["KH"] + self.hand["KD"] + self.hand["KC"]
+                                      + self.hand["KS"] + self.hand["JK"]):
+            self.end_player_phase()
+
+    def enter(self, face, column, chosen):
+        if chosen and self.hurt():
+            return
+        cell = (column, 1)
+        if cell in self.mountains and self.altitude < 4:
+            clear = [c for c in range(10) if (c, 1) not in self.mountains]
+            if not clear:
+                self.cell, self.facing = cell, "S"
+                return self.end("crash")  # R28
+            cell = (min(clear, key=lambda c: (abs(c - column), c)), 1)
+        self.cell, self.facing = cell, "S"
+        self.to_discard(face)
+        self.begin_draw()
+
+    def destroy(self, cell):
+        if cell in self.bunkers:
+            self.bunkers.discard(cell)
+            self.kills[0] += 1
+        else:
+            self.artillery.discard(cell)
+            self.suppressed.discard(cell)
+            self.kills[1] += 1
+        self.destroyed.add(cell)
+        if not self.bunkers:
+            self.end("victory")
+
+    # cards
+    def card(self, card):
+        face = str(card)
+        assert self.draw[face] > 0, face
+        self.draw[face] -= 1
+        if self.phase == "entry":
+            self.in_play[face] += 1
+            if card.is_number:
+                self.enter(face, card.column, False)
+            else:
+                self.phase, self.pending = "column", face
+        elif self.phase == "draw":
+            self.hand[face] += 1
+            if sum(self.hand.values()) >= 5:
+                self.phase = "act"
+        elif self.phase == "reveal":
+            action, self.pending = self.pending, None
+            if isinstance(action, Resupply):
+                self.hand[face] += 1
+                self.after_action()
+            else:
+                self.in_play[face] += 1
+                self.resolve(action, card)
+                if not self.outcome:
+                    self.to_discard(face, str(action.card.physical))
+                    self.after_action()
+        else:
+            self.in_play[face] += 1
+            after, damage = reference_automa(self.mountains, self.bunkers, self.artillery,
+                                             self.suppressed, self.cell, self.altitude, card)
+            if damage and self.hurt():
+                return self.settle()
+            self.artillery, self.suppressed = after, set()
+            self.to_discard(face)
+            self.new_turn()
+        self.settle()
+
+    def resolve(self, action, revealed):
+        if isinstance(action, Guns):
+            target = pair(action.target)
+            if revealed.is_joker or revealed.suit.value in "HD":
+                if self.altitude <= 3:
+                    self.destroy(target)
+                else:
+                    self.suppressed.add(target)
+            return
+        cell = self.cell
+        around = {(cell[0] + dc, cell[1] + dr) for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0))}
+        result = reference_bomb(self.altitude, action.card.acting, revealed,
+                                bool(around & self.destroyed), cell in self.craters)
+        if result == "hit":
+            self.destroy(cell)
+        elif result == "near":
+            self.craters.add(cell)
+
+    # decisions
+    def play(self, action):
+        if self.phase == "column":
+            self.enter(self.pending, action.column, True)
+            self.pending = None
+            return self.settle()
+        if isinstance(action, EndPhase):
+            self.end_player_phase()
+            return self.settle()
+        if isinstance(action, Resupply):
+            self.hand["JK" if action.king.is_joker else str(action.king)] -= 1
+            self.discard["JK" if action.king.is_joker else str(action.king)] += 1  # R8
+            self.phase, self.pending = "reveal", action
+            return self.settle()
+        cards = [action.nine, action.paired.card] if isinstance(action, Throttle) else [action.card]
+        for c in cards:
+            self.hand[str(c.physical)] -= 1
+            self.in_play[str(c.physical)] += 1
+        faces = [str(c.physical) for c in cards]
+        if isinstance(action, (Guns, Bomb)):
+            self.actions += 1
+            self.phase, self.pending = "reveal", action
+            return self.settle()
+        bonus = 2 if isinstance(action, Throttle) else 0
+        inner = action.paired if bonus else action
+        self.actions = 2 if bonus else self.actions + 1
+        if isinstance(inner, Move):
+            at, facing = reference_move(self.cell, self.facing, inner.steps,
+                                        inner.card.acting.rank + bonus, self.mountains, self.altitude)
+            self.cell, self.facing = at, (facing if at is not None else None)
+            self.to_discard(*faces)
+            if at is None or bonus:
+                self.end_player_phase()
+            else:
+                self.after_action()
+        else:
+            size = (2 if inner.card.acting.rank == 12 else 1) + bonus
+            self.altitude += size if inner.card.acting.is_red else -size
+            if self.cell in self.mountains and self.altitude < 4:
+                return self.end("crash")
+            self.to_discard(*faces)
+            if bonus:
+                self.end_player_phase()
+            else:
+                self.after_action()
+        self.settle()
+
+
+def _piles(counter):
+    return Counter({k: v for k, v in counter.items() if v})
+
+
+@pytest.mark.parametrize("player", ["random", "greedy"])
+def test_whole_missions_match_the_reference_referee(player):
+    from bgrid.rules.greedy import greedy_action
+    from bgrid.rules.mission import mission_from_seed
+    from bgrid.rules.playout import random_action, random_card, start_state
+    from bgrid.rules.seeding import stream
+
+    decide = random_action if player == "random" else greedy_action
+    outcomes = Counter()
+    for seed in range(60):
+        mission = mission_from_seed(seed, difficulty=("easy", "normal", "hard", "ace")[seed % 4],
+                                    ridges=1 + seed % 3)
+        state = start_state(mission, False)
+        ref = Referee(mission.game_map, state.health)
+        rng = stream("standard-1", f"audit-{player}", seed)
+        while not state.is_over:
+            if engine.chance_pending(state):
+                card = random_card(state, rng)
+                engine.reveal(state, card)
+                ref.card(card)
+                step = str(card)
+            else:
+                action = decide(state, rng)
+                engine.apply(state, action)
+                ref.play(action)
+                step = str(action)
+            where = (seed, state.turn, step)
+            assert (None if state.cell is None else pair(state.cell)) == ref.cell, where
+            assert (None if state.facing is None else str(state.facing)) == ref.facing, where
+            assert (state.altitude, state.damage, state.turn, state.exhaustions) == \
+                (ref.altitude, ref.damage, ref.turn, ref.exhaustions), where
+            assert {pair(c) for c in state.artillery} == ref.artillery, where
+            assert {pair(c) for c in state.bunkers} == ref.bunkers, where
+            assert {pair(c) for c in state.suppressed} == ref.suppressed, where
+            assert {pair(c) for c in state.craters} == ref.craters, where
+            assert Counter(map(str, state.hand)) == _piles(ref.hand), where
+            assert Counter(map(str, state.discard)) == _piles(ref.discard), where
+            assert Counter(map(str, state.draw_pile)) == _piles(ref.draw), where
+            assert Counter(map(str, state.in_play)) == _piles(ref.in_play), where
+            purpose = ref.purpose()
+            if purpose == "reveal":
+                purpose = "resupply" if isinstance(ref.pending, Resupply) else \
+                    "guns" if isinstance(ref.pending, Guns) else "bomb"
+            assert engine.chance_pending(state) == purpose, where
+        cause = "victory" if state.cause is None else str(state.cause)
+        assert cause == ref.outcome, seed
+        assert (state.bunkers_destroyed, state.artillery_destroyed) == tuple(ref.kills), seed
+        outcomes[cause] += 1
+    assert len(outcomes) >= 2  # the missions end in more than one way
