@@ -522,3 +522,51 @@ def test_verification_id_ignores_reformatting_and_sees_every_edit():
              text + "state dmg 1\n"]
     ids = {verify_log(t).verification_id for t in edits}
     assert base.verification_id not in ids and len(ids) == len(edits)
+
+
+# -- R35 at the first exhaustion ---------------------------------------------------------------
+
+def own_deck_log(hand: list[str], turn49: str, bunkers: str = "A10 B10 C10 D10 E10 F10") -> str:
+    """Turns 1..48 of a quiet mission with ``hand`` drawn in turn 1 (the 48 other cards but
+    AC are the Automa cards), then turn 49 with ``turn49`` where the draw pile is empty."""
+    rest = [str(c) for c in FULL_DECK if str(c) not in ["AC", *hand]]
+    assert len(rest) == 48
+    lines = ["bgrid-log: 1", QUIET_MAP.replace("A10 B10 C10 D10 E10 F10", bunkers).rstrip("\n"),
+             "turn 1", "enter AC", "draw " + " ".join(hand)]
+    for turn, card in enumerate(rest, start=1):
+        lines += ([f"turn {turn}"] if turn > 1 else []) + [f"automa {card}"]
+    return "\n".join(lines + ["turn 49", turn49]) + "\n"
+
+
+@pytest.mark.parametrize("turn49, expected", [
+    # R35/R8: a King goes to the discard pile before its replacement is drawn, so the new
+    # pile holds it and it may come straight back
+    ("resupply KS -> KS\nstate dmg 1", "incomplete"),
+    ("resupply KS -> AC\nstate dmg 1", "incomplete"),
+    ("resupply KS -> 2S", "E205"),                      # in the hand
+    ("reshuffle\nresupply KS -> KS", "incomplete"),
+    ("move 2S F\nautoma 2S\nstate at A2 dmg 1", "incomplete"),   # 2S was discarded after its move
+])
+def test_the_new_draw_pile_holds_a_resupplied_king(turn49, expected):
+    verdict, code, _ = v(own_deck_log(["2S", "3S", "4S", "KS", "6S"], turn49))
+    assert (code or verdict) == expected
+
+
+@pytest.mark.parametrize("turn49, expected", [
+    # a bomb card awaiting its reveal is not in the new pile (R35); the bunker is at A1
+    ("bomb 7H -> 7H", "E205"),
+    ("bomb 7H -> AC\nstate dmg 1", "incomplete"),
+])
+def test_the_new_draw_pile_lacks_a_card_being_resolved(turn49, expected):
+    verdict, code, _ = v(own_deck_log(["2S", "3S", "4S", "7H", "6S"], turn49,
+                                      bunkers="A1 B10 C10 D10 E10 F10"))
+    assert (code or verdict) == expected
+
+
+def test_an_unreadable_log_is_identified_by_its_bytes():
+    import hashlib
+    for data in (b"bgrid-log: 1\nseed: 1944\nturn 1\nenter 1H\n", b"player: Ada\n",
+                 b"bgrid-log: 1\nmap mountains:\nmap bunkers: A1\nmap artillery: B1\n"):
+        # docs/log-format.md, Verdicts: a fixed prefix, a NUL, the bytes
+        expected = hashlib.sha256(b"bgrid-verify-raw\x00" + data).hexdigest()[:16]
+        assert verify_log(data).verification_id == expected
