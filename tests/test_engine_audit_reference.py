@@ -450,8 +450,8 @@ def _piles(counter):
     return Counter({k: v for k, v in counter.items() if v})
 
 
-@pytest.mark.parametrize("player", ["random", "greedy"])
-def test_whole_missions_match_the_reference_referee(player):
+@pytest.mark.parametrize("player,challenge", [("random", False), ("greedy", False), ("greedy", True)])
+def test_whole_missions_match_the_reference_referee(player, challenge):
     from bgrid.rules.greedy import greedy_action
     from bgrid.rules.mission import mission_from_seed
     from bgrid.rules.playout import random_action, random_card, start_state
@@ -462,21 +462,28 @@ def test_whole_missions_match_the_reference_referee(player):
     for seed in range(60):
         mission = mission_from_seed(seed, difficulty=("easy", "normal", "hard", "ace")[seed % 4],
                                     ridges=1 + seed % 3)
-        state = start_state(mission, False)
+        state = start_state(mission, challenge)
         ref = Referee(mission.game_map, state.health)
         rng = stream("standard-1", f"audit-{player}", seed)
+        # R26: a card's reshuffle number; the Jokers of a new pile take the lowest Joker
+        # numbers (the engine's documented choice; seeded decks number them consecutively).
+        number = {str(c): n for c, n in zip(mission.deck, mission.reshuffle) if not c.is_joker}
+        jokers = sorted(n for c, n in zip(mission.deck, mission.reshuffle) if c.is_joker)
         while not state.is_over:
             if engine.chance_pending(state):
                 card = random_card(state, rng)
-                engine.reveal(state, card)
+                events = engine.reveal(state, card)
                 ref.card(card)
                 step = str(card)
             else:
                 action = decide(state, rng)
-                engine.apply(state, action)
+                events = engine.apply(state, action)
                 ref.play(action)
                 step = str(action)
             where = (seed, state.turn, step)
+            if challenge and any(type(e).__name__ == "Reshuffled" for e in events) and state.draw_pile:
+                keys = [jokers.pop(0) if c.is_joker else number[str(c)] for c in state.draw_pile]
+                assert keys == sorted(keys), where  # lowest reshuffle number on top (R26)
             assert (None if state.cell is None else pair(state.cell)) == ref.cell, where
             assert (None if state.facing is None else str(state.facing)) == ref.facing, where
             assert (state.altitude, state.damage, state.turn, state.exhaustions) == \
