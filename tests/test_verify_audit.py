@@ -439,6 +439,8 @@ def test_the_damage_of_the_first_exhaustion_can_end_the_mission():
     ("enter AC\ndraw 2S 3S 4S KS 6S\nresupply KD -> 7D", "E204"),
     ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at off", "E213"),
     ("reshuffle", "E209"),                                            # 54 cards in the pile
+    ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 2S F\ndraw 7D", "E202"),   # the draw comes first (R6)
+    ("enter AC\ndraw 2S 3S 4S KS 6S\nresupply KS -> 7D\ndraw 8D", "E207"),  # the hand is full
     ("enter AC\ndraw 2S 3S 4S 5S 6S none", "E210"),
 ])
 def test_body(turn1, expected):

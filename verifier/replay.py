@@ -320,9 +320,14 @@ class Replay:
     def do_draw(self, st: Statement) -> None:
         s = self.state
         if s.phase is not Phase.DRAW:
-            if s.phase is Phase.ACTIONS:
+            n = len(s.hand)
+            if s.phase is Phase.ACTIONS and n >= s.ruleset.hand_size:
                 raise self.fail("E207", "the hand already holds 5 cards; nothing is drawn (R6, R30)",
                                 1)
+            if s.phase is Phase.ACTIONS:  # a play made the hand smaller: too late to draw
+                raise self.fail("E202", f"the hand holds {n} card{'s' if n != 1 else ''}, but the draw "
+                                "comes before the plays: once a card is played the hand is refilled "
+                                "at the next turn (R6)", 0)
             raise self.fail("E202", self._expected(), 0)
         room = s.ruleset.hand_size - len(s.hand)
         real = sum(1 for c in st.cards if c is not None)
