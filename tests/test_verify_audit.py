@@ -572,3 +572,12 @@ def test_an_unreadable_log_is_identified_by_its_bytes():
         # docs/log-format.md, Verdicts: a fixed prefix, a NUL, the bytes
         expected = hashlib.sha256(b"bgrid-verify-raw\x00" + data).hexdigest()[:16]
         assert verify_log(data).verification_id == expected
+
+
+def test_the_size_limit_counts_bytes_for_text_too():
+    # 600,000 two-byte letters in a comment: 1.2 MB as UTF-8, over the 1 MiB of Lexical
+    text = "bgrid-log: 1\nseed: 1944\n# " + "\u00e9" * 600_000 + "\n"
+    assert verify_log(text).errors[0].code == "E001"
+    assert verify_log(text.encode("utf-8")).errors[0].code == "E001"
+    small = "bgrid-log: 1\nseed: 1944\n# " + "\u00e9" * 500_000 + "\n"  # 1,000,027 bytes
+    assert verify_log(small).verdict == "incomplete"

@@ -7,7 +7,7 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 
 from __future__ import annotations
 
-from .log_parser import parse_log, read_log_bytes
+from .log_parser import MAX_BYTES, parse_log, read_log_bytes
 from .map_source import MissionSource, mission_source, source_text
 from .messages import LogError
 from .explain import describe_state, legal_summary
@@ -19,7 +19,9 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     """The verdict on one log given as bytes (a file) or text."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     try:
-        log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray)) else data)
+        # text is held to the byte limit too (log-format: Lexical counts bytes, not characters)
+        log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray))
+                        or len(raw) > MAX_BYTES else data)
     except LogError as exc:
         return _notation_verdict(exc, raw, source)
     try:
