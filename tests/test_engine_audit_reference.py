@@ -459,7 +459,7 @@ def test_whole_missions_match_the_reference_referee(player, challenge):
 
     decide = random_action if player == "random" else greedy_action
     outcomes = Counter()
-    for seed in range(60):
+    for seed in range(150):
         mission = mission_from_seed(seed, difficulty=("easy", "normal", "hard", "ace")[seed % 4],
                                     ridges=1 + seed % 3)
         state = start_state(mission, challenge)
