@@ -295,6 +295,14 @@ def test_hand_setup_lines(kwargs, expected):
     assert (code or verdict) == expected
 
 
+def test_hand_setup_two_bunkers_drawn_for_one_cell():
+    # AD 8S names A8 again (other cards, same cell): R3 puts it on the nearest open cell,
+    # distance 1: A7, A9 or B8; the leftmost column then the topmost row gives A7. A card
+    # may be in both draws (R5): 2H is in the ridge draw and the artillery's.
+    verdict = verify_log(setup_log(bunkers=BUNKERS.replace("AD 9D", "AD 8S"), extra="turn 1\nenter AH\n"))
+    assert [str(c) for c in verdict.trace.bunkers] == ["A8", "A7", "A10", "B8", "B9", "B10"]
+
+
 def test_ridges_key_does_not_go_with_setup_lines():
     assert v(setup_log(extra="ridges: 1\n"))[:2] == ("invalid", "E126")
 
