@@ -344,9 +344,13 @@ def test_bom_crlf_and_arrows_without_spaces():
     assert verify_log(text.encode()).verification_id == verify_log(bare).verification_id
 
 
-def test_header_key_is_ascii():
+def test_header_key_is_ascii_words_split_by_spaces_and_tabs():
     kelvin = QUIET_MAP.replace("map bunkers", "map bun\u212aers")  # lower() makes it 'k'
     assert v("bgrid-log: 1\n" + kelvin + START)[:2] == ("invalid", "E122")
+    nbsp = QUIET_MAP.replace("map mountains", "map\u00a0mountains")  # a no-break space
+    assert v("bgrid-log: 1\n" + nbsp + START)[:2] == ("invalid", "E122")
+    tabs = QUIET_MAP.replace("map mountains", "\tMap \t Mountains\t")
+    assert v("bgrid-log: 1\n" + tabs + START)[0] == "incomplete"
 
 
 # -- R36 at a draw, and the damage of an exhaustion ending the mission ----------------------

@@ -581,8 +581,10 @@ def _expected_one_of(word: str, known) -> str:
 
 
 def _norm_key(text: str) -> str:
-    # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key
-    return " ".join((text.lower() if text.isascii() else text).split())
+    # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key; and only spaces and tabs
+    # separate its words, as everywhere (log-format: Lexical): 'map\u00a0mountains' is no key
+    words = (text.lower() if text.isascii() else text).replace("\t", " ").split(" ")
+    return " ".join(w for w in words if w)
 
 
 def _tokens(code: str, offset: int = 0) -> list[Token]:
