@@ -593,3 +593,14 @@ def test_the_size_limit_counts_bytes_for_text_too():
     assert verify_log(text.encode("utf-8")).errors[0].code == "E001"
     small = "bgrid-log: 1\nseed: 1944\n# " + "\u00e9" * 500_000 + "\n"  # 1,000,027 bytes
     assert verify_log(small).verdict == "incomplete"
+
+
+@pytest.mark.parametrize("ending, expected", [
+    ("automa 3C\r\n", "incomplete"), ("automa 3C\n", "incomplete"), ("automa 3C", "incomplete"),
+    ("automa 3C\r", "E003"),                 # a CR not before an LF (log-format: Lexical)
+    ("automa\r3C\n", "E003"), ("automa 3C\x0c\n", "E003"), ("automa 3C # \x00\n", "E003"),
+])
+def test_line_ends(ending, expected):
+    text = "bgrid-log: 1\r\n" + QUIET_MAP + START.replace("automa 3C\n", ending)
+    verdict, code, _ = v(text)
+    assert (code or verdict) == expected

@@ -100,8 +100,8 @@ def parse_log(source: str | bytes) -> ParsedLog:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
-    if "\r" in text:
-        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if "\r" in text:  # a CR only just before an LF: the last piece has no LF after it
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:-1]] + lines[-1:]
     if lines and lines[-1] == "":
         lines.pop()
     # One search over the whole text usually shows that no line holds a control character
