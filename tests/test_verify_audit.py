@@ -26,6 +26,8 @@ first exhaustion (R22). The quiet mission, own deck (54 cards):
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from bgrid.rules.cards import FULL_DECK, Card
@@ -604,3 +606,78 @@ def test_line_ends(ending, expected):
     text = "bgrid-log: 1\r\n" + QUIET_MAP + START.replace("automa 3C\n", ending)
     verdict, code, _ = v(text)
     assert (code or verdict) == expected
+
+
+# -- R26: the challenge deck after the reshuffle, worked independently of the engine ---------
+
+def _cards_taken(text: str):
+    """Walk a log in the writer's spelling by hand: yield (line index, token index, card,
+    discard pile before the card is taken) for every card drawn or revealed, keeping the
+    hand and the discard pile by R8 and R35 (a guns/bomb card waits for its reveal off the
+    pile; a King is discarded before its replacement is drawn)."""
+    hand, discard = Counter(), Counter()
+    for i, line in enumerate(text.split("\n")):
+        words = line.split("#")[0].split()
+        if not words or ":" in words[0] or words[0] in ("turn", "state", "reshuffle"):
+            continue
+        kind, args = words[0], words[1:]
+        physical = lambda w: "JK" if w.startswith("JK") else w  # noqa: E731
+        if kind in ("enter", "automa"):
+            if args[0] != "none":
+                yield i, 1, args[0], Counter(discard)
+                discard[args[0]] += 1
+        elif kind == "draw":
+            for j, card in enumerate(args, start=1):
+                if card != "none":
+                    yield i, j, card, Counter(discard)
+                    hand[card] += 1
+        elif kind in ("move", "alt"):
+            hand[physical(args[0])] -= 1
+            discard[physical(args[0])] += 1
+        elif kind == "throttle":
+            for card in (args[0], args[2]):
+                hand[physical(card)] -= 1
+                discard[physical(card)] += 1
+        elif kind == "resupply":
+            hand[physical(args[0])] -= 1
+            discard[physical(args[0])] += 1
+            if args[-1] != "none":
+                yield i, len(args), args[-1], Counter(discard)
+                hand[args[-1]] += 1
+        elif kind in ("guns", "bomb"):
+            played = physical(args[0])
+            hand[played] -= 1
+            if args[-1] != "none":
+                yield i, len(args), args[-1], Counter(discard)
+                discard[args[-1]] += 1
+            discard[played] += 1
+
+
+def test_challenge_reshuffle_order_and_the_expected_card_after_it():
+    from bgrid.rules.mission import mission_from_seed
+    from bgrid.rules.seeding import stream
+    from bgrid.verifier.log_writer import simulated_log
+    checked = 0
+    for k in (11, 13, 15, 17):  # simulated random players on challenge decks that ran out twice
+        mission = mission_from_seed(100 + k, "easy")
+        text, final = simulated_log(mission, stream("standard-1", f"audit-{k}", 1), challenge_deck=True)
+        assert final.exhaustions == 2
+        number = {}
+        for card, n in zip(mission.deck, mission.reshuffle):
+            number[str(card)] = min(n, number.get(str(card), n))
+        taken = list(_cards_taken(text))
+        assert [c for _, _, c, _ in taken[:54]] == [str(c) for c in mission.deck]  # R25
+        line, _, first, pile = taken[54]  # the first card of the new pile
+        order = sorted(pile.elements(), key=lambda c: number[c])  # R26: lowest number on top
+        second_pass = [c for _, _, c, _ in taken[54:]]
+        assert second_pass == order[:len(second_pass)]
+        # the log with the first card after the reshuffle swapped for the second: E206 (R26)
+        lines = text.split("\n")
+        assert lines[line].split(" ").count(first) == 1 and order[1] != first
+        lines[line] = lines[line].replace(first, order[1])
+        bad = verify_log("\n".join(lines))
+        err = bad.errors[0]
+        assert (err.code, err.line, err.rule) == ("E206", line + 1, "R26")
+        assert f"gives {first}" in err.message
+        checked += 1
+    assert checked == 4
