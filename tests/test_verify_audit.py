@@ -123,6 +123,14 @@ def test_reshuffle_marker_where_the_pile_is_empty_and_nowhere_else():
     assert v(text) == ("invalid", "E212", line_of(text, "reshuffle"))
 
 
+def test_the_exhaustion_happens_when_the_card_is_needed_and_the_marker_changes_nothing():
+    # turn 49: until its Automa card is needed the player could still play, so no damage yet;
+    # the marker only checks that the pile is empty (R36)
+    assert v(quiet(before={49: "state dmg 0\nreshuffle\nstate dmg 0"}))[:2] == ("valid", None)
+    assert v(quiet(before={50: "state dmg 1"}))[:2] == ("valid", None)
+    assert v(quiet(before={49: "state dmg 1"}))[:2] == ("invalid", "E213")
+
+
 def test_a_reshuffle_marker_well_after_the_reshuffle_is_refused():
     # turn 50: the new pile has 49 - 2 = 47 cards
     text = quiet(before={50: "reshuffle"})
