@@ -332,6 +332,8 @@ def test_ridges_key_does_not_go_with_setup_lines():
     ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 3S FX", "E104"),
     ("enter AC\ndraw 2S 3S 4S 5S 6S\nmove 3S F\ufb02", "E104"),  # a ligature is not F and L
     ("enter AC\ndraw 2S 3S 4S 5\u017f 6S", "E101"),              # long s is not S
+    ("enter AC\ndraw 2S 3S 4S 5S\ufe0f 6H\ufe0e\nautoma 3C", "incomplete"),  # vs after the suit
+    ("enter AC\ndraw 2S 3S 4S 5\ufe0fS", "E101"),                # ... not before it
     ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at C07", "E102"),
     ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at A0", "E102"),
     ("enter AC\ndraw 2S 3S 4S 5S 6S\nstate at K3", "E102"),
