@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from .board import Cell, column_name, parse_column
 from .cards import Card
 from .errors import NotationError
+from .notation import ascii_upper
 
 STEP_LETTERS = frozenset("FLR")
 
 
 def parse_steps(words) -> str:
     """Step words (``FF RF`` or ``F F R F``) to one string of F, L, R."""
-    steps = "".join(w.strip() for w in words).upper()
+    steps = ascii_upper("".join(w.strip() for w in words))
     bad = next((ch for ch in steps if ch not in STEP_LETTERS), None)
     if bad is not None or not steps:
         token = " ".join(words)

@@ -22,6 +22,7 @@ from functools import lru_cache
 import shapely
 
 from .errors import NotationError
+from .notation import ascii_upper
 
 SIZE = 10
 COLUMN_LETTERS = "ABCDEFGHIJ"
@@ -35,7 +36,7 @@ class Cell(int):
     @classmethod
     def parse(cls, text: str) -> Cell:
         """Read a cell name, any case. Raises :class:`NotationError` naming the token."""
-        token = text.strip().upper()
+        token = ascii_upper(text.strip())
         cell = _CELL_BY_NAME.get(token)
         if cell is None:
             raise NotationError(
@@ -76,7 +77,7 @@ _CELL_BY_NAME = {name: CELLS[i] for i, name in enumerate(_NAMES)}
 
 def parse_column(text: str) -> int:
     """A column letter A–J to its index 0–9."""
-    token = text.strip().upper()
+    token = ascii_upper(text.strip())
     if len(token) != 1 or token not in COLUMN_LETTERS:
         raise NotationError(f"'{text}' is not a column: expected one letter A-J", text)
     return COLUMN_LETTERS.index(token)
@@ -100,7 +101,7 @@ class Facing(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> Facing:
-        token = text.strip().upper()
+        token = ascii_upper(text.strip())
         for facing in cls:
             if token in (facing.value, facing.name):
                 return facing

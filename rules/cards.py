@@ -20,6 +20,7 @@ import enum
 from dataclasses import dataclass
 
 from .errors import NotationError
+from .notation import ascii_upper
 
 
 class Suit(enum.Enum):
@@ -76,10 +77,10 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card token. Raises :class:`NotationError` naming the token."""
-        token = text.strip()
-        for vs in _VARIATION_SELECTORS:
-            token = token.replace(vs, "")
-        upper = token.upper()
+        # A variation selector may only follow the suit symbol; case folds in ASCII only
+        # (str.upper would read the long s 'ſ' as S).
+        token = text.strip().rstrip(_VARIATION_SELECTORS)
+        upper = ascii_upper(token)
         if upper.startswith("JK"):
             if upper == "JK":
                 return JOKER

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ChallengeCodeError
+from .notation import ascii_upper
 from .ruleset import DEFAULT_RULESET, load_ruleset, ruleset_for_code_version
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -104,7 +105,7 @@ def decode_code(text: str) -> ChallengeSpec:
     for position, ch in enumerate(text):
         if ch in "- \t":
             continue
-        value = _VALUE.get(ch.upper())
+        value = _VALUE.get(ascii_upper(ch))
         if value is None:
             shown = ch if ch.isprintable() else repr(ch)
             raise ChallengeCodeError(
