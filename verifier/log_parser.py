@@ -36,14 +36,10 @@ _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
-# The only characters outside ASCII a card may hold: the suit symbols and the emoji variation
-# selectors (log-format: Lexical). Python's case mapping goes beyond ASCII ('\u017f'.upper()
-# is 'S', '\u0131'.upper() is 'I', '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so
-# every case-insensitive comparison here first makes sure the word is ASCII.
-_CARD_SYMBOLS = frozenset("\u2665\u2666\u2663\u2660\u2661\u2662\u2667\u2664\ufe0e\ufe0f")
-_VARIATION_SELECTORS = "\ufe0e\ufe0f"
-_VS_INSIDE = re.compile("[\ufe0e\ufe0f]")
-_CARD_EXPECTED = "a rank A 2-10 J Q K (T for 10) then a suit H D C S or a suit symbol, e.g. 10H, QS, A\u2666"
+# Python's case mapping goes beyond ASCII ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I',
+# '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
+# here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
+# ASCII only and takes a variation selector only after the suit (rules/notation.py).
 _new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
 
 # Body lines read before, by their exact text: (kind, the statement's fields after its line
@@ -370,10 +366,6 @@ class _Parser:
             odd = next(ch for ch in text if not ch.isprintable())
             raise self.error("E101", f"'{text}' is not a card: it holds the invisible character "
                              f"U+{ord(odd):04X}; tokens are separated by spaces and tabs only", token)
-        if not text.isascii() and (any(ch not in _CARD_SYMBOLS for ch in text if not ch.isascii())
-                                   or _VS_INSIDE.search(text.rstrip(_VARIATION_SELECTORS))):
-            # only the suit symbols, and a variation selector only right after the suit
-            raise self.error("E101", f"'{text}' is not a card: expected {_CARD_EXPECTED}", token)
         try:
             card = _parse_card(text)
         except NotationError as exc:
