@@ -112,7 +112,8 @@ def test_an_illegal_card_or_play_changes_nothing(mission, seed):
             wrong = next((c for c in state.hand + state.discard if c != state.draw_pile[0]), None)
             attempts = [lambda: engine.reveal(state, wrong)] if wrong is not None else []
         else:
-            missing = next(c for c in FULL_DECK if c not in state.hand and c.rank == 3)
+            # a hand holds 5 cards at most, so one of the 16 movement cards is always missing
+            missing = next(c for c in FULL_DECK if c not in state.hand and 2 <= c.rank <= 5)
             attempts = [lambda: engine.apply(state, Move(missing, "F"))]
             attempts += [lambda c=c: engine.apply(state, Move(c, "L"))
                          for c in state.hand if 2 <= c.rank <= 5]
