@@ -10,7 +10,7 @@ from __future__ import annotations
 from .board import BETWEEN, NEIGHBOURS, Cell
 from .cards import ACE, Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
-from .state import DefeatCause, GameState, Outcome, Phase
+from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 MISS, NEAR_MISS, HIT = 0, 1, 2
 
@@ -18,7 +18,7 @@ MISS, NEAR_MISS, HIT = 0, 1, 2
 # -- the end (R23) ----------------------------------------------------------------------
 
 def finish(state: GameState, outcome: Outcome, cause: DefeatCause | None, events: list,
-           purpose: str | None = None) -> None:
+           purpose: CardPurpose | None = None) -> None:
     """End the mission at once (R23): nothing after this is played."""
     state.phase = Phase.OVER
     state.outcome = outcome
@@ -29,7 +29,7 @@ def finish(state: GameState, outcome: Outcome, cause: DefeatCause | None, events
 
 
 def take_damage(state: GameState, amount: int, cause: DamageCause, events: list,
-                purpose: str | None = None) -> bool:
+                purpose: CardPurpose | None = None) -> bool:
     """Add damage; True if it ends the mission (damage >= health, R4, R23)."""
     state.damage += amount
     events.append(Damage(amount, cause, state.damage))

@@ -92,6 +92,11 @@ def check_action(state: GameState, action: Action) -> None:
     checker = _CHECK.get(type(action))
     if checker is None:
         raise IllegalActionError(f"'{action}' is not a play", "R7", "wrong-card-kind")
+    if isinstance(action, Throttle) and not isinstance(action.paired, (Move, Altitude)):
+        raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
+                                 "R11", "throttle-pair")
+    # The hand first: a card the player does not hold is the slip to name, whatever else is wrong.
+    _check_cards(state, *action.cards)
     if not isinstance(action, Resupply) and state.actions >= 2:
         raise IllegalActionError(f"two actions have been played this turn; '{action}' would be a "
                                  "third (R6)", "R6", "no-actions-left")
@@ -103,12 +108,25 @@ def _check_cards(state: GameState, *cards: Card) -> None:
     for card in cards:
         if card.is_joker and card.declared is None:
             raise IllegalActionError("a played Joker must say what card it is, e.g. JK=7H (R12)",
-                                     "R12", "bad-declaration")
+                                     "R12", "bad-declaration", card=card)
         physical = card.physical
         need = sum(1 for c in cards if c.physical == physical)
         if state.hand.count(physical) < need:
-            raise IllegalActionError(f"{card} is not in the hand ({_hand_words(state)})", "R7",
-                                     "not-in-hand")
+            raise IllegalActionError(f"{physical} is not in the hand ({_hand_words(state)})", "R7",
+                                     "not-in-hand", card=physical, pile=pile_of(state, physical))
+
+
+def pile_of(state: GameState, card: Card) -> str | None:
+    """Where the physical ``card`` is (one of ``rules.errors.PILES``), None if it is in no
+    pile (a deck shorter than 54 cards); the hand first, then the discard pile, then the
+    cards in play (a Joker can be in two of them)."""
+    if card in state.hand:
+        return "hand"
+    if card in state.discard:
+        return "discard pile"
+    if card in state.in_play:
+        return "in play"
+    return "draw pile" if card in state.draw_pile else None
 
 
 def _check_kind(card: Card, ranks, what: str) -> None:
@@ -130,19 +148,12 @@ def _check_move(state: GameState, action: Move, bonus: int = 0) -> None:
     trace_move(state, action, bonus)  # raises with R9/R31
 
 
-def _check_move_action(state: GameState, action: Move) -> None:
-    _check_cards(state, action.card)
-    _check_move(state, action)
-
-
 def _check_altitude_action(state: GameState, action: Altitude) -> None:
-    _check_cards(state, action.card)
     _check_kind(action.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
     _check_altitude(state, action.card)
 
 
 def _check_guns(state: GameState, action: Guns) -> None:
-    _check_cards(state, action.card)
     _check_kind(action.card, (_GUNS_RANK,), "a Guns card (6)")
     if not can_fire_guns(state):
         raise IllegalActionError(f"guns need altitude 0-{state.ruleset.guns_max_altitude}; the "
@@ -165,7 +176,6 @@ def _check_guns(state: GameState, action: Guns) -> None:
 
 
 def _check_bomb(state: GameState, action: Bomb) -> None:
-    _check_cards(state, action.card)
     _check_kind(action.card, _BOMB_RANKS, "a bomb card (7, 8 or Ace)")
     if bomb_target(state) is None:
         raise IllegalActionError(f"there is no bunker or artillery piece at {state.cell}, below "
@@ -174,10 +184,6 @@ def _check_bomb(state: GameState, action: Bomb) -> None:
 
 def _check_throttle(state: GameState, action: Throttle) -> None:
     paired = action.paired
-    if not isinstance(paired, (Move, Altitude)):
-        raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
-                                 "R11", "throttle-pair")
-    _check_cards(state, action.nine, paired.card)
     _check_kind(action.nine, (_THROTTLE_RANK,), "a Throttle card (9)")
     if state.actions:
         raise IllegalActionError("a Throttle is played only as the first action of the turn "
@@ -191,11 +197,10 @@ def _check_throttle(state: GameState, action: Throttle) -> None:
 
 
 def _check_resupply(state: GameState, action: Resupply) -> None:
-    _check_cards(state, action.king)
     _check_kind(action.king, (KING,), "a King")
 
 
-_CHECK = {Move: _check_move_action, Altitude: _check_altitude_action, Guns: _check_guns,
+_CHECK = {Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
           Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
 
 
@@ -409,7 +414,7 @@ _JOKER_PARTNERS = [_JK["5H"], *_JOKER_ALTITUDES]
 # -- words for messages -----------------------------------------------------------------
 
 def _hand_words(state: GameState) -> str:
-    return "hand " + (" ".join(str(c) for c in state.hand) or "empty")
+    return "hand: " + (" ".join(str(c) for c in state.hand) or "empty")
 
 
 def decision_words(state: GameState) -> str:

@@ -40,12 +40,13 @@ def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
 
     ``is_clear``: the bomber flies at or above the mountain clearance (R9), so mountains do
     not stop it. Raises :class:`IllegalActionError` for too many steps, a step after an exit
-    or a blocked step, or no forward step that happens (R9, R31).
+    or a blocked step (its ``step`` the index of the letter at fault), or no forward step that
+    happens (R9, R31).
     """
     if len(steps) > points:
         raise IllegalActionError(
             f"the steps {steps} cost {len(steps)} points but the card gives {points} (R9)",
-            "R9", "too-many-steps")
+            "R9", "too-many-steps", step=points)
     start, path, moved = cell, [], False
     for i, step in enumerate(steps):
         if step == "F":
@@ -56,7 +57,7 @@ def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
                     what = "an exit off the board" if exited else f"the blocked step into the mountain at {ahead}"
                     raise IllegalActionError(
                         f"no step may follow {what}: the movement ends there (R9, R31)",
-                        "R31", "step-after-end")
+                        "R31", "step-after-end", step=i + 1)
                 if not exited and not moved:
                     raise IllegalActionError(
                         f"the only forward step runs into the mountain at {ahead} below altitude "
