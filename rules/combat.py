@@ -8,7 +8,7 @@ append the events they cause; nothing else should call them.
 from __future__ import annotations
 
 from .board import BETWEEN, NEIGHBOURS, Cell
-from .cards import ACE, Card
+from .cards import Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
@@ -115,9 +115,11 @@ def bomb_target(state: GameState) -> Cell | None:
 
 
 def bomb_band(state: GameState, acting: Card, suit: str) -> int:
-    """The band before any bonus: the Ace at any altitude and 7/8 at altitude 0–2: red hit,
-    black near miss; 7/8 at 3–5: Hearts hit, Diamonds near miss, black miss (R16)."""
-    if acting.rank == ACE or state.altitude <= 2:
+    """The band before any bonus: a precise bomb card (the Ace) at any altitude and the others
+    in the low band (altitude 0–2 in standard-1): red hit, black near miss; above the low
+    band: Hearts hit, Diamonds near miss, black miss (R16)."""
+    rs = state.ruleset
+    if state.altitude <= rs.low_bombing_altitude or rs.card_kinds[acting.rank].precise:
         return HIT if suit in "HD" else NEAR_MISS
     return {"H": HIT, "D": NEAR_MISS}.get(suit, MISS)
 

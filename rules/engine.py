@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
 from .board import SIZE, Cell, Facing
-from .cards import FULL_DECK, JOKER, JOKER_RANK, KING, Card
+from .cards import FULL_DECK, JOKER, JOKER_RANK, Card
 from .combat import finish, resolve_bomb, resolve_guns, take_damage
 from .errors import BGridError, IllegalActionError
 from .events import (AltitudeChanged, AutomaSkipped, DamageCause, Discarded, Drew, Entered, Event,
@@ -82,7 +82,7 @@ from .events import (AltitudeChanged, AutomaSkipped, DamageCause, Discarded, Dre
 from .legality import (ERROR_CODES, altitude_delta, check_action, decision_words, end_words,
                        legal_actions, legal_actions_by_kind, pile_of, trace_move)
 from .movement import Trace
-from .ruleset import Ruleset
+from .ruleset import Play, Ruleset
 from .setup import GameMap
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
@@ -335,13 +335,19 @@ def _end_player_phase(state: GameState, reason: PhaseEndReason, events: list) ->
 
 
 def _after_action(state: GameState, events: list) -> None:
-    """Back to the action step; it ends by itself when two actions are done and no King or
-    Joker is left to play (R29: Kings may still be played after two actions)."""
+    """Back to the action step; it ends by itself when the turn's actions are done and no
+    King or Joker is left to play (R29: Kings may still be played after the actions)."""
     if state.phase is Phase.OVER:
         return
     state.phase = Phase.ACTIONS
-    if state.actions >= 2 and not any(c.rank == KING or c.is_joker for c in state.hand):
-        _end_player_phase(state, PhaseEndReason.ACTIONS, events)
+    rs = state.ruleset
+    if state.actions >= rs.actions_per_turn:
+        kinds = rs.card_kinds
+        if not any(kinds[c.rank].play in _NOT_ACTIONS for c in state.hand):
+            _end_player_phase(state, PhaseEndReason.ACTIONS, events)
+
+
+_NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)  # may still be played after the actions (R29)
 
 
 def _automa_revealed(state: GameState, card: Card, events: list) -> None:
@@ -436,7 +442,7 @@ def _play_move(state: GameState, action: Move, events: list, bonus: int = 0) -> 
 def _play_altitude(state: GameState, action: Altitude, events: list, bonus: int = 0) -> bool:
     """Change altitude; True if that is a crash (R10, R33)."""
     old = state.altitude
-    state.altitude = old + altitude_delta(action.card.acting, bonus)
+    state.altitude = old + altitude_delta(state.ruleset, action.card.acting, bonus)
     events.append(AltitudeChanged(old, state.altitude))
     if state.cell in state.mountains and state.altitude < state.ruleset.mountain_clearance:
         finish(state, Outcome.DEFEAT, DefeatCause.CRASH, events)

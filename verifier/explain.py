@@ -26,7 +26,7 @@ def describe_state(state: GameState, log_turn: int | None = None) -> str:
     if log_turn and log_turn < state.turn:
         parts["turn"] = f"end of turn {log_turn}"
     elif state.phase is Phase.ACTIONS:  # (behind, the count would be of a turn not begun)
-        parts["actions"] = f"actions played {state.actions}/2"
+        parts["actions"] = f"actions played {state.actions}/{state.ruleset.actions_per_turn}"
     parts["targets"] = targets_text(state)
     text = ", ".join(parts.values())
     if state.outcome is not None:
@@ -88,7 +88,8 @@ def _legal_plays(state: GameState) -> list[str]:
 
     for action in legal_actions(state):
         if isinstance(action, Move):
-            add(f"move {action.card}", f"up to {action.card.acting.rank} points")
+            points = state.ruleset.kind_of(action.card).points
+            add(f"move {action.card}", f"up to {points} points")
         elif isinstance(action, Altitude):
             add(f"alt {action.card}")
         elif isinstance(action, Guns):

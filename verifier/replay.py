@@ -214,7 +214,8 @@ class Replay:
             return "the bomber is off the map, so 'enter CARD' comes next (R6)"
         if phase is Phase.DRAW:
             n = len(s.hand)
-            return f"the hand holds {n} card{'s' if n != 1 else ''}: 'draw' refills it to 5 first (R6)"
+            return (f"the hand holds {n} card{'s' if n != 1 else ''}: 'draw' refills it to "
+                    f"{s.ruleset.hand_size} first (R6)")
         if phase is Phase.ACTIONS:
             return "the player phase is on: plays, or 'automa' to end it"
         if phase is Phase.AUTOMA_REVEAL:
@@ -309,8 +310,8 @@ class Replay:
         if s.phase is not Phase.DRAW:
             n = len(s.hand)
             if s.phase is Phase.ACTIONS and n >= s.ruleset.hand_size:
-                raise self.fail("E207", "the hand already holds 5 cards; nothing is drawn (R6, R30)",
-                                1)
+                raise self.fail("E207", f"the hand already holds {s.ruleset.hand_size} cards; nothing "
+                                "is drawn (R6, R30)", 1)
             if s.phase is Phase.ACTIONS:  # a play made the hand smaller: too late to draw
                 raise self.fail("E202", f"the hand holds {n} card{'s' if n != 1 else ''}, but the draw "
                                 "comes before the plays: once a card is played the hand is refilled "
@@ -319,9 +320,10 @@ class Replay:
         room = s.ruleset.hand_size - len(s.hand)
         real = sum(1 for c in st.cards if c is not None)
         if real > room:
+            drawn = f"{room} card{'s are' if room != 1 else ' is'} drawn"
             raise self.fail("E207", f"this line draws {real} cards into a hand of {len(s.hand)}: the "
-                            f"hand holds 5 at most, so {room} card{'s are' if room != 1 else ' is'} "
-                            "drawn (R6)", st.card_tokens[room])
+                            f"hand holds {s.ruleset.hand_size} at most, so {drawn} (R6)",
+                            st.card_tokens[room])
         for card, index in zip(st.cards, st.card_tokens):
             self.take_card(card, index, CardPurpose.DRAW)
 
@@ -329,8 +331,8 @@ class Replay:
         s = self.state
         if s.phase is Phase.DRAW:
             n = len(s.hand)
-            raise self.fail("E208", f"the hand holds {n} card{'s' if n != 1 else ''}: draw to 5 before "
-                            "playing (R6)", 0)
+            raise self.fail("E208", f"the hand holds {n} card{'s' if n != 1 else ''}: draw to "
+                            f"{s.ruleset.hand_size} before playing (R6)", 0)
         if s.phase is not Phase.ACTIONS:
             raise self.fail("E202", self._expected(), 0)
         self.play(st.action, st.action_token)
