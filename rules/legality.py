@@ -297,11 +297,10 @@ def legal_plays_by_kind(state: GameState) -> dict:
         cell, facing, altitude = state.cell, state.facing, state.altitude
         mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
         top = rs.max_altitude
-        jokers_as = _joker_plays(rs)
         moves, altitudes, sixes, bombs, nines = [], [], [], [], []
         # One pass by the card table's play of the card as played: this is the simulator's
         # innermost loop.
-        for c in (distinct + jokers_as.singles(state) if jokers else distinct):
+        for c in (distinct + _joker_plays(rs).singles(state) if jokers else distinct):
             acting = c if c.rank else c.declared  # only declared Jokers are rank 0 here
             kind = kinds[acting.rank]
             play = kind.play

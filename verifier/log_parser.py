@@ -14,7 +14,7 @@ import difflib
 import re
 from functools import lru_cache
 
-from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import Card
 from ..rules.errors import NotationError
@@ -400,12 +400,13 @@ class _Parser:
     def steps(self, tokens: list[Token]) -> str:
         if not tokens:
             raise self.error("E107", "a movement needs its steps: F forward, L/R turn, e.g. FFLF")
-        for t in tokens:
-            bad = next((i for i, ch in enumerate(t.text) if ch not in "FLRflr"), None)
-            if bad is not None:
-                raise self.error("E104", f"'{t.text}' is not a step list: expected F (forward), L (turn "
-                                 "left) and R (turn right), e.g. FFRF", t)
-        return "".join(t.text for t in tokens).upper()
+        steps = []
+        for t in tokens:  # word by word, so an error points at its word
+            try:
+                steps.append(parse_steps((t.text,)))
+            except NotationError as exc:
+                raise self.error("E104", str(exc), t) from None
+        return "".join(steps)
 
     # -- body -----------------------------------------------------------------------
     def statement(self, tokens: list[Token]) -> Statement:
