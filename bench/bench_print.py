@@ -3,7 +3,7 @@ run excluded), median of several runs, wall clock and CPU time of this process.
 
     .venv/bin/python bench/bench_print.py [--runs 7]
 
-Aims (issue 5): a mission sheet < 0.4 s, the 54-card deck (fronts and backs) < 0.1 s.
+Aims: a mission sheet < 0.4 s, the 54-card deck (fronts and backs) < 0.1 s.
 The sheet is also split into its phases, to show where the time goes: the jinja2 HTML (and
 the three SVG drawings), WeasyPrint's parsing, cascade and layout (``HTML.render``) and the
 PDF write (drawing: the SVG images' text is laid out letter by letter by WeasyPrint, so the

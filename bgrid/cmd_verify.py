@@ -14,7 +14,7 @@ import click
 from .rules.errors import BGridError
 from .verifier.log_parser import MAX_BYTES
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
-from .verifier.verify import verify_log
+from .verifier.verify import Verifier
 
 LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
@@ -114,6 +114,7 @@ def verify_command(logs, as_json, html):
     except Unreadable as exc:
         raise click.UsageError(str(exc)) from None
     verdicts, unreadable = [], []
+    verifier = Verifier()  # remembers missions and lines from log to log of this run
     show_progress = len(names) >= PROGRESS_FROM and sys.stderr.isatty()
     bar = click.progressbar(names, label="verifying", file=sys.stderr) if show_progress else None
     with bar if bar is not None else contextlib.nullcontext(names) as items:
@@ -123,7 +124,7 @@ def verify_command(logs, as_json, html):
             except Unreadable as exc:
                 unreadable.append(str(exc))
                 continue
-            verdicts.append(verify_log(data, source="<stdin>" if name == "-" else name))
+            verdicts.append(verifier.verify(data, source="<stdin>" if name == "-" else name))
     for message in unreadable:
         click.echo(f"Error: {message}", err=True)
     counts = {k: sum(1 for v in verdicts if v.verdict == k) for k in (VALID, INVALID, INCOMPLETE)}

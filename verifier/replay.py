@@ -36,7 +36,7 @@ _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
 
 
 @dataclass
-class Trace:
+class FlightRecord:
     """What the HTML report draws: the bomber's cells per turn and where damage was taken."""
 
     path: list[tuple[int, Cell, bool]] = field(default_factory=list)  # (turn, cell, is entry)
@@ -62,39 +62,43 @@ class Trace:
         self.bomber = state.cell
 
 
-# By the source object: ``mission_source`` hands out the same object for the same mission,
-# and hashing a 54-card deck (Python-level Card.__hash__) cost more than copying the start.
-# The entry keeps its source alive, so the id cannot be reused while it is here.
-_STARTS: dict[int, tuple[MissionSource, GameState]] = {}
 _STARTS_KEPT = 64
 
 
-def start_state(source: MissionSource) -> GameState:
-    """A fresh copy of the mission's start. Starts are remembered: a folder of logs often
-    holds many players' runs of one challenge, and a copy is much cheaper than a new game."""
-    kept = _STARTS.get(id(source))
+def mission_start(source: MissionSource,
+                  remembered: dict[int, tuple[MissionSource, GameState]] | None = None) -> GameState:
+    """A fresh copy of the mission's start. ``remembered`` (a ``Verifier``'s memo) keeps the
+    starts: a folder of logs often holds many players' runs of one challenge, and a copy is
+    much cheaper than a new game. By the source object: ``mission_source`` hands out the same
+    object for the same mission, and hashing a 54-card deck (Python-level Card.__hash__) costs
+    more than copying the start; the entry keeps its source alive, so the id cannot be reused
+    while it is there."""
+    kept = None if remembered is None else remembered.get(id(source))
     if kept is not None and kept[0] is source:
         return kept[1].copy()
     start = new_game(source.game_map, source.ruleset, source.difficulty, deck=source.deck,
                      reshuffle_numbers=source.reshuffle)
-    if len(_STARTS) >= _STARTS_KEPT:
-        _STARTS.pop(next(iter(_STARTS)))
-    _STARTS[id(source)] = (source, start)
+    if remembered is None:
+        return start
+    if len(remembered) >= _STARTS_KEPT:
+        remembered.pop(next(iter(remembered)))
+    remembered[id(source)] = (source, start)
     return start.copy()
 
 
 class Replay:
     """One replay. :meth:`run` returns the final state or raises the first :class:`LogError`."""
 
-    def __init__(self, log: ParsedLog, source: MissionSource) -> None:
+    def __init__(self, log: ParsedLog, source: MissionSource,
+                 starts: dict[int, tuple[MissionSource, GameState]] | None = None) -> None:
         self.log = log
         self.source = source
-        self.state: GameState = start_state(source)
+        self.state: GameState = mission_start(source, starts)
         self.turn_logged = 0  # the last `turn N` the log wrote
         self.none_written = False  # R36: the statement that ended the mission wrote `none`
         self.end_line: int | None = None  # the line whose statement ended the mission
         self.phase_end: PhaseEndReason | None = None  # why the last player phase ended
-        self.trace = Trace()
+        self.trace = FlightRecord()
         self.stmt: Statement | None = None
 
     # -- errors -----------------------------------------------------------------------
