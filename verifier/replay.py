@@ -30,8 +30,8 @@ _KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",
                     CardPurpose.BOMB: "bomb", CardPurpose.AUTOMA: "automa"}
 _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
               PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
-              PhaseEndReason.ACTIONS: "two actions were played and no King or Joker is left to "
-                                      "play (R6)",
+              PhaseEndReason.ACTIONS: "{actions} actions were played and no King or Joker is "
+                                      "left to play (R6)",
               PhaseEndReason.END: "the player phase was ended"}
 
 
@@ -210,7 +210,7 @@ class Replay:
         """What the log should have next, from the engine's phase."""
         s = self.state
         if s.turn != self.turn_logged:
-            because = f" ({_PHASE_END[self.phase_end]})" if self.phase_end in _PHASE_END and \
+            because = f" ({self._phase_end_words()})" if self.phase_end in _PHASE_END and \
                 self.phase_end != "end" else ""
             return f"turn {s.turn} begins here{because}: write 'turn {s.turn}' first"
         phase = s.phase
@@ -223,9 +223,16 @@ class Replay:
         if phase is Phase.ACTIONS:
             return "the player phase is on: plays, or 'automa' to end it"
         if phase is Phase.AUTOMA_REVEAL:
-            because = _PHASE_END.get(self.phase_end, "the player phase is over")
+            because = self._phase_end_words()
             return f"{because}; the Automa card comes next: 'automa CARD'"
         return f"the game waits in phase {phase}"
+
+    def _phase_end_words(self) -> str:
+        """Why the last player phase ended, in words (the ruleset's count of actions)."""
+        if self.phase_end not in _PHASE_END:
+            return "the player phase is over"
+        actions = self.state.ruleset.actions_per_turn
+        return _PHASE_END[self.phase_end].format(actions={2: "two", 3: "three"}.get(actions, actions))
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
