@@ -153,12 +153,12 @@ class GameState:
         self.in_play: list[Card] = []
         self.exhaustions = 0
         self.challenge = False
-        self.reshuffle_numbers: dict | None = None
+        self.reshuffle_numbers: dict[Card, tuple[int, ...]] | None = None
         self.fresh_reshuffle = False
         self.turn = 1
         self.phase = Phase.ENTRY_REVEAL
         self.actions = 0
-        self.pending = None
+        self.pending: Guns | Bomb | Resupply | None = None
         self.entry_card: Card | None = None
         self.outcome: Outcome | None = None
         self.cause: DefeatCause | None = None

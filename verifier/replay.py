@@ -137,7 +137,7 @@ class Replay:
         try:
             events = apply(self.state, action)  # checks first; an illegal play changes nothing
         except IllegalActionError as exc:
-            if exc.code == "not-in-hand":
+            if exc.code == "not-in-hand" and exc.card is not None:
                 hand = " ".join(map(str, self.state.hand)) or "empty"
                 raise self.fail("E204", f"{exc.card} is not in the hand (hand: {hand})",
                                 self._card_token(exc.card)) from None
