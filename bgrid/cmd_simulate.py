@@ -13,6 +13,7 @@ import click
 
 from .options import mission_options, pick_mission
 from .rules.errors import BGridError
+from .rules.log_writer import simulated_logs
 from .rules.playout import PLAYERS, simulate
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
@@ -61,10 +62,9 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     else:
         result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck, player=player)
     if write_logs is not None:  # the same games again (same seeded streams), as logs
-        from .verifier.log_writer import write_simulated_logs
         try:
-            write_simulated_logs(mission, games, sim_seed, write_logs, challenge_deck=challenge_deck,
-                                 player=PLAYERS[player])
+            _write_logs(simulated_logs(mission, games, sim_seed, challenge_deck=challenge_deck,
+                                       player=PLAYERS[player]), Path(write_logs))
         except OSError as exc:
             raise BGridError(f"cannot write logs to {write_logs}: {exc.strerror or exc}") from None
     scores = sorted(result.scores)
@@ -119,3 +119,13 @@ def prepare_log_folder(folder: str) -> None:
         raise BGridError(f"--write-logs: cannot create the folder '{folder}': {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise BGridError(f"--write-logs: cannot write in the folder '{folder}' (permission denied)")
+
+
+def _write_logs(logs, folder: Path) -> None:
+    """Each (name, text) into ``folder``, written whole (a temporary file, then a rename)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in logs:
+        path = folder / name
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)

@@ -32,6 +32,7 @@ from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.errors import BGridError
 from ..rules.mission import Mission
+from ..rules.ruleset import Play
 from .paper import paper_size
 from .qr import qr_svg
 
@@ -160,7 +161,12 @@ def aid_context(mission: Mission) -> dict:
     suits_symbols = (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))
     suits = [{"letter": s, "symbol": sym, "move": _SUIT_MOVES[rs.automa_suits[s]]}
              for s, sym in suits_symbols]  # R19
-    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range,
+    ranks = {"move": rs.aid_ranks(Play.MOVE), "guns": rs.aid_ranks(Play.GUNS),
+             "bomb": rs.aid_ranks(Play.BOMB, precise=False), "precise": rs.aid_ranks(Play.BOMB, precise=True),
+             "throttle": rs.aid_ranks(Play.THROTTLE), "alt1": rs.aid_ranks(Play.ALTITUDE, points=1),
+             "alt2": rs.aid_ranks(Play.ALTITUDE, points=2), "resupply": rs.aid_ranks(Play.RESUPPLY)}
+    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range, "ranks": ranks,
+            "actions": rs.actions_per_turn, "low_band": rs.low_bombing_altitude,
             "guns_max_altitude": rs.guns_max_altitude, "clearance": rs.mountain_clearance,
             "throttle": rs.throttle_bonus, "max_altitude": rs.max_altitude,
             "start_altitude": rs.start_altitude, "hand": rs.hand_size,
