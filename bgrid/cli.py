@@ -8,11 +8,13 @@ imported only when run, so ``bgrid map`` does not pay for loading WeasyPrint.
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 
 import click
 
 from .rules.errors import BGridError
+from .verifier.safe_text import terminal_text
 
 # name -> (module, attribute, one-line help shown in `bgrid --help`)
 COMMANDS = {
@@ -58,10 +60,10 @@ class BGridGroup(click.Group):
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            click.echo(f"Error: {one_line(exc.format_message())}{hint}", err=True)
             code = exc.exit_code
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             code = exc.exit_code
         except click.exceptions.Exit as exc:
             code = exc.exit_code
@@ -90,5 +92,22 @@ def cli():
     """
 
 
+LONGEST_WORD = 200  # characters of one word shown whole in an error; a 5,000-digit seed is cut
+
+
+def one_line(message: str) -> str:
+    """An error message as one safe line: a value the user typed may hold a newline, an
+    escape sequence or undecodable bytes (shown escaped), or be thousands of characters."""
+    words = terminal_text(message).split(" ")
+    return " ".join(w if len(w) <= LONGEST_WORD else f"{w[:40]}…({len(w)} characters)"
+                    for w in words)
+
+
+def _terminate(signum, frame):
+    # SIGTERM unwinds like Ctrl-C, so every half-written temporary file is removed.
+    raise KeyboardInterrupt
+
+
 def main():
+    signal.signal(signal.SIGTERM, _terminate)
     cli()

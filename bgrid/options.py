@@ -10,6 +10,7 @@ from .rules.errors import BGridError
 from .rules.mission import Mission, mission_from_code, mission_from_seed
 
 _SEED = re.compile(r"[+-]?[0-9]+")
+SEED_DIGITS = 15  # more than the largest seed has, so the range check still words the refusal
 
 
 def mission_options(func):
@@ -37,4 +38,6 @@ def pick_mission(seed: str | None, code: str | None, difficulty: str | None, rid
     # ASCII digits only: int() alone would also take '1_944' and non-ASCII digits.
     if _SEED.fullmatch(seed.strip()) is None:
         raise BGridError(f"--seed '{seed}' is not a whole number: expected e.g. --seed 1944")
+    if len(seed.strip().lstrip("+-").lstrip("0")) > SEED_DIGITS:  # before int(): no huge numbers
+        raise BGridError(f"--seed has {len(seed.strip())} digits: a seed is 0 to 1099511627775")
     return mission_from_seed(int(seed.strip()), difficulty, ridges)

@@ -17,8 +17,7 @@ this on many simulated missions).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from collections.abc import Iterator
 
 from ..rules.actions import Bomb, Guns, Resupply
 from ..rules.board import column_name
@@ -151,21 +150,12 @@ def simulated_log(mission, rng, *, challenge_deck: bool, player=None) -> tuple[s
                      claim=claim), state
 
 
-def write_simulated_logs(mission, games: int, sim_seed: int, folder, *, challenge_deck: bool,
-                         player=None) -> list[str]:
-    """Write the logs of the games ``rules.playout.simulate`` plays (game ``k`` uses the seeded
-    stream ``sim-<k>`` of ``sim_seed``, the same cards and decisions) into ``folder`` as
-    ``game-00000.log`` …; each file is written whole (temporary file, then rename).
-    Returns the file paths."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
+def simulated_logs(mission, games: int, sim_seed: int, *, challenge_deck: bool,
+                   player=None) -> Iterator[tuple[str, str]]:
+    """(file name, log) for each game ``rules.playout.simulate`` plays, one at a time: game
+    ``k`` uses the seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions)
+    and is named ``game-00000.log`` …; the caller writes them."""
     for k in range(games):
         text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
                                 challenge_deck=challenge_deck, player=player)
-        path = folder / f"game-{k:05d}.log"
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-        paths.append(str(path))
-    return paths
+        yield f"game-{k:05d}.log", text
