@@ -14,7 +14,7 @@ import sys
 import click
 
 from .rules.errors import BGridError
-from .verifier.safe_text import terminal_text
+from .verifier.safe_text import one_line
 
 # name -> (module, attribute, one-line help shown in `bgrid --help`)
 COMMANDS = {
@@ -72,6 +72,9 @@ class BGridGroup(click.Group):
             code = 130
         except BrokenPipeError:
             code = 1
+        except OSError as exc:  # the last net under a file the commands could not read or write
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
+            code = 2
         else:
             code = result if isinstance(result, int) else 0
         if standalone_mode:
@@ -90,17 +93,6 @@ def cli():
       bgrid map --seed 1944
       bgrid map --code 0M00-0001-WR3 --json
     """
-
-
-LONGEST_WORD = 200  # characters of one word shown whole in an error; a 5,000-digit seed is cut
-
-
-def one_line(message: str) -> str:
-    """An error message as one safe line: a value the user typed may hold a newline, an
-    escape sequence or undecodable bytes (shown escaped), or be thousands of characters."""
-    words = terminal_text(message).split(" ")
-    return " ".join(w if len(w) <= LONGEST_WORD else f"{w[:40]}…({len(w)} characters)"
-                    for w in words)
 
 
 def _terminate(signum, frame):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .options import mission_options, pick_mission
+from .options import WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .rules.playout import PLAYERS, simulate
 
@@ -21,7 +21,7 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 
 @click.command("simulate")
 @mission_options
-@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+@click.option("--games", type=WholeNumber(1, 10_000_000), default=1000, show_default=True,
               metavar="K", help="How many missions to play.")
 @click.option("--challenge-deck", is_flag=True,
               help="Play the mission's challenge deck order (R25) instead of a fresh shuffle "
@@ -29,7 +29,7 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 @click.option("--player", type=click.Choice(sorted(PLAYERS)), default="random", show_default=True,
               help="random: uniform over the kinds of legal play (a floor); greedy: bombs when "
                    "over a target, flies toward the nearest bunker, never crashes on purpose.")
-@click.option("--sim-seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--sim-seed", type=WholeNumber(0), default=0, show_default=True,
               metavar="S", help="Seed of the random player and the shuffles.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--write-logs", "write_logs", default=None, metavar="DIR",

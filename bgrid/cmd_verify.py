@@ -21,7 +21,7 @@ import click
 
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.log_parser import MAX_BYTES
-from .verifier.safe_text import display_name, html_text, printable_lines
+from .verifier.safe_text import display_name, html_text, one_line, printable_lines
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import verify_log
 
@@ -150,7 +150,7 @@ def verify_command(logs, as_json, html):
             if item.in_folder and item.skipped is None and is_same_file(html, item.path):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
     for message in failed:
-        _echo(f"Error: {message}", err=True)
+        click.echo(f"Error: {one_line(message)}", err=True)
     if len(items) == 1 and not failed:
         return _verify_one(items[0], as_json, html)
     counts = _verify_many(items, as_json, html, failed)
@@ -164,7 +164,7 @@ def _verify_one(item: Input, as_json: bool, html: str | None) -> None:
     try:
         data = read_input(item)
     except Unreadable as exc:
-        _echo(f"Error: {exc}", err=True)
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
         if as_json:
             _echo(json.dumps({"logs": [], "unreadable": [str(exc)], "skipped": [],
                               "summary": _summary({"unreadable": 1})}, indent=2, ensure_ascii=False))
@@ -217,7 +217,7 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
                 except Unreadable as exc:
                     counts["unreadable"] += 1
                     unreadable.append(str(exc))
-                    _echo(f"Error: {exc}", err=True)
+                    click.echo(f"Error: {one_line(str(exc))}", err=True)
                     if index is not None:
                         index.not_verified(item.shown, "unreadable", str(exc))
                     continue

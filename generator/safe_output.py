@@ -50,7 +50,11 @@ def check_target(path: str | os.PathLike, what: str = "the output") -> Path:
     if not str(path).strip():
         raise OutputError(f"{what} needs a file name")
     folder = path.parent
-    if not folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+    if not is_folder:
         raise OutputError(f"cannot write {what} '{path}': the folder '{folder}' does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):  # the rename needs it even over an old file
         raise OutputError(f"cannot write {what} '{path}': no permission to write in the folder '{folder}'")
@@ -135,11 +139,11 @@ def make_folder(path: str | os.PathLike, what: str = "the output folder") -> Pat
     path = Path(path)
     if not str(path).strip():
         raise OutputError(f"{what} needs a folder name")
-    if path.is_symlink() and not path.is_dir():
-        raise OutputError(f"will not write into {what} '{path}': it is a broken symbolic link")
-    if path.exists() and not path.is_dir():
-        raise OutputError(f"{what} '{path}' is a file, not a folder")
     try:
+        if path.is_symlink() and not path.is_dir():
+            raise OutputError(f"will not write into {what} '{path}': it is a broken symbolic link")
+        if path.exists() and not path.is_dir():
+            raise OutputError(f"{what} '{path}' is a file, not a folder")
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create {what} '{path}': {_reason(exc)}") from None

@@ -24,7 +24,6 @@ BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
 # C0 and C1 controls and DEL, the bidi controls, and lone surrogates (how Python carries a
 # byte that is not UTF-8 in a file name or an argument).
 _UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _HTML_DROPPED = re.compile(f"[{BIDI_CONTROLS}]")
 _HTML_REPLACED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -50,6 +49,16 @@ def printable_lines(text: str) -> str:
     return terminal_text(text, keep="\n\t")
 
 
+LONGEST_WORD = 200  # characters of one word shown whole in a message; a 5,000-digit seed is cut
+
+
+def one_line(message: str) -> str:
+    """A message as one safe line: a value the user typed may hold a newline, an escape
+    sequence or undecodable bytes (shown escaped), or be thousands of characters (cut)."""
+    words = terminal_text(message).split(" ")
+    return " ".join(w if len(w) <= LONGEST_WORD else f"{w[:40]}…({len(w)} characters)" for w in words)
+
+
 def display_name(path: str) -> str:
     """A file name as it is shown everywhere (terminal, JSON, report): one line."""
     return terminal_text(path)
@@ -60,6 +69,3 @@ def html_text(text: str) -> str:
     ``<bdi>``), other controls and undecodable bytes as U+FFFD."""
     return _HTML_REPLACED.sub("\ufffd", _HTML_DROPPED.sub("", text))
 
-
-def has_undecodable(text: str) -> bool:
-    return _SURROGATE.search(text) is not None
