@@ -17,12 +17,15 @@ from ..rules.board import Cell
 from ..rules.cards import Card
 from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded, TurnStarted
+from ..rules.events import (ArtilleryHeld, Bonus, Damage, Entered, Moved, PlayerPhaseEnded, Revealed,
+                            TurnStarted)
 from ..rules.state import GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
+from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
 from .map_source import MissionSource
 from .messages import LogError
+from .notes import note_on
 from .statements import ParsedLog, Statement, Token
 
 _KIND_OF_PURPOSE = {"entry": "enter", "draw": "draw", "resupply": "resupply", "guns": "guns",
@@ -94,6 +97,13 @@ class Replay:
         self.phase_end: str | None = None  # why the last player phase ended (for messages)
         self.trace = Trace()
         self.stmt: Statement | None = None
+        self.notes: list = []  # notes.Note, at most one a statement
+        self.ledger: list = []  # ledger.LedgerEntry, one a point of damage
+        self._held_told: set = set()  # blocked artillery steps already noted (notes.note_on)
+        self.damage_mismatch = False  # the first error is a state line's wrong 'dmg'
+        # (statement, turn before, events, state text after) per engine call, kept only
+        # when someone reads it (--explain, the HTML report): None leaves it out
+        self.history: list | None = None
 
     # -- errors -----------------------------------------------------------------------
     def fail(self, code: str, message: str, index: int = 0, *, rule: str | None = None,
@@ -109,9 +119,15 @@ class Replay:
                         legal=legal_summary(self.state, self.turn_logged) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events, turn: int) -> None:
-        """Note the path, the damage and the end; ``turn`` is the turn before the events."""
-        for ev in events:
+    def _record(self, events, turn: int, index: int) -> None:
+        """Note the path, the damage (the ledger) and the end; ``turn`` is the turn before the
+        events, ``index`` the token of the statement they answer (where a note points)."""
+        if self.history is not None:
+            s = self.state
+            self.history.append((self.stmt, turn, events, (s.cell, s.facing, s.altitude, s.damage,
+                                                            s.health, tuple(s.hand), s.ruleset)))
+        notable = False
+        for i, ev in enumerate(events):
             kind = type(ev)  # events are final frozen classes: an identity test is enough
             if kind is TurnStarted:
                 turn = ev.turn
@@ -119,10 +135,28 @@ class Replay:
                 self.phase_end = ev.reason
             elif kind is Entered:
                 self.trace.path.append((turn, ev.cell, True))
+                notable = notable or ev.shifted_from is not None
             elif kind is Moved:
                 self.trace.path.extend([(turn, c, False) for c in ev.path])
+                notable = notable or ev.blocked
             elif kind is Damage:
                 self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
+                st = self.stmt
+                card = st.cards[0] if st.kind == "enter" and st.cards else None
+                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
+            elif kind is Bonus:
+                notable = True
+            elif kind is Revealed:
+                notable = notable or ev.card.is_joker
+            elif kind is ArtilleryHeld:
+                notable = notable or ev.into is not None
+        if notable:
+            note = note_on(self.stmt.line, self.stmt.token(index).column, events, self.state,
+                           self._held_told)
+            if note is not None:
+                if self.notes and self.notes[-1].line == note.line:  # one note a statement
+                    note = self.notes.pop().merged(note)
+                self.notes.append(note)
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = self.stmt.line
 
@@ -134,7 +168,7 @@ class Replay:
             code = {"not-in-hand": "E204", "wrong-phase": "E202"}.get(exc.code, "E203")
             at = self._offending_step(action, exc.code) if exc.code in _STEP_ERRORS else None
             raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code, at=at) from None
-        self._record(events, turn)
+        self._record(events, turn, index)
 
     def _offending_step(self, action, reason: str) -> Token | None:
         """The step letter a step error is about (R9, R31): the first one over the card's
@@ -184,7 +218,7 @@ class Replay:
             if exc.code in ("wrong-card", "card-not-in-deck"):
                 raise self._bad_card(card, index, purpose) from None
             raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(events, turn)
+        self._record(events, turn, index)
 
     def _bad_card(self, card: Card, index: int, purpose: str) -> LogError:
         state = self.state
@@ -406,6 +440,7 @@ class Replay:
                     msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
                 # a state line checks the paper, it is no play: the state is the answer, and
                 # the next draw is no alternative to it
+                self.damage_mismatch = key == "dmg"  # the ledger says where the damage came from
                 raise self.fail("E213", msg, index, legal=False)
 
 
