@@ -27,6 +27,7 @@ class Note:
     column: int
     rule: str
     message: str
+    cell: object = None  # the board cell the note is about (where the report marks it)
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message} ({self.rule})"
@@ -37,7 +38,8 @@ class Note:
     def merged(self, later: Note) -> Note:
         """This note and a later one on the same line, as one."""
         rules = list(dict.fromkeys(self.rule.split(", ") + later.rule.split(", ")))
-        return Note(self.line, self.column, ", ".join(rules), f"{self.message}; {later.message}")
+        return Note(self.line, self.column, ", ".join(rules), f"{self.message}; {later.message}",
+                    self.cell)
 
 
 def note_on(line: int, column: int, events, state: GameState, told: set) -> Note | None:
@@ -46,32 +48,37 @@ def note_on(line: int, column: int, events, state: GameState, told: set) -> Note
     the same cell turn after turn is told once (and added to it here)."""
     facts: list[tuple[str, str]] = []  # (rule, sentence)
     held = []
+    cell = None
     for i, ev in enumerate(events):
         kind = type(ev)
         if kind is Moved and ev.blocked:
             last = ev.path[-1] if ev.path else ev.start
-            mountain = FORWARD[ev.facing][last]
+            mountain = cell = FORWARD[ev.facing][last]
             facts.append(("R9", f"the move stops at {last}: the next cell, {mountain}, is a mountain "
                           f"and the bomber flies at altitude {state.altitude}, below "
                           f"{state.ruleset.mountain_clearance}; the points left are lost"))
         elif kind is Entered and ev.shifted_from is not None:
+            cell = ev.cell if cell is None else cell
             facts.append(("R13", f"the entry shifts from {ev.shifted_from} to {ev.cell}: "
                           f"{ev.shifted_from} is a mountain and the bomber enters at altitude "
                           f"{ev.altitude}, below {state.ruleset.mountain_clearance}"))
         elif kind is Revealed and ev.card.is_joker and ev.purpose in ("guns", "bomb"):
             suit = _SUIT_NAMES[state.ruleset.revealed_joker_counts_as]
+            cell = state.cell if cell is None else cell
             facts.append(("R17", f"the revealed Joker counts as a {suit} on the {ev.purpose} check"))
         elif kind is Bonus:
+            cell = ev.cell if cell is None else cell
             facts.append(_bonus_fact(ev, events[i + 1:], state))
         elif kind is ArtilleryHeld and ev.into is not None and (ev.cell, ev.into) not in told:
             told.add((ev.cell, ev.into))
+            cell = ev.cell if cell is None else cell
             held.append(f"{ev.cell} could not step to {ev.into} ({_blocker(ev.into, state)})")
     if held:
         facts.append(("R20", "artillery held: " + "; ".join(held)))
     if not facts:
         return None
     rules = list(dict.fromkeys(rule for rule, _ in facts))
-    return Note(line, column, ", ".join(rules), "; ".join(sentence for _, sentence in facts))
+    return Note(line, column, ", ".join(rules), "; ".join(sentence for _, sentence in facts), cell)
 
 
 def _bonus_fact(ev: Bonus, after, state: GameState) -> tuple[str, str]:

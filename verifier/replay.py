@@ -10,7 +10,7 @@ rule, the state and the legal alternatives.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Move, Throttle
 from ..rules.board import Cell
@@ -38,10 +38,9 @@ _PHASE_END = {"throttle": "a Throttle ends the player phase (R11)",
 
 @dataclass
 class Trace:
-    """What the HTML report draws: the bomber's cells per turn and where damage was taken."""
+    """The board where the replay stopped, for the HTML report (which draws the mission
+    itself from the replay's history)."""
 
-    path: list[tuple[int, Cell, bool]] = field(default_factory=list)  # (turn, cell, is entry)
-    damage: list[tuple[int, Cell | None, str]] = field(default_factory=list)  # (turn, cell, cause)
     error_cell: Cell | None = None
     # the board where the replay stopped
     mountains: frozenset = frozenset()
@@ -134,13 +133,10 @@ class Replay:
             elif kind is PlayerPhaseEnded:
                 self.phase_end = ev.reason
             elif kind is Entered:
-                self.trace.path.append((turn, ev.cell, True))
                 notable = notable or ev.shifted_from is not None
             elif kind is Moved:
-                self.trace.path.extend([(turn, c, False) for c in ev.path])
                 notable = notable or ev.blocked
             elif kind is Damage:
-                self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
                 st = self.stmt
                 card = st.cards[0] if st.kind == "enter" and st.cards else None
                 self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
