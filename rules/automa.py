@@ -109,7 +109,7 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) 
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.
         if target is None or target in mountains or target in bunkers or target in artillery:
-            events.append(ArtilleryHeld(piece, "blocked"))
+            events.append(ArtilleryHeld(piece, "blocked", target))
             continue
         artillery.discard(piece)
         artillery.add(target)
