@@ -132,10 +132,10 @@ def test_each_log_is_printed_before_the_next_is_verified(tmp_path, monkeypatch):
     real = cmd_verify.verify_log
     printed = []
 
-    def spy(data, source):
+    def spy(data, source, **options):
         sys.stdout.flush()
         printed.append(sys.stdout.buffer.getvalue().decode())
-        return real(data, source=source)
+        return real(data, source=source, **options)
 
     monkeypatch.setattr(cmd_verify, "verify_log", spy)
     assert run(["verify", str(tmp_path)]).exit_code == 0
