@@ -393,12 +393,14 @@ class Replay:
     def do_state(self, st: Statement) -> None:
         s = self.state
         actual = {"at": s.cell, "facing": None if s.facing is None else str(s.facing),
-                  "alt": s.altitude, "dmg": s.damage}
+                  "alt": s.altitude, "dmg": s.damage, "health": s.health}
         for key, value, index in st.checks:
             if value != actual[key]:
                 shown = lambda v: "off" if v is None else str(v)  # noqa: E731
                 if key == "facing" and actual[key] is None:
                     msg = "the log gives a facing, but the bomber is off the map"
+                elif key == "health":
+                    msg = f"the log says dmg …/{value}, but the mission's health is {actual[key]} (R4)"
                 else:
                     msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
                 # a state line checks the paper, it is no play: the state is the answer, and
