@@ -76,6 +76,7 @@ class Verdict:
     player: str | None = None  # the header's 'player:'
     map_source: str | None = None  # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
     difficulty: str | None = None
+    ruleset: str | None = None  # the mission's ruleset, once the map is known
 
     @property
     def is_valid(self) -> bool:
