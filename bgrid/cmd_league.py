@@ -12,7 +12,6 @@ from pathlib import Path
 import click
 
 from .cmd_verify import Unreadable, expand_inputs, read_input
-from .generator.pack import output_dir, write_atomic
 from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
                      report_html, submit_logs)
 from .league.page import reports_folder_name
@@ -231,6 +230,8 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
 def write_page(conn, table, page: Path, title: str) -> None:
     """The page and the replay reports it links to (reports already written are kept)."""
+    from .generator.pack import output_dir, write_atomic
+
     folder = output_dir(page.parent if str(page.parent) else Path("."))
     reports = output_dir(folder / reports_folder_name(page))
     ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
