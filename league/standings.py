@@ -91,49 +91,37 @@ class Standings:
                 "season": {"best": self.best, "table": [r.as_dict() for r in self.season]}}
 
 
-_ORDER = "score DESC, turns ASC, submitted_at ASC, id ASC"
-
-
 def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None = None) -> Standings:
     """The standings of the given challenges (all when none are given)."""
-    where, args = where_clause(challenges)
-    valid = f"{where} {'AND' if where else 'WHERE'} verdict = 'valid'"
-    ranked = conn.execute(f"""
-        WITH best AS (
-            SELECT id, player, challenge, outcome, score, turns, damage, verification_id,
-                   submitted_at, player_from_file,
-                   ROW_NUMBER() OVER (PARTITION BY challenge, player ORDER BY {_ORDER}) AS pick
-            FROM entries {valid}
-        ), attempts AS (
-            SELECT challenge, player, COUNT(*) AS attempts FROM entries {where} GROUP BY challenge, player
-        )
-        SELECT best.*, attempts.attempts,
-               ROW_NUMBER() OVER (PARTITION BY best.challenge ORDER BY {_ORDER}) AS rank
-        FROM best JOIN attempts
-             ON attempts.player = best.player AND attempts.challenge IS best.challenge
-        WHERE pick = 1
-        ORDER BY best.challenge, rank""", args + args).fetchall()
+    where, args = where_clause(challenges, table="best")
     out = Standings(best=best)
-    out.standings = [Standing(r["rank"], r["player"], r["challenge"], r["outcome"], r["score"], r["turns"],
-                              r["damage"], r["attempts"], r["verification_id"], r["id"], r["submitted_at"],
-                              bool(r["player_from_file"])) for r in ranked]
+    rank, current = 0, object()
+    for row in conn.execute(f"""
+            SELECT best.player, best.challenge, entries.outcome, best.score, best.turns, entries.damage,
+                   (SELECT COUNT(*) FROM entries AS tried
+                    WHERE tried.challenge = best.challenge AND tried.player = best.player),
+                   entries.verification_id, best.entry_id, best.submitted_at, entries.player_from_file
+            FROM best JOIN entries ON entries.id = best.entry_id {where}
+            ORDER BY best.challenge, best.score DESC, best.turns, best.submitted_at, best.entry_id""", args):
+        rank = rank + 1 if row[1] == current else 1
+        current = row[1]
+        out.standings.append(Standing(rank, *row[:-1], bool(row[-1])))
+    where, args = where_clause(challenges)
     invalid = f"{where} {'AND' if where else 'WHERE'} verdict != 'valid'"
-    for r in conn.execute("SELECT id, player, challenge, verdict, error_code, error_line, error_message, "
-                          f"verification_id, submitted_at FROM entries {invalid} "
-                          "ORDER BY challenge, player, submitted_at, id", args):
-        out.unranked.append(Unranked(r["player"], r["challenge"], r["verdict"], error_text(r),
-                                     r["verification_id"], r["id"], r["submitted_at"]))
+    for row in conn.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
+                            f"verification_id, id, submitted_at FROM entries {invalid} "
+                            "ORDER BY challenge, player, submitted_at, id", args):
+        out.unranked.append(Unranked(*row[:3], error_text(*row[3:6]), *row[6:]))
     out.season = season_table(out.standings, best)
     return out
 
 
-def error_text(row) -> str:
+def error_text(code: str | None, line: int | None, message: str | None) -> str:
     """An unranked entry's first error in one line: ``E206 wrong-card, line 8: …``."""
-    if row["error_code"] is None:
+    if code is None:
         return INCOMPLETE_TEXT
-    name = CATALOG.get(row["error_code"], ("error",))[0]
-    where = f", line {row['error_line']}" if row["error_line"] is not None else ""
-    return f"{row['error_code']} {name}{where}: {row['error_message']}"
+    where = f", line {line}" if line is not None else ""
+    return f"{code} {CATALOG.get(code, ('error',))[0]}{where}: {message}"
 
 
 def season_table(standings: list[Standing], best: int | None = None) -> list[SeasonRow]:

@@ -33,7 +33,6 @@ MIGRATIONS: tuple[str, ...] = (
         id INTEGER PRIMARY KEY,
         verification_id TEXT NOT NULL UNIQUE,
         log_sha256 TEXT NOT NULL,
-        log BLOB NOT NULL,
         source TEXT NOT NULL,
         player TEXT NOT NULL,
         player_from_file INTEGER NOT NULL,
@@ -57,21 +56,54 @@ MIGRATIONS: tuple[str, ...] = (
         submitted_at TEXT NOT NULL,
         bgrid_version TEXT NOT NULL
     );
+    CREATE TABLE logs (
+        entry_id INTEGER PRIMARY KEY REFERENCES entries (id),
+        log BLOB NOT NULL
+    );
     CREATE INDEX entries_by_bytes ON entries (log_sha256);
     CREATE INDEX entries_by_player ON entries (challenge, player);
-    CREATE INDEX entries_ranking ON entries (verdict, challenge, player, score DESC, turns,
-                                             submitted_at, id);
+    CREATE INDEX entries_by_verdict ON entries (verdict, challenge);
+    """,
+    # Each player's best valid entry on each challenge, kept as entries are recorded, so
+    # that standings read one challenge's rows in rank order from an index, sorting nothing.
+    """
+    CREATE TABLE best (
+        challenge TEXT NOT NULL,
+        player TEXT NOT NULL,
+        entry_id INTEGER NOT NULL REFERENCES entries (id),
+        score INTEGER NOT NULL,
+        turns INTEGER NOT NULL,
+        submitted_at TEXT NOT NULL,
+        PRIMARY KEY (challenge, player)
+    );
+    CREATE INDEX best_ranking ON best (challenge, score DESC, turns, submitted_at, entry_id);
+    INSERT INTO best (challenge, player, entry_id, score, turns, submitted_at)
+        SELECT challenge, player, id, score, turns, submitted_at FROM (
+            SELECT *, ROW_NUMBER() OVER (PARTITION BY challenge, player
+                                         ORDER BY score DESC, turns, submitted_at, id) AS pick
+            FROM entries WHERE verdict = 'valid')
+        WHERE pick = 1;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
-# The columns of a recorded entry, in insertion order (all but id).
-COLUMNS = ("verification_id", "log_sha256", "log", "source", "player", "player_from_file", "challenge",
+# The columns of a recorded entry, in insertion order (all but id); its bytes go to ``logs``,
+# a table of their own, so that ranking reads only the small rows.
+COLUMNS = ("verification_id", "log_sha256", "source", "player", "player_from_file", "challenge",
            "ruleset", "difficulty", "verdict", "assurance", "outcome", "cause", "score", "bunkers",
            "artillery", "damage", "claim_outcome", "claim_score", "turns", "error_code", "error_line",
            "error_message", "submitted_at", "bgrid_version")
 _INSERT = (f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
            "ON CONFLICT (verification_id) DO NOTHING")
+# The standings order (league.standings): higher score, fewer turns, earlier submission.
+_BETTER = """excluded.score > best.score OR excluded.score = best.score AND (
+    excluded.turns < best.turns OR excluded.turns = best.turns AND (
+    excluded.submitted_at < best.submitted_at OR excluded.submitted_at = best.submitted_at
+    AND excluded.entry_id < best.entry_id))"""
+_KEEP_BEST = ("INSERT INTO best (challenge, player, entry_id, score, turns, submitted_at) "
+              "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (challenge, player) DO UPDATE SET "
+              "entry_id = excluded.entry_id, score = excluded.score, turns = excluded.turns, "
+              f"submitted_at = excluded.submitted_at WHERE {_BETTER}")
 
 
 class LeagueError(BGridError):
@@ -173,7 +205,7 @@ class Stored:
 
 
 def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
-    """Insert entries (dicts keyed by ``COLUMNS``) in one transaction. A row whose
+    """Insert entries (dicts keyed by ``COLUMNS`` and ``log``) in one transaction. A row whose
     verification id is already recorded is not inserted: its result names the entry there."""
     out = []
     conn.execute("BEGIN IMMEDIATE")
@@ -181,6 +213,10 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
         for row in rows:
             cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS])
             if cursor.rowcount == 1:
+                conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (cursor.lastrowid, row["log"]))
+                if row["verdict"] == "valid":
+                    conn.execute(_KEEP_BEST, (row["challenge"], row["player"], cursor.lastrowid, row["score"],
+                                              row["turns"], row["submitted_at"]))
                 out.append(Stored(cursor.lastrowid, True))
             else:
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
@@ -200,11 +236,12 @@ def entry_by_bytes(conn: sqlite3.Connection, sha256: str) -> sqlite3.Row | None:
 
 
 def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
-    """An entry by its number or its verification id."""
+    """An entry, with its log, by its number or its verification id."""
     ref = ref.strip()
+    query = "SELECT entries.*, logs.log FROM entries JOIN logs ON logs.entry_id = entries.id WHERE "
     if ref.isascii() and ref.isdigit():
-        return conn.execute("SELECT * FROM entries WHERE id = ?", (int(ref),)).fetchone()
-    return conn.execute("SELECT * FROM entries WHERE verification_id = ?", (ref.lower(),)).fetchone()
+        return conn.execute(query + "entries.id = ?", (int(ref),)).fetchone()
+    return conn.execute(query + "verification_id = ?", (ref.lower(),)).fetchone()
 
 
 def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),
@@ -216,13 +253,15 @@ def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),
                         f"FROM entries {where} ORDER BY id", args).fetchall()
 
 
-def where_clause(challenges: Iterable[str], player: str | None = None) -> tuple[str, list]:
+def where_clause(challenges: Iterable[str], player: str | None = None,
+                 table: str = "entries") -> tuple[str, list]:
+    """A WHERE clause (and its arguments) keeping some challenges and one player."""
     clauses, args = [], []
     challenges = list(challenges)
     if challenges:
-        clauses.append(f"challenge IN ({', '.join('?' * len(challenges))})")
+        clauses.append(f"{table}.challenge IN ({', '.join('?' * len(challenges))})")
         args.extend(challenges)
     if player is not None:
-        clauses.append("player = ?")
+        clauses.append(f"{table}.player = ?")
         args.append(player)
     return ("WHERE " + " AND ".join(clauses)) if clauses else "", args

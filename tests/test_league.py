@@ -41,7 +41,8 @@ def test_a_submitted_log_is_recorded_with_its_verdict_and_bytes(league):
     game = games(10)[0]
     data = game.by("Ada")
     [sub] = submit(league, [("ada.log", data)])
-    row = league.execute("SELECT * FROM entries WHERE id = ?", (sub.entry_id,)).fetchone()
+    row = league.execute("SELECT * FROM entries JOIN logs ON logs.entry_id = entries.id WHERE id = ?",
+                         (sub.entry_id,)).fetchone()
     assert sub.is_new and row["log"] == data
     assert (row["player"], row["challenge"], row["verdict"], row["score"], row["turns"]) == \
         ("Ada", CODE, "valid", game.score, game.turns)

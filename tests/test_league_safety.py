@@ -64,7 +64,7 @@ def consistent(db) -> int:
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        rows = conn.execute("SELECT * FROM entries").fetchall()
+        rows = conn.execute("SELECT * FROM entries JOIN logs ON logs.entry_id = entries.id").fetchall()
     for row in rows:
         verdict = verify_log(row["log"], source=row["source"])
         assert (verdict.verification_id, verdict.verdict, verdict.player) == \
