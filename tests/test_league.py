@@ -260,3 +260,23 @@ def test_cli_terminal_output_escapes_format_characters_in_names(tmp_path):
     for command in ("standings", "list"):
         out = run("league", command, db).output
         assert "\u202e" not in out and "Eve\\u202elive" in out
+
+
+def test_a_league_from_the_first_schema_is_migrated_and_its_best_results_filled_in(tmp_path):
+    path = tmp_path / "old.db"
+    create_league(path)
+    conn = open_league(path)
+    pool = games(20)
+    submit(conn, [(f"{k}", g.by(f"P{k % 3}")) for k, g in enumerate(pool)])
+    expected = compute_standings(conn).as_dict()
+    conn.close()
+    with sqlite3.connect(path) as raw:  # the file as schema version 1 left it
+        raw.execute("DROP TABLE best")
+        raw.execute("PRAGMA user_version = 1")
+    conn = open_league(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert compute_standings(conn).as_dict() == expected
+    best = {p: max((g for k, g in enumerate(pool) if k % 3 == int(p[1])), key=lambda g: (g.score, -g.turns))
+            for p in ("P0", "P1", "P2")}
+    assert {s["player"]: s["score"] for s in expected["standings"]} == {p: g.score for p, g in best.items()}
+    conn.close()
