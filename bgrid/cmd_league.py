@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
-import sys
+import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -16,12 +17,23 @@ from .league import (compute_standings, create_league, find_entry, list_entries,
                      report_html, submit_logs)
 from .league.page import reports_folder_name
 from .rules.challenge import decode_code, encode_code
-from .rules.errors import ChallengeCodeError
+from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
                "verification_id", "error")
+
+
+def league_errors(command):
+    """A database failure (a read-only or full disk, a damaged file) as one line, exit 2."""
+    @functools.wraps(command)
+    def run(**params):
+        try:
+            return command(**params)
+        except sqlite3.Error as exc:
+            raise BGridError(f"the league {params['league']} failed: {exc}") from None
+    return run
 
 
 def shown(text) -> str:
@@ -61,6 +73,7 @@ def league_group():
 
 @league_group.command("init")
 @DB
+@league_errors
 def init_command(league):
     """Create an empty league database (an existing league is left as it is).
 
@@ -79,6 +92,7 @@ def init_command(league):
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option("--batch", type=click.IntRange(1, 10_000), default=1, show_default=True, metavar="N",
               help="Logs recorded per database transaction.")
+@league_errors
 def submit_command(league, logs, batch):
     """Verify logs and record each one with its verdict. The same log sent again (even
     reformatted) is reported as a duplicate and recorded once; an edited log is a new attempt.
@@ -130,6 +144,7 @@ def submit_command(league, logs, batch):
 @click.option("--challenge", "challenges", multiple=True, metavar="CODE", help="Only this challenge (repeatable).")
 @click.option("--player", default=None, metavar="NAME", help="Only this player.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@league_errors
 def list_command(league, challenges, player, as_json):
     """List the recorded entries in submission order.
 
@@ -156,6 +171,7 @@ def list_command(league, challenges, player, as_json):
 @league_group.command("show")
 @DB
 @click.argument("entry", metavar="ID")
+@league_errors
 def show_command(league, entry):
     """Replay one entry from its stored bytes and print its verdict again. ID is the entry
     number (#12) or its verification id. Exit status 0 valid, 1 invalid or incomplete.
@@ -171,8 +187,8 @@ def show_command(league, entry):
     finally:
         conn.close()
     if row is None:
-        raise click.UsageError(f"no entry '{entry}' in {league}: give an entry number or a verification id "
-                               "(see bgrid league list)")
+        raise BGridError(f"no entry '{entry}' in {league}: give an entry number or a verification id "
+                         "(see bgrid league list)")
     click.echo(f"entry #{row['id']}, player {shown(row['player'])}"
                f"{' (from the file name)' if row['player_from_file'] else ''}, submitted {row['submitted_at']} "
                f"with bgrid {row['bgrid_version']}")
@@ -194,6 +210,7 @@ def show_command(league, entry):
               help="Write the standings page OUT and each entry's replay report into OUT's "
                    "'<name>-reports/' folder beside it.")
 @click.option("--title", default="B-Grid league standings", show_default=True, help="The page's title.")
+@league_errors
 def standings_command(league, challenges, best, as_json, as_csv, html, title):
     """One row per player per challenge: their best valid result, ranked by score, then
     fewer turns, then the earlier submission; invalid and incomplete entries listed apart
@@ -236,7 +253,7 @@ def write_page(conn, table, page: Path, title: str) -> None:
     reports = output_dir(folder / reports_folder_name(page))
     ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
     for entry_id in ids:
-        row = conn.execute("SELECT verification_id, source, log FROM entries WHERE id = ?", (entry_id,)).fetchone()
+        row = find_entry(conn, str(entry_id))
         target = reports / f"{row['verification_id']}.html"
         if not target.exists():
             write_atomic(target, report_html(row["log"], row["source"]).encode("utf-8"))

@@ -280,3 +280,19 @@ def test_a_league_from_the_first_schema_is_migrated_and_its_best_results_filled_
             for p in ("P0", "P1", "P2")}
     assert {s["player"]: s["score"] for s in expected["standings"]} == {p: g.score for p, g in best.items()}
     conn.close()
+
+
+def test_cli_a_failing_database_is_one_line_not_a_traceback(tmp_path, monkeypatch, inbox):
+    import bgrid.cmd_league
+
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+
+    def broken(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(bgrid.cmd_league, "submit_logs", broken)
+    result = run("league", "submit", db, inbox)
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("failed: attempt to write a readonly database")
+    assert "Traceback" not in result.output
