@@ -4,6 +4,7 @@ from its docstring alone, and a few codes pinned for good."""
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import date
 
 import pytest
@@ -94,3 +95,35 @@ def test_an_accept_test_that_refuses_everything_stops_with_a_clear_error():
 
     with pytest.raises(BGridError, match="2026-12-01"):
         dated_spec(date(2026, 12, 1), accept=lambda spec: False, tries=5)
+
+
+# -- bgrid daily -----------------------------------------------------------------------------
+
+
+def run(*args):
+    from click.testing import CliRunner
+
+    from bgrid.cli import cli
+
+    return CliRunner().invoke(cli, ["daily", *map(str, args)])
+
+
+def test_cli_prints_the_code_of_the_day_and_of_its_week():
+    assert run("--date", "2026-12-01", "-q").output == "0MM6-T2CN-V1W\n"
+    assert run("--date", "2026-12-03", "--weekly", "-q").output == "0GDR-FC73-W4T\n"
+    data = json.loads(run("--date", "2027-01-01", "--weekly", "--json").output)
+    assert (data["key"], data["code"], data["difficulty"], data["ridges"]) == ("2026-W53", "0HM1-KFV9-CG2", "easy", 2)
+
+
+@pytest.mark.parametrize("bad", ["2026-13-01", "2026-2-1", "yesterday", "2026-02-30", ""])
+def test_cli_refuses_a_date_that_is_not_a_calendar_day(bad):
+    result = run("--date", bad)
+    assert result.exit_code == 2 and "--date" in result.output and result.output.count("\n") == 1
+
+
+def test_cli_pack_writes_the_challenge_pack_of_the_day(tmp_path):
+    result = run("--date", "2026-12-01", "--pack", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "0MM6-T2CN-V1W"
+    assert sorted(p.name for p in folder.iterdir()) == ["deck-a4.pdf", "map.json", "sheet-a4.pdf"]
+    assert json.loads((folder / "map.json").read_text())["code"] == "0MM6-T2CN-V1W"
