@@ -54,6 +54,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                    key=COLUMN_THEN_ROW.__getitem__)
     if card.rank != JOKER_RANK:
         # Step 2 — fire (R18): saturation cap, exactly 1 damage when any piece can fire.
+        # The cap covers fire only (R40): an exhaustion met revealing this card already hurt.
         # Line of sight (no mountain strictly between, R14) and range <= reach.
         cell, mountains = state.cell, state.mountains
         reach = artillery_reach(state)
