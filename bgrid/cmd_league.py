@@ -21,6 +21,9 @@ from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
+# One transaction per log costs about a quarter of the verifier's speed; per 50 logs the
+# database is lost in the noise (bench/bench_league.py).
+DEFAULT_BATCH = 50
 CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
                "verification_id", "error")
 
@@ -90,8 +93,9 @@ def init_command(league):
 @league_group.command("submit")
 @DB
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--batch", type=click.IntRange(1, 10_000), default=1, show_default=True, metavar="N",
-              help="Logs recorded per database transaction.")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=DEFAULT_BATCH, show_default=True, metavar="N",
+              help="Logs recorded per database transaction (a killed run loses at most the "
+                   "uncommitted batch; run it again to finish).")
 @league_errors
 def submit_command(league, logs, batch):
     """Verify logs and record each one with its verdict. The same log sent again (even
