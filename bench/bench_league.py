@@ -34,7 +34,7 @@ from bgrid.league.store import COLUMNS, record
 from bgrid.rules.daily import WEEKLY, dated_code
 from bgrid.rules.mission import mission_from_code
 from bgrid.rules.seeding import stream
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 from bgrid.verifier.verify import verify_log
 
 STANDINGS_TARGET_S = 1.0

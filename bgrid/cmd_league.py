@@ -12,12 +12,13 @@ from pathlib import Path
 
 import click
 
-from .cmd_verify import Unreadable, expand_inputs, read_input
+from .cmd_verify import Unreadable, list_inputs, read_input
 from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
                      report_html, submit_logs)
 from .league.page import reports_folder_name
 from .rules.challenge import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
+from .verifier.safe_text import printable_lines, terminal_text
 from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
@@ -37,12 +38,6 @@ def league_errors(command):
         except sqlite3.Error as exc:
             raise BGridError(f"the league {params['league']} failed: {exc}") from None
     return run
-
-
-def shown(text) -> str:
-    """Untrusted text (a player's name) for the terminal: control characters escaped."""
-    text = "" if text is None else str(text)
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def spreadsheet_safe(text) -> str:
@@ -113,16 +108,21 @@ def submit_command(league, logs, batch):
     if list(logs).count("-") > 1:
         raise click.UsageError("'-' (standard input) can be given only once")
     try:
-        names = expand_inputs(logs)
+        items, unreadable = list_inputs(logs)
     except Unreadable as exc:
         raise click.UsageError(str(exc)) from None
+    for message in unreadable:
+        click.echo(f"Error: {message}", err=True)
     conn = open_league(league)
-    unreadable = []
 
     def readable():
-        for name in names:
+        for item in items:
+            if item.skipped is not None:
+                unreadable.append(f"{item.shown}: skipped, {item.skipped}")
+                click.echo(f"Error: {unreadable[-1]}", err=True)
+                continue
             try:
-                yield ("<stdin>" if name == "-" else name), read_input(name)
+                yield item.shown, read_input(item)
             except Unreadable as exc:
                 unreadable.append(str(exc))
                 click.echo(f"Error: {exc}", err=True)
@@ -131,9 +131,9 @@ def submit_command(league, logs, batch):
     try:
         for sub in submit_logs(conn, readable(), batch=batch):
             counts["recorded" if sub.is_new else "duplicate"] += 1
-            line = f"#{sub.entry_id} {shown(sub.summary)}"
+            line = f"#{sub.entry_id} {terminal_text(sub.summary)}"
             if sub.is_new and sub.player_from_file:
-                line += f" (no player: line; recorded as '{shown(sub.player)}')"
+                line += f" (no player: line; recorded as '{terminal_text(sub.player)}')"
             click.echo(line)
     finally:
         conn.close()
@@ -168,7 +168,7 @@ def list_command(league, challenges, player, as_json):
     for r in rows:
         result = (f"{r['outcome']} {r['score']}" if r["verdict"] == "valid"
                   else r["verdict"] + (f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""))
-        click.echo(f"#{r['id']}  {r['submitted_at']}  {shown(r['player'])}  {shown(r['challenge'] or '-')}  "
+        click.echo(f"#{r['id']}  {r['submitted_at']}  {terminal_text(r['player'])}  {terminal_text(r['challenge'] or '-')}  "
                    f"{result}  [id {r['verification_id']}]")
 
 
@@ -193,11 +193,11 @@ def show_command(league, entry):
     if row is None:
         raise BGridError(f"no entry '{entry}' in {league}: give an entry number or a verification id "
                          "(see bgrid league list)")
-    click.echo(f"entry #{row['id']}, player {shown(row['player'])}"
+    click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}"
                f"{' (from the file name)' if row['player_from_file'] else ''}, submitted {row['submitted_at']} "
                f"with bgrid {row['bgrid_version']}")
     verdict = verify_log(row["log"], source=row["source"])
-    click.echo("\n".join(shown(line) for line in verdict.render().split("\n")))
+    click.echo(printable_lines(verdict.render()))
     if not verdict.is_valid:
         click.get_current_context().exit(1)
 
@@ -229,10 +229,10 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
     if as_json + as_csv + (html is not None) > 1:
         raise click.UsageError("give one of --json, --csv and --html")
     page = None
-    if html is not None:
-        if not html.strip() or Path(html).is_dir():
-            raise click.UsageError("--html needs a file name, e.g. --html standings.html")
-        page = Path(html)
+    if html is not None:  # before any work: a bad page name is the one line of output
+        from .generator.safe_output import check_target
+
+        page = check_target(html, "the standings page")
     conn = open_league(league)
     try:
         table = compute_standings(conn, challenge_names(challenges), best)
@@ -251,18 +251,17 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
 def write_page(conn, table, page: Path, title: str) -> None:
     """The page and the replay reports it links to (reports already written are kept)."""
-    from .generator.pack import output_dir, write_atomic
+    from .generator.safe_output import make_folder, write_atomic
 
-    folder = output_dir(page.parent if str(page.parent) else Path("."))
-    reports = output_dir(folder / reports_folder_name(page))
+    reports = make_folder(page.parent / reports_folder_name(page), "the replay reports folder")
     ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
     for entry_id in ids:
         row = find_entry(conn, str(entry_id))
         target = reports / f"{row['verification_id']}.html"
         if not target.exists():
-            write_atomic(target, report_html(row["log"], row["source"]).encode("utf-8"))
+            write_atomic(target, report_html(row["log"], row["source"]), "a replay report")
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp).encode("utf-8"))
+    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp), "the standings page")
     click.echo(str(page))
     click.echo(f"{reports}/ ({len(ids)} replay reports)")
 
@@ -285,18 +284,18 @@ def standings_text(table) -> str:
     for challenge in table.challenges:
         ranked = [s for s in table.standings if s.challenge == challenge]
         unranked = [u for u in table.unranked if u.challenge == challenge]
-        lines.append(f"{shown(challenge or 'logs naming no readable map')}: {len(ranked)} ranked, "
+        lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}: {len(ranked)} ranked, "
                      f"{len(unranked)} unranked")
         for s in ranked:
-            lines.append(f"  {s.rank:>4}. {shown(s.player)}  {s.score:+d} {s.outcome}, {s.turns} turns, "
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d} {s.outcome}, {s.turns} turns, "
                          f"{s.damage} damage, {s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")
         for u in unranked:
-            lines.append(f"     -  {shown(u.player)}  {u.verdict}: {shown(u.error)}  [id {u.verification_id}]")
+            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  [id {u.verification_id}]")
     if len({s.challenge for s in table.standings}) > 1:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
         for r in table.season:
-            lines.append(f"  {r.rank:>4}. {shown(r.player)}  {r.points} points from {r.counted} "
+            lines.append(f"  {r.rank:>4}. {terminal_text(r.player)}  {r.points} points from {r.counted} "
                          f"challenge{'s' if r.counted != 1 else ''}, {r.turns} turns")
     if not lines:
         lines.append("no entries yet")

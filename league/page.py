@@ -1,5 +1,6 @@
 """The standings page: one self-contained HTML file (no scripts, no network, every text
-autoescaped: player names are whatever a log's ``player:`` line says), readable on a phone,
+autoescaped; player names, whatever a log's ``player:`` line says, are also isolated in
+``<bdi>`` with their bidi controls dropped, so a name cannot reorder the row), readable on a phone,
 and the replay report of each entry it shows, linked from it.
 
 The reports go into a folder beside the page, ``<page name>-reports/``, one file per entry
@@ -13,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..verifier.report_html import _environment, render_report
+from ..verifier.safe_text import html_text
 from ..verifier.verify import verify_log
 from .standings import Standings
 
@@ -31,7 +33,9 @@ def render_page(table: Standings, *, title: str = "B-Grid league standings", lin
                        "ranked": [s for s in table.standings if s.challenge == challenge],
                        "unranked": [u for u in table.unranked if u.challenge == challenge]})
     season = table.season if len({s.challenge for s in table.standings}) > 1 else []
-    return _environment().get_template("standings.html.j2").render(
+    env = _environment()
+    env.filters["untrusted"] = html_text
+    return env.get_template("standings.html.j2").render(
         title=title, groups=groups, season=season, best=table.best, links=links, generated=generated,
         ranked_count=len(table.standings), unranked_count=len(table.unranked))
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from bgrid.rules.mission import mission_from_code
 from bgrid.rules.seeding import stream
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 
 CODE = "0M00-0001-WR3"
 OTHER_CODE = "0GDR-FC73-W4T"

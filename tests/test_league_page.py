@@ -79,6 +79,7 @@ def published(tmp_path_factory):
     logs["bad.log"] = pool[1].by("Mallory").decode().replace("claim:", "claim: victory 99\n#", 1).encode()
     write_logs(root / "inbox", logs)
     db = root / "l.db"
+    (root / "out").mkdir()
     runner = CliRunner()
     assert runner.invoke(cli, ["league", "init", str(db)]).exit_code == 0
     assert runner.invoke(cli, ["league", "submit", str(db), str(root / "inbox")]).exit_code == 0

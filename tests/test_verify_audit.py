@@ -666,7 +666,7 @@ def _cards_taken(text: str):
 def test_challenge_reshuffle_order_and_the_expected_card_after_it():
     from bgrid.rules.mission import mission_from_seed
     from bgrid.rules.seeding import stream
-    from bgrid.verifier.log_writer import simulated_log
+    from bgrid.rules.log_writer import simulated_log
     checked = 0
     for k in (11, 13, 15, 17):  # simulated random players on challenge decks that ran out twice
         mission = mission_from_seed(100 + k, "easy")
