@@ -21,6 +21,7 @@ COMMANDS = {
     "sheet": ("bgrid.cmd_print", "sheet_command", "Write a printable mission sheet (PDF)."),
     "deck": ("bgrid.cmd_print", "deck_command", "Write a printable card deck (PDF)."),
     "pack": ("bgrid.cmd_print", "pack_command", "Write sheet, deck and map.json into a folder."),
+    "solve": ("bgrid.cmd_solve", "solve_command", "Find a challenge's par and the line of play that reaches it."),
     "simulate": ("bgrid.cmd_simulate", "simulate_command", "Play a mission many times with a computer player; win rate and score."),
 }
 
