@@ -317,8 +317,8 @@ def parse_offset(text: str) -> tuple[float, float]:
         x, y = (float(part) for part in text.split(","))
     except ValueError:
         raise BGridError(f"--duplex-offset '{text}' is not X,Y in mm, e.g. 0.5,-1") from None
-    if max(abs(x), abs(y)) > 10:
-        raise BGridError(f"--duplex-offset '{text}': at most 10 mm each way")
+    if not (abs(x) <= 10 and abs(y) <= 10):  # written so that nan fails too
+        raise BGridError(f"--duplex-offset '{text}': a number of mm, at most 10 each way")
     return (x, y)
 
 

@@ -55,6 +55,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     if card.rank != JOKER_RANK:
         # Step 2 — fire (R18): saturation cap, one hit of the ruleset's artillery damage when
         # any piece can fire.
+        # The cap covers fire only (R40): an exhaustion met revealing this card already hurt.
         # Line of sight (no mountain strictly between, R14) and range <= reach.
         cell, mountains = state.cell, state.mountains
         reach = artillery_reach(state)
@@ -108,7 +109,7 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) 
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.
         if target is None or target in mountains or target in bunkers or target in artillery:
-            events.append(ArtilleryHeld(piece, "blocked"))
+            events.append(ArtilleryHeld(piece, "blocked", target))
             continue
         artillery.discard(piece)
         artillery.add(target)

@@ -8,7 +8,7 @@ without looking at the rules again. Card purposes (the ``purpose`` of :class:`Re
 from __future__ import annotations
 
 import enum
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 
 from .actions import Action
 from .board import Cell, Facing
@@ -156,9 +156,11 @@ class ArtilleryMoved:
 class ArtilleryHeld:
     """Automa step 3: a piece that could move stays. ``reason``: "hold" (the suit says
     hold: Clubs in standard-1), "no-bunker" (Spades with no bunker left) or "blocked" (mountain, bunker, artillery or
-    edge in the way, R20)."""
+    edge in the way, R20). ``into``: for "blocked", the cell the step would have entered (a
+    detail for notes: it takes no part in equality)."""
     cell: Cell
     reason: str
+    into: Cell | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,10 +81,13 @@ class Statement(NamedTuple):
             return f"automa {card_text(self.cards[0])}"
         if k == "reshuffle":
             return "reshuffle"
-        order = {"at": 0, "facing": 1, "alt": 2, "dmg": 3}
+        order = {"at": 0, "facing": 1, "alt": 2, "dmg": 3, "health": 4}
         parts = []
         for key, value, _ in sorted(self.checks, key=lambda c: order[c[0]]):
-            parts.append(f"{key} {'off' if value is None else value}")
+            if key == "health":  # dmg N/H
+                parts[-1] += f"/{value}"
+            else:
+                parts.append(f"{key} {'off' if value is None else value}")
         return "state " + " ".join(parts)
 
 

@@ -1,5 +1,5 @@
-"""Audit of the verifier against the fine print of the log format (design note
-/work/shared/design/log-format.md: Lexical, Header, Body, Fine print) and R36-R38.
+"""Audit of the verifier against the fine print of the log format (docs/log-format.md:
+Lexical, Header, Body, Fine print) and R36-R38.
 
 Every expected verdict here is worked out by hand from the spec and the rules, not copied
 from the verifier. Most body tests use one "quiet" explicit map on which nothing ever

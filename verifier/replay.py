@@ -9,6 +9,7 @@ rule, the state and the legal alternatives.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
@@ -16,12 +17,15 @@ from ..rules.board import Cell
 from ..rules.cards import Card
 from ..rules.engine import apply, chance_pending, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import Damage, Entered, Moved, PhaseEndReason, PlayerPhaseEnded, TurnStarted
+from ..rules.events import (ArtilleryHeld, Bonus, Damage, Entered, Moved, PhaseEndReason,
+                            PlayerPhaseEnded, Revealed, TurnStarted)
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
+from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
 from .map_source import MissionSource
 from .messages import LogError
+from .notes import note_on
 from .statements import ParsedLog, Statement, Token
 
 #: The log keyword of the statement that takes a card for each purpose (log-format §3).
@@ -36,11 +40,10 @@ _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
 
 
 @dataclass
-class FlightRecord:
-    """What the HTML report draws: the bomber's cells per turn and where damage was taken."""
+class ReplayBoard:
+    """The board where the replay stopped, for the HTML report (which draws the mission
+    itself from the replay's history)."""
 
-    path: list[tuple[int, Cell, bool]] = field(default_factory=list)  # (turn, cell, is entry)
-    damage: list[tuple[int, Cell | None, str]] = field(default_factory=list)  # (turn, cell, cause)
     error_cell: Cell | None = None
     # the board where the replay stopped
     mountains: frozenset = frozenset()
@@ -98,8 +101,15 @@ class Replay:
         self.none_written = False  # R36: the statement that ended the mission wrote `none`
         self.end_line: int | None = None  # the line whose statement ended the mission
         self.phase_end: PhaseEndReason | None = None  # why the last player phase ended
-        self.trace = FlightRecord()
+        self.trace = ReplayBoard()
         self.stmt: Statement | None = None
+        self.notes: list = []  # notes.Note, at most one a statement
+        self.ledger: list = []  # ledger.LedgerEntry, one a point of damage
+        self._held_told: set = set()  # blocked artillery steps already noted (notes.note_on)
+        self.damage_mismatch = False  # the first error is a state line's wrong 'dmg'
+        # (statement, turn before, events, state text after) per engine call, kept only
+        # when someone reads it (--explain, the HTML report): None leaves it out
+        self.history: list | None = None
 
     # -- errors -----------------------------------------------------------------------
     def fail(self, code: str, message: str, index: int = 0, *, rule: str | None = None,
@@ -115,20 +125,41 @@ class Replay:
                         legal=legal_summary(self.state, self.turn_logged) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events, turn: int) -> None:
-        """Note the path, the damage and the end; ``turn`` is the turn before the events."""
-        for ev in events:
+    def _record(self, events, turn: int, index: int) -> None:
+        """Note the path, the damage (the ledger) and the end; ``turn`` is the turn before the
+        events, ``index`` the token of the statement they answer (where a note points)."""
+        if self.history is not None:
+            s = self.state
+            self.history.append((self.stmt, turn, events, (s.cell, s.facing, s.altitude, s.damage,
+                                                            s.health, tuple(s.hand), s.ruleset)))
+        notable = False
+        for i, ev in enumerate(events):
             kind = type(ev)  # events are final frozen classes: an identity test is enough
             if kind is TurnStarted:
                 turn = ev.turn
             elif kind is PlayerPhaseEnded:
                 self.phase_end = ev.reason
             elif kind is Entered:
-                self.trace.path.append((turn, ev.cell, True))
+                notable = notable or ev.shifted_from is not None
             elif kind is Moved:
-                self.trace.path.extend([(turn, c, False) for c in ev.path])
+                notable = notable or ev.blocked
             elif kind is Damage:
-                self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
+                st = self.stmt
+                card = st.cards[0] if st.kind == "enter" and st.cards else None
+                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
+            elif kind is Bonus:
+                notable = True
+            elif kind is Revealed:
+                notable = notable or ev.card.is_joker
+            elif kind is ArtilleryHeld:
+                notable = notable or ev.into is not None
+        if notable:
+            note = note_on(self.stmt.line, self.stmt.token(index).column, events, self.state,
+                           self._held_told)
+            if note is not None:
+                if self.notes and self.notes[-1].line == note.line:  # one note a statement
+                    note = self.notes.pop().merged(note)
+                self.notes.append(note)
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = self.stmt.line
 
@@ -146,7 +177,7 @@ class Replay:
             if exc.step is not None:  # a step letter at fault (R9, R31)
                 at = self._step_token(exc.step, 4 if type(action) is Throttle else 2)
             raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code, at=at) from None
-        self._record(events, turn)
+        self._record(events, turn, index)
 
     def _card_token(self, card: Card) -> int:
         """The index of the statement's first token that is the physical ``card``."""
@@ -183,7 +214,7 @@ class Replay:
             if exc.code in ("wrong-card", "card-not-in-deck"):
                 raise self._bad_card(exc, index, purpose) from None
             raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(events, turn)
+        self._record(events, turn, index)
 
     def _bad_card(self, exc: IllegalActionError, index: int, purpose: CardPurpose) -> LogError:
         state, card = self.state, exc.card
@@ -373,16 +404,19 @@ class Replay:
     def do_state(self, st: Statement) -> None:
         s = self.state
         actual = {"at": s.cell, "facing": None if s.facing is None else str(s.facing),
-                  "alt": s.altitude, "dmg": s.damage}
+                  "alt": s.altitude, "dmg": s.damage, "health": s.health}
         for key, value, index in st.checks:
             if value != actual[key]:
                 shown = lambda v: "off" if v is None else str(v)  # noqa: E731
                 if key == "facing" and actual[key] is None:
                     msg = "the log gives a facing, but the bomber is off the map"
+                elif key == "health":
+                    msg = f"the log says dmg …/{value}, but the mission's health is {actual[key]} (R4)"
                 else:
                     msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
                 # a state line checks the paper, it is no play: the state is the answer, and
                 # the next draw is no alternative to it
+                self.damage_mismatch = key == "dmg"  # the ledger says where the damage came from
                 raise self.fail("E213", msg, index, legal=False)
 
 

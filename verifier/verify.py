@@ -30,14 +30,16 @@ class Verifier:
         self.missions: dict[tuple, MissionSource] = {}  # header values -> the mission
         self.starts: dict[int, tuple[MissionSource, GameState]] = {}  # id(mission) -> its start
 
-    def verify(self, data: bytes | str, source: str = "log") -> Verdict:
-        """The verdict on one log given as bytes (a file) or text."""
-        return verify_log(data, source, verifier=self)
+    def verify(self, data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
+        """The verdict on one log given as bytes (a file) or text (see :func:`verify_log`)."""
+        return verify_log(data, source, history=history, verifier=self)
 
 
-def verify_log(data: bytes | str, source: str = "log", *, verifier: Verifier | None = None) -> Verdict:
-    """The verdict on one log given as bytes (a file) or text; ``verifier`` keeps what it
-    builds for the next log (without one, nothing is kept)."""
+def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
+               verifier: Verifier | None = None) -> Verdict:
+    """The verdict on one log given as bytes (a file) or text. ``history``: keep each
+    statement's events in ``verdict.history`` (for ``--explain`` and the replay report).
+    ``verifier`` keeps what it builds for the next log (without one, nothing is kept)."""
     memo = verifier if verifier is not None else Verifier()
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     try:
@@ -45,7 +47,7 @@ def verify_log(data: bytes | str, source: str = "log", *, verifier: Verifier | N
         log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray))
                         or len(raw) > MAX_BYTES else data, memo.lines)
     except LogError as exc:
-        return _notation_verdict(exc, raw, source, memo)
+        return _notation_verdict(exc, raw, source, memo, history)
     try:
         mission = mission_source(log, memo.missions)
     except LogError as exc:
@@ -60,6 +62,8 @@ def verify_log(data: bytes | str, source: str = "log", *, verifier: Verifier | N
     replay = None
     try:
         replay = Replay(log, mission, memo.starts)
+        if history:
+            replay.history = []
         state = replay.run()
     except LogError as exc:
         verdict.verdict = INVALID
@@ -67,6 +71,7 @@ def verify_log(data: bytes | str, source: str = "log", *, verifier: Verifier | N
         if replay is not None:
             replay.trace.snapshot(replay.state)
             verdict.trace = replay.trace
+            _carry(verdict, replay)
         verdict.turns = replay.turn_logged if replay is not None else 0
         return verdict
     except Exception as exc:  # noqa: BLE001 - a bug must still give a verdict, not a traceback
@@ -79,6 +84,7 @@ def verify_log(data: bytes | str, source: str = "log", *, verifier: Verifier | N
         return verdict
     replay.trace.snapshot(state)
     verdict.trace = replay.trace
+    _carry(verdict, replay)
     verdict.turns = replay.turn_logged
     if not state.is_over:
         verdict.state = replay_state(state, replay.turn_logged)
@@ -104,15 +110,27 @@ def verify_log(data: bytes | str, source: str = "log", *, verifier: Verifier | N
     return verdict
 
 
+def _carry(verdict: Verdict, replay: Replay) -> None:
+    """What the replay saw besides the verdict: notes, the damage ledger, the history."""
+    verdict.notes = replay.notes
+    verdict.damage_ledger = replay.ledger
+    verdict.ledger_wanted = replay.damage_mismatch
+    verdict.history = replay.history
+    verdict.lines = replay.log.lines
+    verdict.body = None if replay.history is None else replay.log.statements
+
+
 def _identified(verdict: Verdict, header, mission: MissionSource | None = None) -> Verdict:
     """The verdict with who played which mission: the player, the map source, the difficulty."""
     verdict.player = header.player
     verdict.map_source = source_text(header)
     verdict.difficulty = mission.difficulty if mission is not None else header.difficulty
+    verdict.ruleset = mission.ruleset.name if mission is not None else None
     return verdict
 
 
-def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier) -> Verdict:
+def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
+                      history: bool = False) -> Verdict:
     """A log that cannot be read to its end. For a bad line in the body the lines before it
     are replayed: a rule broken earlier is the first error; otherwise the notation error is
     told with the state and the legal plays at its line."""
@@ -127,6 +145,8 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier) ->
         _identified(verdict, partial.header, mission)
         verdict.assurance = mission.assurance
         replay = Replay(partial, mission, memo.starts)
+        if history:
+            replay.history = []
         state = replay.run()
     except LogError as earlier:  # a header or rule problem above the bad line comes first
         verdict.errors = [earlier]
@@ -140,6 +160,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier) ->
         replay.trace.snapshot(replay.state)
         verdict.trace = replay.trace
         verdict.turns = replay.turn_logged
+        _carry(verdict, replay)
     return verdict
 
 
