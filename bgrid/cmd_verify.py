@@ -151,7 +151,7 @@ def verify_command(logs, as_json, html):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
-    if len(items) == 1 and not failed:
+    if len(items) == 1 and not failed and items[0].skipped is None:
         return _verify_one(items[0], as_json, html)
     counts = _verify_many(items, as_json, html, failed)
     ctx = click.get_current_context()
