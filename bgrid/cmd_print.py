@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from .generator.paper import PAPERS
+from .header_options import header_options, pick_source
 from .options import mission_options, pick_mission
 
 DEFAULT_OUT = Path("output")
@@ -104,24 +105,28 @@ def _player_name(ctx, param, value: str | None) -> str | None:
 
 @click.command("sheet")
 @mission_options
+@header_options
 @_common
 @click.option("--player", default=None, metavar="NAME", callback=_player_name,
               help="Pilot name printed on the sheet.")
-def sheet_command(seed, code, difficulty, ridges, paper, out, png, player):
+def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png, player):
     """Write the printable mission sheet (PDF): board, challenge code and QR, trackers,
-    player aid, turn log and the challenge deck's stacking list.
+    player aid, a turn log with a row for every turn the deck allows and, on a page of its
+    own, the challenge deck's stacking list and reshuffle numbers.
 
     \b
     Examples:
       bgrid sheet --seed 1944
       bgrid sheet --code 0M00-0001-WR3 --paper letter --player Ada --png
       bgrid sheet --seed 7 --ridges 3 --out mission7.pdf
+      bgrid sheet --blank                  # set up at the table with a real deck
+      bgrid sheet --header ada.log         # the mission a log header names
     """
-    from .generator.sheet import render_sheet
+    from .generator.sheet import render_sheet, sheet_name
 
-    mission = pick_mission(seed, code, difficulty, ridges)
-    pdf = render_sheet(mission, paper, player)
-    _write(_target(out, f"sheet-{mission.code}-{paper.lower()}.pdf"), pdf, png)
+    source = pick_source(seed, code, difficulty, ridges, header, blank)
+    pdf = render_sheet(source, paper, player)
+    _write(_target(out, f"sheet-{sheet_name(source)}-{paper.lower()}.pdf"), pdf, png)
 
 
 @click.command("deck")
@@ -158,35 +163,42 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
 
 @click.command("pack")
 @mission_options
+@header_options
 @_common
 @_deck_options
 @click.option("--player", default=None, metavar="NAME", callback=_player_name,
               help="Pilot name printed on the sheet.")
-def pack_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutter_fold,
+def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png, low_ink, gutter_fold,
                  duplex_offset, player):
     """Write a mission pack into OUT/<code>/: the sheet, the challenge deck and map.json.
+
+    A hand setup, an explicit map (--header) or a blank sheet has no deck order: its pack
+    holds the sheet and a plain deck, in OUT/setup-<id>/, OUT/map-<id>/ or OUT/blank/.
 
     \b
     Examples:
       bgrid pack --seed 1944
       bgrid pack --code 0M00-0001-WR3 --paper letter --out packs
+      bgrid pack --blank
+      bgrid pack --header ada.log
     """
     from .generator.pack import is_pack_file, pack_files
     from .generator.safe_output import atomic_folder, make_folder, write_atomic
+    from .generator.sheet import sheet_name
 
     settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
-    mission = pick_mission(seed, code, difficulty, ridges)
+    source = pick_source(seed, code, difficulty, ridges, header, blank)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
     make_folder(out, "the --out folder")
-    files = pack_files(mission, paper, player=player, **settings)
+    files = pack_files(source, paper, player=player, **settings)
     if png:
         for name in [n for n in files if n.endswith(".pdf")]:
             files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())
-    folder = out / mission.code
+    folder = out / sheet_name(source)
     # Built beside the target and renamed into place: a pack is complete or absent, and two
     # runs on one folder each leave a whole pack, never a mix.
-    with atomic_folder(folder, is_pack_file, f"the pack {mission.code}") as building:
+    with atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:
         for name, data in files.items():
             write_atomic(building / name, data)
     for name in files:

@@ -61,7 +61,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     if write_logs is not None:  # the games simulate plays (same seeded streams), as logs, first:
         # each is on disk as soon as it is played, so an interrupted run keeps what it wrote
         from .generator.safe_output import write_atomic
-        from .verifier.log_writer import simulated_logs
+        from .rules.log_writer import simulated_logs
 
         prepare_log_folder(write_logs, force)
         for name, text in simulated_logs(mission, games, sim_seed, challenge_deck=challenge_deck,

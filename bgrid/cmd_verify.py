@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import stat
 import sys
@@ -22,11 +23,13 @@ import click
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.log_parser import MAX_BYTES
 from .verifier.safe_text import display_name, html_text, one_line, printable_lines
+from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import verify_log
 
 LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
+PARALLEL_FROM = 40  # fewer logs are verified in this process: starting workers costs more
 
 
 class Unreadable(Exception):
@@ -118,7 +121,13 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
 @click.option("--html", "html", default=None, metavar="FILE",
               help="Also write an HTML report: for one log the verdict, score, board with the "
                    "bomber's path and the error; for several an index of every log.")
-def verify_command(logs, as_json, html):
+@click.option("--explain", is_flag=True, help="Tell the replay turn by turn in plain words (the "
+              "Automa card, who fired, who moved where, what each play did) before each verdict, "
+              "with the damage ledger; it stops at the first error.")
+@click.option("--quiet", is_flag=True, help="Leave out the notes (legal events worth a second look).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Verify with N processes (default: all cores); the output is the same.")
+def verify_command(logs, as_json, html, explain, quiet, jobs):
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
     error, with line, column, rule and state) or incomplete.
 
@@ -132,6 +141,8 @@ def verify_command(logs, as_json, html):
       bgrid verify mission.log
       bgrid verify tests/logs/corpus --json
       bgrid verify run.log --html report.html
+      bgrid verify run.log --explain
+      bgrid verify tournament/ --json --jobs 4
       cat mission.log | bgrid verify -
     """
     if list(logs).count("-") > 1:
@@ -151,15 +162,85 @@ def verify_command(logs, as_json, html):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
+    options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None)
     if len(items) == 1 and not failed and items[0].skipped is None:
-        return _verify_one(items[0], as_json, html)
-    counts = _verify_many(items, as_json, html, failed)
+        return _verify_one(items[0], as_json, html, options)
+    counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
     ctx = click.get_current_context()
     not_read = counts["unreadable"] + counts["skipped"]
     ctx.exit(2 if not_read else 0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
 
 
-def _verify_one(item: Input, as_json: bool, html: str | None) -> None:
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What each verdict must carry and show: the ``--explain`` account, the notes (not
+    ``--quiet``) and the history the one-log HTML report draws (``report``)."""
+
+    explain: bool = False
+    quiet: bool = False
+    report: bool = False
+
+
+def _verdict_of(data: bytes, shown: str, options: Options, keep_board: bool):
+    """One log's verdict; what nobody will read (the board, the history) is dropped before
+    the verdict travels back from a worker process."""
+    verdict = verify_log(data, source=shown, history=options.explain or keep_board)
+    if options.explain:
+        verdict.explanation = narrative.explain(verdict)
+    if not keep_board:
+        verdict.trace = verdict.history = verdict.body = verdict.lines = None
+    return verdict
+
+
+def _work(task):
+    """A worker's task (``--jobs``): an input and its verdict, the reason it cannot be read
+    (a string), or None when it is skipped."""
+    item, options = task
+    if item.skipped is not None:
+        return item, None
+    try:
+        data = read_input(item)
+    except Unreadable as exc:
+        return item, str(exc)
+    return item, _verdict_of(data, item.shown, options, keep_board=False)
+
+
+def _results(items: list[Input], options: Options, jobs: int):
+    """For each input in order: (input, its verdict, the reason it cannot be read, or None
+    when it is skipped).
+    With ``jobs`` > 1, worker processes verify whole logs; the order (and so every byte of
+    the output) is the one of a single job. Standard input is read here, once."""
+    tasks = [(item, options) for item in items]
+    if jobs <= 1 or len(tasks) < PARALLEL_FROM or any(item.path == "-" for item in items):
+        yield from map(_work, tasks)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    chunk = max(1, min(64, len(tasks) // (jobs * 8)))
+    with context.Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap(_work, tasks, chunksize=chunk)
+
+
+def default_jobs() -> int:
+    """All the cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _told(verdict, text: str, options: Options) -> str:
+    """A verdict's text with the account before it (``--explain``) and the coaching after it:
+    the damage ledger (with ``--explain``, or on a wrong damage) and the notes (not ``--quiet``)."""
+    parts = ["\n".join(verdict.explanation)] if options.explain and verdict.explanation else []
+    parts.append(text)
+    coaching = verdict.coaching(notes=not options.quiet, ledger=options.explain)
+    if coaching:
+        parts.append(coaching)
+    return "\n".join(parts)
+
+
+def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) -> None:
     ctx = click.get_current_context()
     try:
         data = read_input(item)
@@ -169,11 +250,11 @@ def _verify_one(item: Input, as_json: bool, html: str | None) -> None:
             _echo(json.dumps({"logs": [], "unreadable": [str(exc)], "skipped": [],
                               "summary": _summary({"unreadable": 1})}, indent=2, ensure_ascii=False))
         ctx.exit(2)
-    verdict = verify_log(data, source=item.shown)
+    verdict = _verdict_of(data, item.shown, options, keep_board=html is not None)
     if as_json:
         _echo(json.dumps(verdict.as_dict(), indent=2, ensure_ascii=False))
     else:
-        _echo(verdict.render())
+        _echo(_told(verdict, verdict.render(), options))
     if html is not None:
         from .generator.safe_output import write_atomic
         from .verifier.report_html import render_report
@@ -186,7 +267,8 @@ def _summary(counts: dict) -> dict:
     return {k: counts.get(k, 0) for k in (VALID, INVALID, INCOMPLETE, "unreadable", "skipped")}
 
 
-def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: list[str]) -> dict:
+def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: list[str],
+                 options: Options, jobs: int) -> dict:
     """Verify, print and write each log in turn; returns the counts."""
     counts = {VALID: 0, INVALID: 0, INCOMPLETE: 0, "unreadable": len(failed), "skipped": 0}
     unreadable, skipped = list(failed), []
@@ -201,10 +283,12 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
             _echo('{\n  "logs": [', nl=False)
         first = True
         show_progress = len(items) >= PROGRESS_FROM and sys.stderr.isatty()
-        bar = click.progressbar(items, label="verifying", file=sys.stderr) if show_progress else None
-        with bar if bar is not None else contextlib.nullcontext(items) as stream:
-            for item in stream:
-                if item.skipped is not None:
+        results = _results(items, options, jobs)
+        bar = (click.progressbar(results, length=len(items), label="verifying", file=sys.stderr)
+               if show_progress else None)
+        with bar if bar is not None else contextlib.nullcontext(results) as stream:
+            for item, result in stream:
+                if result is None:
                     counts["skipped"] += 1
                     skipped.append(f"{item.shown}: skipped, {item.skipped}")
                     if index is not None:
@@ -212,16 +296,14 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
                     if not as_json:
                         _echo(skipped[-1])
                     continue
-                try:
-                    data = read_input(item)
-                except Unreadable as exc:
+                if isinstance(result, str):
                     counts["unreadable"] += 1
-                    unreadable.append(str(exc))
-                    click.echo(f"Error: {one_line(str(exc))}", err=True)
+                    unreadable.append(result)
+                    click.echo(f"Error: {one_line(result)}", err=True)
                     if index is not None:
-                        index.not_verified(item.shown, "unreadable", str(exc))
+                        index.not_verified(item.shown, "unreadable", result)
                     continue
-                verdict = verify_log(data, source=item.shown)
+                verdict = result
                 counts[verdict.verdict] += 1
                 if index is not None:
                     index.verdict(verdict)
@@ -230,7 +312,8 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
                     _echo(("\n" if first else ",\n") + "    " + text.replace("\n", "\n    "), nl=False)
                     first = False
                 else:
-                    _echo(verdict.summary() if verdict.is_valid else verdict.render())
+                    _echo(_told(verdict, verdict.summary() if verdict.is_valid else verdict.render(),
+                                options))
         if index is not None:
             index.end()
     if as_json:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from ..rules.map_sources import MapSource
 from ..rules.mission import Mission
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
@@ -19,17 +20,21 @@ def is_pack_file(name: str) -> bool:
     return name == "map.json" or (name.startswith(("sheet-", "deck-")) and name.endswith((".pdf", ".png")))
 
 
-def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None,
+def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
                duplex_offset: tuple[float, float] = (0.0, 0.0)) -> dict[str, bytes]:
     """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
-    :func:`variant_suffix`), ``map.json``."""
+    :func:`variant_suffix`), ``map.json``. A mission without a known deck order (a hand
+    setup, an explicit map, a blank sheet) gets a plain deck and no ``map.json``."""
     paper = paper.lower()
     variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
-    return {
+    seeded = mission.mission if isinstance(mission, MapSource) else mission
+    files = {
         f"sheet-{paper}.pdf": render_sheet(mission, paper, player),
-        f"deck-{paper}{variant}.pdf": render_deck(mission, paper, low_ink=low_ink, gutter_fold=gutter_fold,
+        f"deck-{paper}{variant}.pdf": render_deck(seeded, paper, low_ink=low_ink, gutter_fold=gutter_fold,
                                          duplex_offset=duplex_offset),
-        "map.json": (json.dumps(mission_json(mission), indent=2) + "\n").encode(),
     }
+    if seeded is not None:
+        files["map.json"] = (json.dumps(mission_json(seeded), indent=2) + "\n").encode()
+    return files
 

@@ -28,7 +28,7 @@ def test_pack_writes_sheet_deck_and_map_json(tmp_path):
     data = json.loads((folder / "map.json").read_text())
     assert data["code"] == CODE_1944 and data["seed"] == 1944
     assert len(data["deck"]) == 54 and len(data["bunkers"]) == 6
-    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 2
+    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 5  # board, three log pages, deck page
     assert len(reader((folder / "deck-letter.pdf").read_bytes()).pages) == 14
     assert str(folder / "map.json") in out
 
@@ -39,7 +39,7 @@ def test_sheet_by_code_to_a_named_file_with_png_pages(tmp_path):
     assert code == 0, out
     assert target.read_bytes().startswith(b"%PDF-")
     pngs = sorted(tmp_path.joinpath("sub").glob("mine-p*.png"))
-    assert [p.name for p in pngs] == ["mine-p1.png", "mine-p2.png"]
+    assert [p.name for p in pngs] == [f"mine-p{n}.png" for n in range(1, 6)]
     assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
 
 
@@ -60,7 +60,7 @@ def test_deck_default_folder_is_output(tmp_path, monkeypatch):
     (["sheet", "--seed", "1", "--paper", "a3"], "'a3' is not one of"),
     (["deck", "--seed", "1", "--duplex-offset", "1"], "not X,Y in mm"),
     (["deck", "--difficulty", "hard"], "--difficulty and --ridges go with --seed"),
-    (["sheet"], "exactly one of --seed N or --code CODE"),
+    (["sheet"], "exactly one of --seed N, --code CODE, --header FILE or --blank"),
     (["sheet", "--code", "0M00-0001-WR4"], "fails its check"),
     (["pack", "--seed", "1", "--out", "x.pdf"], "a folder, not a .pdf file"),
     (["deck", "--gutter-fold", "--duplex-offset", "1,0"], "--gutter-fold prints one-sided"),

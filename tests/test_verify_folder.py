@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from bgrid.cli import cli
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.seeding import stream
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 
 LOGS = Path(__file__).parent / "logs"
 SECRET = "root:$6$a-line-of-the-shadow-file:19000:0:99999:7:::"
@@ -132,10 +132,10 @@ def test_each_log_is_printed_before_the_next_is_verified(tmp_path, monkeypatch):
     real = cmd_verify.verify_log
     printed = []
 
-    def spy(data, source):
+    def spy(data, source, **options):
         sys.stdout.flush()
         printed.append(sys.stdout.buffer.getvalue().decode())
-        return real(data, source=source)
+        return real(data, source=source, **options)
 
     monkeypatch.setattr(cmd_verify, "verify_log", spy)
     assert run(["verify", str(tmp_path)]).exit_code == 0

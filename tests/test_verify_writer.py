@@ -9,7 +9,7 @@ import pytest
 
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.playout import simulate
-from bgrid.verifier import log_writer
+from bgrid.rules import log_writer
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.report_html import render_report
 from bgrid.verifier.verify import verify_log
@@ -43,8 +43,9 @@ def test_written_logs_are_already_canonical():
 def test_html_report_draws_the_board_path_damage_and_error():
     good = (Path(__file__).parent / "logs" / "worked" / "map-damage.log").read_bytes()
     bad = good.replace(b"state at C5 facing S alt 2 dmg 2", b"state at C5 facing S alt 3 dmg 2")
-    html = render_report([verify_log(good, "good.log"), verify_log(bad, "bad.log")])
-    assert html.count("<svg") == 2 and "<script" not in html and "http://" not in html.replace(
+    html = render_report([verify_log(good, "good.log", history=True),
+                          verify_log(bad, "bad.log", history=True)])
+    assert html.count("<svg") == 2 and html.count("<script") == 1 and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
     assert "bunker destroyed C2" in html                     # bombed on turn 1
     assert html.count("<title>damage, turn") >= 5            # 3 + 3 damage dots over both boards
