@@ -1,7 +1,7 @@
 """Benchmark: peak memory of `bgrid verify DIR` on a big folder (target: under 150 MB for any
 size), plain, --json and --html, with logs/s.
 
-    .venv/bin/python bench/bench_verify_memory.py [--logs 30000] [--distinct 3000]
+    .venv/bin/python bench/bench_verify_memory.py [--logs 30000] [--distinct 3000] [--jobs 1]
 
 Writes ``--distinct`` simulated logs (random legal play on 20 seeded missions, half on
 challenge decks) with the library and copies them round-robin up to ``--logs`` files in a
@@ -9,7 +9,9 @@ temporary folder (writing 30,000 distinct games only costs time: each log is ver
 own, so the copies measure the same thing). Then runs `bgrid verify` on the folder once per
 mode as a child process and reads its peak resident set size from ``wait4``. Output goes to
 /dev/null (the terminal is not what is measured); the HTML report to a temporary file, whose
-size per log is reported too.
+size per log is reported too. ``--jobs`` is passed on to `bgrid verify`; the peak is that of
+the largest single process (``wait4`` folds in the reaped workers' peaks, not their sum), so
+with N workers the whole run holds at most about N + 1 times it.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--logs", type=int, default=30_000)
     ap.add_argument("--distinct", type=int, default=3_000)
+    ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
     top = Path(tempfile.mkdtemp(prefix="bgrid-bench-memory-"))
     try:
@@ -70,9 +73,9 @@ def main() -> None:
         print(f"baseline (bgrid --version): {baseline:.0f} MB")
         report = top / "report.html"
         for mode, extra in (("plain", []), ("--json", ["--json"]), ("--html", ["--html", str(report)])):
-            rss, seconds, status = peak(["verify", str(folder), *extra])
+            rss, seconds, status = peak(["verify", str(folder), "--jobs", str(args.jobs), *extra])
             verdict = "ok" if rss < TARGET_MB else "OVER"
-            print(f"{mode:7} peak RSS {rss:6.1f} MB ({verdict}, target < {TARGET_MB} MB), "
+            print(f"{mode:7} --jobs {args.jobs} peak RSS {rss:6.1f} MB ({verdict}, target < {TARGET_MB} MB), "
                   f"{args.logs / seconds:6.0f} logs/s, {seconds:5.1f} s, exit {status}")
         print(f"HTML index: {report.stat().st_size / args.logs:.0f} bytes a log "
               f"({report.stat().st_size / 2**20:.1f} MiB)")
