@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.seeding import stream
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 
 TARGET_MB = 150
 MISSIONS = 20
