@@ -224,3 +224,11 @@ def test_a_pack_folder_holding_the_users_files_is_not_replaced(tmp_path, monkeyp
     assert result.exit_code == 2 and "my-notes.txt" in result.output
     assert (folder / "my-notes.txt").read_text() == "mine" and (folder / "map.json").read_bytes() == b"map.json a4"
     assert leftovers(tmp_path) == []
+
+
+def test_solve_refuses_to_write_its_line_over_the_header_log(tmp_path):
+    mine = tmp_path / "mine.log"
+    mine.write_text("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n\nturn 1\n")
+    result = run(["solve", "--header", str(mine), "--write-log", str(mine)])
+    assert result.exit_code == 2 and "is one of the inputs" in result.output
+    assert mine.read_text().endswith("turn 1\n")
