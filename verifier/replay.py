@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Move, Throttle
 from ..rules.board import Cell
-from ..rules.cards import Card
+from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import (ArtilleryHeld, Bonus, Damage, Entered, Moved, PlayerPhaseEnded, Revealed,
+from ..rules.events import (ArtilleryHeld, Bonus, Damage, Drew, Entered, Moved, PlayerPhaseEnded,
                             TurnStarted)
 from ..rules.state import GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
@@ -118,34 +118,27 @@ class Replay:
                         legal=legal_summary(self.state, self.turn_logged) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events, turn: int, index: int) -> None:
-        """Note the path, the damage (the ledger) and the end; ``turn`` is the turn before the
-        events, ``index`` the token of the statement they answer (where a note points)."""
+    def _record(self, events, turn: int, index: int, notable: bool = False) -> None:
+        """Keep the damage (the ledger), the notes and the end; ``turn`` is the turn before
+        the events, ``index`` the token of the statement they answer (where a note points),
+        ``notable`` true when the caller already saw a note's reason (a Joker revealed)."""
+        if len(events) == 1 and type(events[0]) is Drew and self.history is None:
+            return  # a card into the hand, the commonest call: nothing to keep
         if self.history is not None:
             s = self.state
             self.history.append((self.stmt, turn, events, (s.cell, s.facing, s.altitude, s.damage,
                                                             s.health, tuple(s.hand), s.ruleset)))
-        notable = False
-        for i, ev in enumerate(events):
-            kind = type(ev)  # events are final frozen classes: an identity test is enough
-            if kind is TurnStarted:
-                turn = ev.turn
-            elif kind is PlayerPhaseEnded:
-                self.phase_end = ev.reason
-            elif kind is Entered:
-                notable = notable or ev.shifted_from is not None
-            elif kind is Moved:
-                notable = notable or ev.blocked
-            elif kind is Damage:
-                st = self.stmt
-                card = st.cards[0] if st.kind == "enter" and st.cards else None
-                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
-            elif kind is Bonus:
-                notable = True
-            elif kind is Revealed:
-                notable = notable or ev.card.is_joker
-            elif kind is ArtilleryHeld:
-                notable = notable or ev.into is not None
+        kinds = set(map(type, events))  # at C speed: most calls need nothing more
+        if not kinds.isdisjoint(_WATCHED):
+            if PlayerPhaseEnded in kinds:
+                for ev in reversed(events):
+                    if type(ev) is PlayerPhaseEnded:
+                        self.phase_end = ev.reason
+                        break
+            if Damage in kinds:
+                self._ledger(events, turn)
+            if not notable and not kinds.isdisjoint(_MAY_NOTE):
+                notable = self._is_notable(events)
         if notable:
             note = note_on(self.stmt.line, self.stmt.token(index).column, events, self.state,
                            self._held_told)
@@ -155,6 +148,35 @@ class Replay:
                 self.notes.append(note)
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = self.stmt.line
+
+    def _ledger(self, events, turn: int) -> None:
+        """The damage of these events into the ledger, each point with the engine's turn."""
+        st = self.stmt
+        card = st.cards[0] if st.kind == "enter" and st.cards else None
+        for i, ev in enumerate(events):
+            kind = type(ev)
+            if kind is TurnStarted:
+                turn = ev.turn
+            elif kind is Damage:
+                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
+
+    def _is_notable(self, events) -> bool:
+        """Whether the events hold a reason for a note (notes.note_on says which)."""
+        told = self._held_told
+        for ev in events:
+            kind = type(ev)
+            if kind is ArtilleryHeld:
+                if ev.into is not None and (ev.cell, ev.into) not in told:
+                    return True
+            elif kind is Moved:
+                if ev.blocked:
+                    return True
+            elif kind is Entered:
+                if ev.shifted_from is not None:
+                    return True
+            elif kind is Bonus:
+                return True
+        return False
 
     def play(self, action, index: int) -> None:
         turn = self.state.turn
@@ -214,7 +236,8 @@ class Replay:
             if exc.code in ("wrong-card", "card-not-in-deck"):
                 raise self._bad_card(card, index, purpose) from None
             raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(events, turn, index)
+        # R17: a Joker revealed on the player's own check is worth a note
+        self._record(events, turn, index, card.rank == JOKER_RANK and purpose in _OWN_CHECKS)
 
     def _bad_card(self, card: Card, index: int, purpose: str) -> LogError:
         state = self.state
@@ -445,6 +468,10 @@ _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their 
 _OVER = Phase.OVER
 _STEP_ERRORS = frozenset({"too-many-steps", "step-after-end"})  # errors about one step letter
 _END_PHASE = EndPhase()
+_OWN_CHECKS = ("guns", "bomb")
+# the events _record looks at; the others need nothing from it
+_MAY_NOTE = frozenset({ArtilleryHeld, Moved, Entered, Bonus})
+_WATCHED = _MAY_NOTE | {PlayerPhaseEnded, Damage}
 
 
 def _same_card(token: str, card: Card) -> bool:
