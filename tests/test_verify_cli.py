@@ -50,7 +50,7 @@ def test_stdin_and_a_directory(tmp_path):
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert [d["source"].rsplit("/", 1)[-1] for d in data["logs"]] == ["a.log", "b.txt", "<stdin>"]
-    assert data["summary"] == {"valid": 0, "invalid": 3, "incomplete": 0, "unreadable": 0}
+    assert data["summary"] == {"valid": 0, "invalid": 3, "incomplete": 0, "unreadable": 0, "skipped": 0}
 
 
 def test_an_empty_directory_is_misuse(tmp_path):
@@ -119,7 +119,7 @@ def test_the_corpus_folder_summary_matches_the_stored_verdicts():
             for k in ("valid", "invalid", "incomplete")}
     result = run(["verify", str(logs / "corpus"), "--json"])
     assert result.exit_code == 1
-    assert json.loads(result.stdout)["summary"] == dict(want, unreadable=0)
+    assert json.loads(result.stdout)["summary"] == dict(want, unreadable=0, skipped=0)
 
 
 def test_simulate_write_logs_gives_logs_that_verify_with_the_same_scores(tmp_path):

@@ -12,7 +12,7 @@ from bgrid.rules.events import Damage, TurnStarted
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.playout import play_out, replay, start_state
 from bgrid.rules.seeding import stream
-from bgrid.verifier.log_writer import write_log
+from bgrid.rules.log_writer import write_log
 from bgrid.verifier.verify import verify_log
 
 from explicit_maps import explicit_log

@@ -9,7 +9,7 @@ import pytest
 
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.playout import simulate
-from bgrid.verifier import log_writer
+from bgrid.rules import log_writer
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.report_html import render_report
 from bgrid.verifier.verify import verify_log
@@ -21,15 +21,15 @@ def test_doctests_of_the_writer():
 
 
 @pytest.mark.parametrize("challenge_deck", [False, True])
-def test_written_logs_are_simulates_games(tmp_path, challenge_deck):
+def test_written_logs_are_simulates_games(challenge_deck):
     """Game k of ``simulate`` and log k are the same game: same scores, in order."""
     mission = mission_from_seed(1944, "hard", 2)
     result = simulate(mission, 12, 3, challenge_deck=challenge_deck)
-    paths = log_writer.write_simulated_logs(mission, 12, 3, tmp_path, challenge_deck=challenge_deck)
-    verdicts = [verify_log(open(p, "rb").read()) for p in paths]
+    logs = list(log_writer.simulated_logs(mission, 12, 3, challenge_deck=challenge_deck))
+    verdicts = [verify_log(text) for _, text in logs]
     assert all(v.verdict == "valid" for v in verdicts)
     assert [v.score.total for v in verdicts] == list(result.scores)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"game-{k:05d}.log" for k in range(12)]
+    assert [name for name, _ in logs] == [f"game-{k:05d}.log" for k in range(12)]
 
 
 def test_written_logs_are_already_canonical():
