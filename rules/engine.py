@@ -188,6 +188,7 @@ def reveal_drawn(state: GameState, index: int) -> list[Event]:
 def _arrive(state: GameState, card: Card) -> list[Event]:
     """The awaited card, already out of the draw pile, takes effect."""
     state.fresh_reshuffle = False
+    state.cards_drawn += 1
     events: list = []
     phase = state.phase
     if phase is Phase.ENTRY_REVEAL:

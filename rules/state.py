@@ -101,7 +101,8 @@ class GameState:
     a column in ``ENTRY_COLUMN``).
 
     Deck: ``draw_pile``, ``hand``, ``discard``, ``in_play`` (see the module docstring),
-    ``exhaustions`` (0, 1, 2; R22), ``challenge`` (True: ``draw_pile`` is ordered, R25),
+    ``exhaustions`` (0, 1, 2; R22), ``cards_drawn`` (cards taken from the draw pile so far,
+    every purpose: the fuel used, which layers the solver's search), ``challenge`` (True: ``draw_pile`` is ordered, R25),
     ``reshuffle_numbers`` (challenge only: card -> sorted tuple of its reshuffle numbers, R26),
     ``fresh_reshuffle`` (True from an exhaustion until the next card arrives: the draw pile
     was empty "at this point", so a log's ``reshuffle`` marker is right here, R36).
@@ -119,7 +120,7 @@ class GameState:
         "bunkers", "artillery", "suppressed", "craters", "destroyed",
         "bunkers_destroyed", "artillery_destroyed",
         "cell", "facing", "altitude", "damage",
-        "hand", "draw_pile", "discard", "in_play", "exhaustions",
+        "hand", "draw_pile", "discard", "in_play", "exhaustions", "cards_drawn",
         "challenge", "reshuffle_numbers", "fresh_reshuffle",
         "turn", "phase", "actions", "pending", "entry_card",
         "outcome", "cause", "end_card_purpose",
@@ -147,6 +148,7 @@ class GameState:
         self.discard: list[Card] = []
         self.in_play: list[Card] = []
         self.exhaustions = 0
+        self.cards_drawn = 0
         self.challenge = False
         self.reshuffle_numbers: dict | None = None
         self.fresh_reshuffle = False
@@ -209,6 +211,7 @@ class GameState:
         new.discard = list(self.discard)
         new.in_play = list(self.in_play)
         new.exhaustions = self.exhaustions
+        new.cards_drawn = self.cards_drawn
         new.challenge = self.challenge
         new.reshuffle_numbers = self.reshuffle_numbers  # never mutated
         new.fresh_reshuffle = self.fresh_reshuffle

@@ -76,6 +76,7 @@ class Verdict:
     player: str | None = None  # the header's 'player:'
     map_source: str | None = None  # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
     difficulty: str | None = None
+    ruleset: str | None = None  # the mission's ruleset, once the map is known
     notes: list = field(default_factory=list)  # notes.Note: legal events worth a second look
     damage_ledger: list = field(default_factory=list)  # ledger.LedgerEntry, one a point of damage
     ledger_wanted: bool = False  # the error is about damage: the terminal shows the ledger

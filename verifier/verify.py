@@ -104,6 +104,7 @@ def _identified(verdict: Verdict, header, mission: MissionSource | None = None) 
     verdict.player = header.player
     verdict.map_source = source_text(header)
     verdict.difficulty = mission.difficulty if mission is not None else header.difficulty
+    verdict.ruleset = mission.ruleset.name if mission is not None else None
     return verdict
 
 
