@@ -553,6 +553,12 @@ class _Parser:
                 raise self.error("E107", f"state key '{key}' needs a value, e.g. "
                                  f"'{_EXAMPLES['state']}'")
             vt = args[i + 1]
+            if "," in vt.text and len(vt.text) > 1:  # 'state at G1, facing S', as a draw line's hint
+                code = {"at": "E102", "facing": "E115"}.get(key, "E105")
+                noun = {"at": "a cell", "facing": "a facing", "alt": "an altitude"}.get(key, "a damage")
+                raise self.error(code, f"'{vt.text}' is not {noun}: the checks of a state line "
+                                 "are separated by spaces, not commas, e.g. 'state at G1 facing S "
+                                 "alt 4 dmg 0'", vt)
             if key == "at":
                 value = None if vt.text.lower() == "off" else self.cell(vt)
             elif key == "facing":
