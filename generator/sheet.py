@@ -43,6 +43,7 @@ from ..rules.errors import BGridError
 from ..rules.map_sources import MapSource, seed_source
 from ..rules.mission import Mission
 from ..rules.ruleset import Ruleset
+from ..rules.setup import ARTILLERY, BUNKERS
 from .paper import paper_size
 from .qr import qr_svg
 
@@ -64,7 +65,7 @@ PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
 LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 26),
                ("k", "resupply K → card", 16), ("a", "action 1", 27), ("a", "action 2", 27),
                ("m", "automa", 10), ("p", "at facing", 11), ("n", "ALT", 6), ("n", "DMG", 6),
-               ("r", "art 1", 9), ("r", "art 2", 9), ("r", "art 3", 9), ("r", "art 4", 9))
+               *(("r", f"art {n}", 9) for n in range(1, ARTILLERY + 1)))
 #: The example row, a cell a column: what a player writes there (a King played between
 #: actions goes in the action cell: R29).
 LOG_EXAMPLE = ("e.g.", "7H", "2S 9H KD JH 5C", "KD → 4S", "move 5C FFLF", "alt JH", "8H",
@@ -384,9 +385,10 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "health": health,
         "damage_boxes": list(range(1, (health or max(rs.difficulties.values())) + 1)),
         "player": player,
-        "bunkers": [] if m is None else cells(sorted(m.bunkers, key=lambda c: (c.column, c.row))),
+        "bunkers": [""] * BUNKERS if m is None else cells(sorted(m.bunkers, key=lambda c: (c.column, c.row))),
         "artillery": [{"number": n, "cell": c} for n, c in
-                      enumerate(cells(m.artillery) if m is not None else [""] * 4, start=1)],
+                      enumerate(cells(m.artillery) if m is not None else [""] * ARTILLERY, start=1)],
+        "counts": {"bunkers": BUNKERS, "artillery": ARTILLERY},
         "header_lines": source.header_lines(),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),

@@ -63,7 +63,7 @@ def test_deck_default_folder_is_output(tmp_path, monkeypatch):
     (["sheet", "--seed", "1", "--paper", "a3"], "'a3' is not one of"),
     (["deck", "--seed", "1", "--duplex-offset", "1"], "not X,Y in mm"),
     (["deck", "--difficulty", "hard"], "--difficulty and --ridges go with --seed"),
-    (["sheet"], "exactly one of --seed N or --code CODE"),
+    (["sheet"], "exactly one of --seed N, --code CODE, --header FILE or --blank"),
     (["sheet", "--code", "0M00-0001-WR4"], "fails its check"),
     (["pack", "--seed", "1", "--out", "x.pdf"], "a folder, not a .pdf file"),
     (["deck", "--gutter-fold", "--duplex-offset", "1,0"], "--gutter-fold prints one-sided"),
