@@ -42,7 +42,7 @@ from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
 from ..rules.map_sources import MapSource, seed_source
 from ..rules.mission import Mission
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Play, Ruleset
 from ..rules.setup import ARTILLERY, BUNKERS
 from .paper import paper_size
 from .qr import qr_svg
@@ -112,7 +112,7 @@ _SUIT_MOVES = {
 }
 
 
-def longest_mission_turns(ruleset: Ruleset, actions_per_turn: int = 2) -> int:
+def longest_mission_turns(ruleset: Ruleset) -> int:
     """The most turns a mission can last: the turn log prints a row for each.
 
     Every turn takes at least one card from the deck (the entry card when the bomber is off
@@ -128,7 +128,7 @@ def longest_mission_turns(ruleset: Ruleset, actions_per_turn: int = 2) -> int:
     """
     deck = len(FULL_DECK)
     passes = ruleset.reshuffles_allowed + 1
-    cards = deck + (passes - 1) * (deck - (ruleset.hand_size - actions_per_turn))
+    cards = deck + (passes - 1) * (deck - (ruleset.hand_size - ruleset.actions_per_turn))
     return 1 + (cards - 1 - ruleset.hand_size) + 1
 
 
@@ -223,7 +223,12 @@ def aid_context(ruleset: Ruleset) -> dict:
     suits_symbols = (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))
     suits = [{"letter": s, "symbol": sym, "move": _SUIT_MOVES[rs.automa_suits[s]]}
              for s, sym in suits_symbols]  # R19
-    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range,
+    ranks = {"move": rs.aid_ranks(Play.MOVE), "guns": rs.aid_ranks(Play.GUNS),
+             "bomb": rs.aid_ranks(Play.BOMB, precise=False), "precise": rs.aid_ranks(Play.BOMB, precise=True),
+             "throttle": rs.aid_ranks(Play.THROTTLE), "alt1": rs.aid_ranks(Play.ALTITUDE, points=1),
+             "alt2": rs.aid_ranks(Play.ALTITUDE, points=2), "resupply": rs.aid_ranks(Play.RESUPPLY)}
+    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range, "ranks": ranks,
+            "actions": rs.actions_per_turn, "low_band": rs.low_bombing_altitude,
             "guns_max_altitude": rs.guns_max_altitude, "clearance": rs.mountain_clearance,
             "suppress_altitude": rs.guns_suppress_altitude,
             "throttle": rs.throttle_bonus, "max_altitude": rs.max_altitude,
@@ -383,6 +388,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "ridges": source.ridge_count,
         "ruleset": rs.name,
         "health": health,
+        "example_health": health or rs.health(rs.default_difficulty),  # a blank sheet's example
         "damage_boxes": list(range(1, (health or max(rs.difficulties.values())) + 1)),
         "player": player,
         "bunkers": [""] * BUNKERS if m is None else cells(sorted(m.bunkers, key=lambda c: (c.column, c.row))),

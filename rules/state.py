@@ -67,8 +67,21 @@ class DefeatCause(enum.Enum):
         return self.value
 
 
-_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: "entry", Phase.DRAW: "draw", Phase.AUTOMA_REVEAL: "automa"}
-_PENDING_PURPOSE = {"Guns": "guns", "Bomb": "bomb", "Resupply": "resupply"}
+class CardPurpose(enum.StrEnum):
+    """Why a card is drawn or revealed (``engine.chance_pending``, the events ``Revealed``,
+    ``Drew``, ``Reshuffled`` and ``Defeat``). Members equal their strings (``"draw"``)."""
+
+    ENTRY = "entry"        # R6a, R13
+    DRAW = "draw"          # R6b
+    RESUPPLY = "resupply"  # R29: a King's draw
+    GUNS = "guns"          # R15
+    BOMB = "bomb"          # R16
+    AUTOMA = "automa"      # R34
+
+
+_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
+                  Phase.AUTOMA_REVEAL: CardPurpose.AUTOMA}
+_PENDING_PURPOSE = {"Guns": CardPurpose.GUNS, "Bomb": CardPurpose.BOMB, "Resupply": CardPurpose.RESUPPLY}
 
 
 class GameState:
@@ -88,14 +101,15 @@ class GameState:
     a column in ``ENTRY_COLUMN``).
 
     Deck: ``draw_pile``, ``hand``, ``discard``, ``in_play`` (see the module docstring),
-    ``exhaustions`` (0, 1, 2; R22), ``challenge`` (True: ``draw_pile`` is ordered, R25),
+    ``exhaustions`` (0, 1, 2; R22), ``cards_drawn`` (cards taken from the draw pile so far,
+    every purpose: the fuel used, which layers the solver's search), ``challenge`` (True: ``draw_pile`` is ordered, R25),
     ``reshuffle_numbers`` (challenge only: card -> sorted tuple of its reshuffle numbers, R26),
     ``fresh_reshuffle`` (True from an exhaustion until the next card arrives: the draw pile
     was empty "at this point", so a log's ``reshuffle`` marker is right here, R36).
 
     End: ``outcome`` (:class:`Outcome` or None), ``cause`` (:class:`DefeatCause` or None),
     ``end_card_purpose`` (R36: when the mission ended at the moment a card was needed, the
-    purpose of that card — "entry", "draw", "resupply", "guns", "bomb" or "automa" — so the
+    :class:`CardPurpose` of that card, so the
     log's statement that needed it writes ``none``; else None).
 
     Counts: ``bunkers_destroyed``, ``artillery_destroyed`` (R24).
@@ -106,7 +120,7 @@ class GameState:
         "bunkers", "artillery", "suppressed", "craters", "destroyed",
         "bunkers_destroyed", "artillery_destroyed",
         "cell", "facing", "altitude", "damage",
-        "hand", "draw_pile", "discard", "in_play", "exhaustions",
+        "hand", "draw_pile", "discard", "in_play", "exhaustions", "cards_drawn",
         "challenge", "reshuffle_numbers", "fresh_reshuffle",
         "turn", "phase", "actions", "pending", "entry_card",
         "outcome", "cause", "end_card_purpose",
@@ -134,6 +148,7 @@ class GameState:
         self.discard: list[Card] = []
         self.in_play: list[Card] = []
         self.exhaustions = 0
+        self.cards_drawn = 0
         self.challenge = False
         self.reshuffle_numbers: dict | None = None
         self.fresh_reshuffle = False
@@ -144,7 +159,7 @@ class GameState:
         self.entry_card: Card | None = None
         self.outcome: Outcome | None = None
         self.cause: DefeatCause | None = None
-        self.end_card_purpose: str | None = None
+        self.end_card_purpose: CardPurpose | None = None
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -156,9 +171,9 @@ class GameState:
         return self.phase is Phase.OVER
 
     @property
-    def card_purpose(self) -> str | None:
-        """What the awaited card is for ("entry", "draw", "resupply", "guns", "bomb",
-        "automa"), None at a decision or the end (``engine.chance_pending``)."""
+    def card_purpose(self) -> CardPurpose | None:
+        """What the awaited card is for, None at a decision or the end
+        (``engine.chance_pending``)."""
         if self.phase is Phase.RESOLVE_REVEAL:
             return _PENDING_PURPOSE[type(self.pending).__name__]
         return _PHASE_PURPOSE.get(self.phase)
@@ -196,6 +211,7 @@ class GameState:
         new.discard = list(self.discard)
         new.in_play = list(self.in_play)
         new.exhaustions = self.exhaustions
+        new.cards_drawn = self.cards_drawn
         new.challenge = self.challenge
         new.reshuffle_numbers = self.reshuffle_numbers  # never mutated
         new.fresh_reshuffle = self.fresh_reshuffle
@@ -209,13 +225,20 @@ class GameState:
         new.end_card_purpose = self.end_card_purpose
         return new
 
+    def describe_parts(self) -> dict[str, str]:
+        """The parts of :meth:`describe`, in order, by name: "turn" (``turn 3``), "where"
+        (``at C4 facing S`` or ``off the map``), "alt", "dmg" (``dmg 1/5``), "hand",
+        "draw pile"; a caller may replace or add parts and join them with ", "."""
+        where = f"at {self.cell} facing {self.facing}" if self.cell is not None else "off the map"
+        hand = " ".join(str(c) for c in self.hand) or "empty"
+        return {"turn": f"turn {self.turn}", "where": where, "alt": f"alt {self.altitude}",
+                "dmg": f"dmg {self.damage}/{self.health}", "hand": f"hand {hand}",
+                "draw pile": f"draw pile {len(self.draw_pile)}"}
+
     def describe(self) -> str:
         """One line for error messages: ``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S,
         draw pile 31``."""
-        where = f"at {self.cell} facing {self.facing}" if self.cell is not None else "off the map"
-        hand = " ".join(str(c) for c in self.hand) or "empty"
-        return (f"turn {self.turn}, {where}, alt {self.altitude}, dmg {self.damage}/{self.health}, "
-                f"hand {hand}, draw pile {len(self.draw_pile)}")
+        return ", ".join(self.describe_parts().values())
 
     def __repr__(self) -> str:
         return f"<GameState {self.phase}: {self.describe()}>"

@@ -9,8 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.generator import pack
-from bgrid.rules.errors import BGridError
 from bgrid.rules.mission import mission_from_seed
 
 from pdf_probe import reader
@@ -84,31 +82,6 @@ def test_out_that_is_a_file_is_refused(tmp_path):
         code, out = run(*args)
         assert code == 2 and "Error:" in out and "Traceback" not in out
     assert blocker.read_text() == "not a folder"
-
-
-def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
-    target = tmp_path / "sheet.pdf"
-    target.write_bytes(b"old")
-
-    def broken_replace(src, dst):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(BGridError, match="No space left"):
-        pack.write_atomic(target, b"new contents")
-    assert target.read_bytes() == b"old"
-    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]  # no temp file left
-
-
-def test_atomic_write_replaces(tmp_path):
-    target = tmp_path / "a.bin"
-    pack.write_atomic(target, b"one")
-    pack.write_atomic(target, b"two")
-    assert target.read_bytes() == b"two"
-    assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
-    mask = os.umask(0)
-    os.umask(mask)
-    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # like open(), not mkstemp's 0600
 
 
 def test_every_print_command_has_help_with_an_example():

@@ -15,10 +15,11 @@ import difflib
 import re
 from functools import lru_cache
 
-from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
-from ..rules.cards import ACE, JACK, KING, QUEEN, Card
+from ..rules.cards import Card
 from ..rules.errors import NotationError
+from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from .messages import LogError
 from .statements import Header, HeaderEntry, ParsedLog, Statement, Token
 
@@ -53,14 +54,14 @@ _REMEMBERED: dict[str, tuple] = {}
 _REMEMBER_MAX = 4096
 _REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~12 MB
 
-# Which ranks each play takes (rulebook: Card Actions); a Joker is judged by its declaration.
+# Which ranks each play takes (rulebook: Card Actions), from the standard ruleset's card
+# table; a Joker is judged by its declaration. (A statement is read from its line alone, before
+# the map and its ruleset are known; the engine checks the card against the log's own ruleset.)
+_STANDARD = load_ruleset(DEFAULT_RULESET)
 _PLAYS = {
-    "move": (frozenset({2, 3, 4, 5}), "a movement card 2-5"),
-    "alt": (frozenset({10, JACK, QUEEN}), "an altitude card 10, J or Q"),
-    "guns": (frozenset({6}), "a 6 (guns)"),
-    "bomb": (frozenset({7, 8, ACE}), "a 7, 8 or Ace (bombs)"),
-    "throttle": (frozenset({9}), "a 9 (throttle)"),
-    "resupply": (frozenset({KING}), "a King (resupply)"),
+    keyword: (frozenset(_STANDARD.ranks_of(play)), _STANDARD.play_words(play))
+    for keyword, play in (("move", Play.MOVE), ("alt", Play.ALTITUDE), ("guns", Play.GUNS),
+                          ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
 }
 _EXAMPLES = {
     "turn": "turn 3", "enter": "enter 7H, or enter QS C", "draw": "draw 2S 9H KD",
@@ -402,12 +403,13 @@ class _Parser:
     def steps(self, tokens: list[Token]) -> str:
         if not tokens:
             raise self.error("E107", "a movement needs its steps: F forward, L/R turn, e.g. FFLF")
-        for t in tokens:
-            bad = next((i for i, ch in enumerate(t.text) if ch not in "FLRflr"), None)
-            if bad is not None:
-                raise self.error("E104", f"'{t.text}' is not a step list: expected F (forward), L (turn "
-                                 "left) and R (turn right), e.g. FFRF", t)
-        return "".join(t.text for t in tokens).upper()
+        steps = []
+        for t in tokens:  # word by word, so an error points at its word
+            try:
+                steps.append(parse_steps((t.text,)))
+            except NotationError as exc:
+                raise self.error("E104", str(exc), t) from None
+        return "".join(steps)
 
     # -- body -----------------------------------------------------------------------
     def statement(self, tokens: list[Token]) -> Statement:

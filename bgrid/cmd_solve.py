@@ -1,0 +1,170 @@
+"""``bgrid solve``: the par of a challenge and the line that reaches it."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import click
+
+from .options import mission_options, pick_mission
+from .rules.errors import BGridError
+from .rules.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
+                           upper_bound)
+from .rules.search import play_plan
+from .rules.engine import score
+
+
+@click.command("solve")
+@mission_options
+@click.option("--header", "header_file", default=None, metavar="FILE",
+              help="Solve the mission a log's header names; it must be a challenge code "
+                   "(the only header with a known deck order).")
+@click.option("--write-log", "write_log_file", default=None, metavar="FILE",
+              help="Write the par's line as a mission log that bgrid verify accepts.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help="Stop after this many seconds of search (default: none). A search cut "
+                   "short says so, and its best score is not the par.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, metavar="N",
+              help="Run the portfolio's searches on N processes (the par does not change).")
+def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, as_json, budget, jobs):
+    """Find the par of a challenge: the best score of a fixed, versioned portfolio of
+    searches over its known deck (R25, R26), and the line of play that reaches it.
+
+    The searches count their work in states, not seconds, so the par is the same on every
+    machine. The upper bound assumes every target destroyed and only the damage no line
+    avoids; when the par meets it, the par is optimal. With --seed the mission is played on
+    the seed's challenge deck.
+
+    \b
+    Examples:
+      bgrid solve --code 0M00-0001-WR3
+      bgrid solve --seed 1944 --json
+      bgrid solve --code 0M00-0001-WR3 --write-log par.log && bgrid verify par.log
+      bgrid solve --header my-run.log --jobs 4
+    """
+    mission = _mission(seed, code, difficulty, ridges, header_file)
+    if write_log_file is not None:
+        target = Path(write_log_file)
+        if target.is_dir():
+            raise BGridError(f"--write-log '{write_log_file}' is a folder, not a file")
+        if not target.parent.is_dir():
+            raise BGridError(f"--write-log: no folder '{target.parent}' to write '{target.name}' in")
+    began = time.monotonic()
+    deadline = None if budget is None else began + budget
+    show = (not as_json) and sys.stderr.isatty()
+    par = _run(mission, deadline, jobs, show)
+    seconds = round(time.monotonic() - began, 2)
+    line = par.best
+    summary = {
+        "code": mission.code,
+        "difficulty": mission.spec.difficulty,
+        "ridges": mission.spec.ridges,
+        "par": line.score if line else None,
+        "outcome": line.outcome if line else None,
+        "victory_found": bool(line and line.is_victory),
+        "upper_bound": par.upper_bound,
+        "optimal": par.optimal,
+        "turns": line.turns if line else None,
+        "complete": par.complete,
+        "searches": len(par.members),
+        "searches_won": par.victories,
+        "seconds": seconds,
+        "portfolio": PORTFOLIO_VERSION,
+    }
+    if write_log_file is not None and line is not None:
+        _write_solution(mission, line, write_log_file)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    ridges_word = f"{mission.spec.ridges} ridge{'s' if mission.spec.ridges > 1 else ''}"
+    click.echo(f"Mission {mission.code} ({mission.spec.difficulty}, {ridges_word})")
+    if line is None:
+        click.echo("No line found before the budget ran out.")
+        return
+    label = "Par" if par.complete else "Best found (search cut short by --budget; not the par)"
+    click.echo(f"{label}  {line.score} ({line.outcome} in {line.turns} turns)")
+    bound = "optimal" if par.optimal else "not proven optimal"
+    click.echo(f"Upper bound  {par.upper_bound} ({bound})")
+    click.echo(f"Portfolio  v{PORTFOLIO_VERSION}: {len(par.members)} of {par.planned} searches, "
+               f"{par.victories} found a victory, {seconds:.1f} s")
+    if write_log_file is not None:
+        click.echo(f"Log  {write_log_file}")
+
+
+def _mission(seed, code, difficulty, ridges, header_file):
+    if header_file is None:
+        return pick_mission(seed, code, difficulty, ridges)
+    if seed is not None or code is not None or difficulty is not None or ridges is not None:
+        raise click.UsageError("--header names the mission itself: give it without --seed, "
+                               "--code, --difficulty or --ridges")
+    from .rules.mission import mission_from_code
+    from .verifier.log_parser import parse_log, read_log_bytes
+    from .verifier.messages import LogError
+
+    try:
+        data = Path(header_file).read_bytes()
+    except OSError as exc:
+        raise BGridError(f"--header: cannot read '{header_file}': {exc.strerror or exc}") from None
+    try:
+        log = parse_log(read_log_bytes(data))
+    except LogError as exc:
+        raise BGridError(f"--header '{header_file}': {exc}") from None
+    if log.header.source != "challenge":
+        raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
+                         "header plays the player's own shuffled deck): solve needs a "
+                         "'challenge:' header")
+    return mission_from_code(log.header.challenge)
+
+
+def _member_result(mission, index: int, deadline: float | None):
+    start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
+                     mission.reshuffle)
+    return beam(start, PORTFOLIO[index], deadline)
+
+
+def _run(mission, deadline, jobs: int, show: bool) -> Par:
+    err = click.get_text_stream("stderr")
+    results = []
+
+    def report(result) -> None:
+        results.append(result)
+        if show:
+            best = best_of(results)
+            found = "none" if result.line is None else result.line.score
+            click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
+                       f"(best {best.score if best else 'none'})", file=err)
+
+    if jobs == 1:
+        return solve_mission(mission, deadline=deadline, progress=report)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_member_result, mission, i, deadline) for i in range(len(PORTFOLIO))]
+        for future in futures:  # in portfolio order: ties go to the earlier member
+            report(future.result())
+    start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
+                     mission.reshuffle)
+    return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
+
+
+def solution_log(mission, line) -> str:
+    """The line as a mission log on the challenge deck, claiming its outcome and score."""
+    from .verifier.log_writer import write_log
+
+    from .rules.engine import new_game
+
+    state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
+                     mission.reshuffle)
+    events = play_plan(state, line.plays)
+    claim = (str(state.outcome), score(state).total)
+    return write_log(events, challenge=mission.code, claim=claim)
+
+
+def _write_solution(mission, line, path: str) -> None:
+    from .generator.pack import write_atomic
+
+    write_atomic(Path(path), solution_log(mission, line).encode("utf-8"))

@@ -1,0 +1,258 @@
+"""The par of a challenge: the best score a fixed portfolio of searches finds on its deck.
+
+A challenge deck (R25, R26) fixes every card, so the mission is a one-player game of perfect
+information. Exhaustive search is out of reach (thousands of distinct states after two
+turns, missions of 15–30 turns), so the par is the best of a fixed, versioned portfolio of
+beam searches over whole turns (:func:`rules.search.turn_outcomes`):
+
+* a node is the state at the first decision of a turn (or the end of the mission);
+* the beam's layers are keyed by the cards drawn so far (the fuel used, which every turn
+  increases), not by turn number; each layer keeps its ``width`` best nodes by a heuristic
+  value, and states already met (:func:`rules.search.state_key`) are dropped;
+* a node that cannot beat the best end found, even destroying everything left, is pruned.
+
+The members differ in their heuristic weights: diversity finds more than width. Every budget
+is counted in nodes (turn outcomes generated), never in seconds, so the par is the same on
+every machine; a deadline in seconds may only cut a search short, and the result says so.
+
+The upper bound is a relaxation: 2 points a bunker and 1 an artillery piece, all destroyed
+(R24: 16 on the standard map), minus the damage no line avoids — the first entry card is the
+top card of the deck, and a face card or Joker there costs 1 damage (R13) before any choice.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .board import distance
+from .cards import ACE, JOKER_RANK
+from .engine import new_game, score
+from .search import best_possible, run_chance, turn_outcomes
+from .state import GameState, Outcome
+
+#: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
+PORTFOLIO_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Member:
+    """One beam search: its width, node budget and heuristic weights (see :func:`value`)."""
+
+    name: str
+    width: int
+    nodes: int
+    toward: float     # per cell closer to the nearest bunker
+    bombs: float      # per bomb card (7, 8, A, Joker) in hand, up to two
+    moves: float      # per movement card (2-5, Joker) in hand, up to two
+    margin: float     # per point of health left
+    poised: float     # on a target with a bomb card in hand
+    low: float        # per altitude band below the ceiling while on a target
+    fuel: float = 1.0  # per card drawn, when the dive compares outcomes of one turn
+
+
+#: The standard portfolio (version :data:`PORTFOLIO_VERSION`): eight width-1 beams.
+PORTFOLIO: tuple[Member, ...] = (
+    Member("balanced", 1, 4_000, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
+    Member("hunter", 1, 4_000, 4.0, 2.0, 2.0, 2.0, 6.0, 0.5),
+    Member("careful", 1, 4_000, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
+    Member("bombardier", 1, 4_000, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
+    Member("pilot", 1, 4_000, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
+    Member("diver", 1, 4_000, 2.5, 3.0, 1.5, 3.0, 10.0, 2.0),
+    Member("wary", 1, 4_000, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
+    Member("direct", 1, 4_000, 5.0, 1.5, 1.0, 1.0, 4.0, 0.0),
+)
+
+_BOMBS = (7, 8, ACE, JOKER_RANK)
+_SCORE_WEIGHT = 10.0
+_NO_BUNKER_DISTANCE = 9  # off the map: about the distance from row 1 to a bunker
+
+
+def value(state: GameState, m: Member) -> float:
+    """The heuristic a beam ranks a layer by: the score, then the member's weighted hints."""
+    hand = state.hand
+    bombs = sum(1 for c in hand if c.rank in _BOMBS)
+    moves = sum(1 for c in hand if 2 <= c.rank <= 5 or c.rank == JOKER_RANK)
+    cell = state.cell
+    if cell is None:
+        near = _NO_BUNKER_DISTANCE
+    else:
+        near = min((distance(cell, b) for b in state.bunkers), default=0)
+    on_target = cell is not None and (cell in state.bunkers or cell in state.artillery)
+    v = _SCORE_WEIGHT * score(state).total
+    v -= m.toward * near
+    v += m.bombs * min(bombs, 2) + m.moves * min(moves, 2)
+    v += m.margin * (state.health - state.damage)
+    if on_target and bombs:
+        v += m.poised + m.low * (state.ruleset.max_altitude - state.altitude)
+    return v
+
+
+@dataclass(frozen=True)
+class Line:
+    """A search's best end: its score, outcome, turns and plays from the mission's start."""
+
+    score: int
+    outcome: str
+    turns: int
+    plays: tuple
+
+    @property
+    def is_victory(self) -> bool:
+        return self.outcome == str(Outcome.VICTORY)
+
+
+@dataclass(frozen=True)
+class MemberResult:
+    member: str
+    line: Line | None
+    nodes: int
+    complete: bool  # False: the deadline cut it short
+
+
+def start_of(game_map, ruleset, difficulty: str, deck, reshuffle) -> GameState:
+    """A challenge mission at its first decision (the forced entry and draw revealed)."""
+    state = new_game(game_map, ruleset, difficulty, deck, reshuffle)
+    run_chance(state)
+    return state
+
+
+def beam(start: GameState, member: Member, deadline: float | None = None,
+         scale: int = 1) -> MemberResult:
+    """One member's search from ``start`` (a decision of a challenge mission, as
+    :func:`start_of` gives). ``scale`` multiplies width and budget (a longer search for
+    comparisons); ``deadline`` (``time.monotonic()``) only cuts it short.
+
+    While the node budget lasts, the lowest layer (fewest cards drawn) is expanded next;
+    once it is spent, the search dives: from the best node of the deepest layer it follows
+    the best outcome of each turn (its value less ``fuel`` a card drawn) to the end, so
+    every member ends with a whole line."""
+    width, budget = member.width * scale, member.nodes * scale
+    layers: dict[int, list] = {}
+    seen: set = set()
+    best: tuple | None = None  # (score, node)
+    nodes, order = 0, 0
+    complete = True
+
+    def offer(state: GameState, parent, plays) -> None:
+        nonlocal best, order
+        node = (state, parent, plays)
+        if state.is_over:
+            total = score(state).total
+            if best is None or total > best[0]:
+                best = (total, node)
+            return
+        if best is not None and best_possible(state) <= best[0]:
+            return
+        order += 1
+        layers.setdefault(state.cards_drawn, []).append((-value(state, member), order, node))
+
+    def expand(node) -> None:
+        nonlocal nodes
+        for key, (child, plays) in turn_outcomes(node[0]).items():
+            nodes += 1
+            if key not in seen:
+                seen.add(key)
+                offer(child, node, plays)
+
+    offer(start, None, ())
+    while layers and nodes < budget:
+        if deadline is not None and time.monotonic() > deadline:
+            complete = False
+            break
+        layer = layers.pop(min(layers))
+        layer.sort(key=lambda item: item[:2])
+        for _, _, node in layer[:width]:
+            if best is None or best_possible(node[0]) > best[0]:
+                expand(node)
+    while layers and complete:  # the dive
+        if deadline is not None and time.monotonic() > deadline:
+            complete = False
+            break
+        deepest = layers[max(layers)]
+        node = min(deepest, key=lambda item: item[:2])[2]
+        layers.clear()
+        if best is None or best_possible(node[0]) > best[0]:
+            expand(node)
+        if layers:
+            pick = max((item for layer in layers.values() for item in layer),
+                       key=lambda item: (-item[0] - member.fuel * item[2][0].cards_drawn, -item[1]))
+            layers.clear()
+            layers[pick[2][0].cards_drawn] = [pick]
+    if best is None:
+        return MemberResult(member.name, None, nodes, complete)
+    return MemberResult(member.name, _line(best[0], best[1]), nodes, complete)
+
+
+def _line(total: int, node) -> Line:
+    final = node[0]
+    chunks = []
+    while node is not None:
+        chunks.append(node[2])
+        node = node[1]
+    plays = tuple(p for chunk in reversed(chunks) for p in chunk)
+    outcome = str(final.outcome)
+    return Line(total, outcome, final.turn, plays)
+
+
+def upper_bound(start: GameState, deck) -> int:
+    """The relaxation in the module docstring: every target destroyed, and only the damage of
+    a face card or Joker as the first entry card (R13)."""
+    rs = start.ruleset
+    gm = start.game_map
+    full = rs.score_bunker * len(gm.bunkers) + rs.score_artillery * len(gm.artillery)
+    first = deck[0]
+    return full + (rs.score_damage * rs.face_entry_damage if not first.is_number else 0)
+
+
+@dataclass(frozen=True)
+class Par:
+    """The portfolio's answer: the best line (ties: the earlier member), and each member."""
+
+    best: Line | None
+    members: tuple[MemberResult, ...]
+    upper_bound: int
+    planned: int  # members in the portfolio; fewer ran if a deadline cut the search short
+
+    @property
+    def complete(self) -> bool:
+        return len(self.members) == self.planned and all(r.complete for r in self.members)
+
+    @property
+    def victories(self) -> int:
+        return sum(1 for r in self.members if r.line is not None and r.line.is_victory)
+
+    @property
+    def optimal(self) -> bool:
+        return self.best is not None and self.best.score >= self.upper_bound
+
+
+def best_of(results) -> Line | None:
+    best = None
+    for r in results:
+        if r.line is not None and (best is None or r.line.score > best.score):
+            best = r.line
+    return best
+
+
+def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: float | None = None,
+          portfolio=PORTFOLIO, scale: int = 1, progress=None) -> Par:
+    """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
+    and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
+    line kept. ``progress(result)`` is called after each member."""
+    start = start_of(game_map, ruleset, difficulty, deck, reshuffle)
+    results = []
+    for member in portfolio:
+        result = beam(start.copy(), member, deadline, scale)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+        if not result.complete:
+            break
+    return Par(best_of(results), tuple(results), upper_bound(start, deck), len(portfolio))
+
+
+def solve_mission(mission, **options) -> Par:
+    """:func:`solve` for a ``rules.mission.Mission`` (its challenge deck)."""
+    return solve(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
+                 mission.reshuffle, **options)
