@@ -71,6 +71,7 @@ LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 26),
 LOG_EXAMPLE = ("e.g.", "7H", "2S 9H KD JH 5C", "KD → 4S", "move 5C FFLF", "alt JH", "8H",
                "H3 E", "5", "0", "C6", "D6 s", "", "✕")
 LOG_LINE_MM = 0.2  # the empty rows' ruling
+LOG_NUMBER_FONT = ("DejaVuSansCondensed-Bold.ttf", 2.4)  # the turn numbers (6.8 pt)
 # WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
 # 0.3 mm) inside its box: the drawn rows shift by as much to continue the table's lines.
 LOG_GRID_INSET_MM = 0.15
@@ -294,9 +295,10 @@ def _mm(value: float) -> float:
     return round(value, 3)  # short, stable numbers in the drawings
 
 
-def log_context(paper_width: float, row_mm: float, rows: int) -> dict:
-    """The turn log's columns stretched to the text width, and the ruling of ``rows``
-    empty rows (drawn as one image under the row numbers)."""
+def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
+    """The turn log's columns stretched to the text width, and its empty rows drawn as one
+    image: the ruling and the turn numbers ``rows`` (one :func:`label_run`; as a column of
+    HTML lines they were a tenth of the sheet's render time)."""
     width = paper_width - 2 * PAGE_MARGIN_MM[1]
     scale = width / sum(share for _, _, share in LOG_COLUMNS)
     columns = [{"cls": cls, "label": label, "width": _mm(share * scale)}
@@ -305,11 +307,15 @@ def log_context(paper_width: float, row_mm: float, rows: int) -> dict:
     for column in columns[:-1]:
         x += column["width"]
         edges.append(_mm(x))
-    height = rows * row_mm
+    height = len(rows) * row_mm
+    middle, baseline = columns[0]["width"] / 2, row_mm / 2 + LOG_NUMBER_FONT[1] * 0.36
+    numbers = label_run([(str(n), middle, i * row_mm + baseline) for i, n in enumerate(rows)],
+                        LOG_NUMBER_FONT, centred=True)
     return {"columns": columns, "width": _mm(width), "height": _mm(height + LOG_LINE_MM / 2),
             "stroke": LOG_LINE_MM, "row_mm": row_mm, "inset": LOG_GRID_INSET_MM,
-            "row_lines": [_mm(r * row_mm) for r in range(1, rows + 1)],
-            "column_lines": [0.0] + edges + [_mm(width)]}
+            "row_lines": [_mm(r * row_mm) for r in range(1, len(rows) + 1)],
+            "column_lines": [0.0] + edges + [_mm(width)], "numbers": numbers,
+            "number_size": LOG_NUMBER_FONT[1]}
 
 
 def log_pages(paper: str, turns: int) -> list[list[int]]:
@@ -372,7 +378,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
     row_mm = LOG_ROW_MM[paper] + LOG_LINE_MM  # room + ruling
     pages = []
     for rows in log_pages(paper, turns):
-        log = log_context(width, row_mm, len(rows))
+        log = log_context(width, row_mm, rows)
         pages.append({"rows": rows, "log": log, "lines": _drawing("log.svg.j2", log=log)})
     board = board_context(source)
     health = source.health
