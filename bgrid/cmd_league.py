@@ -292,7 +292,7 @@ def standings_text(table) -> str:
                          f"[id {s.verification_id}]")
         for u in unranked:
             lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  [id {u.verification_id}]")
-    if len({s.challenge for s in table.standings}) > 1:
+    if table.season:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
         for r in table.season:
             lines.append(f"  {r.rank:>4}. {terminal_text(r.player)}  {r.points} points from {r.counted} "

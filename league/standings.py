@@ -113,7 +113,8 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
                             f"verification_id, id, submitted_at FROM entries {invalid} "
                             "ORDER BY challenge, player, submitted_at, id", args):
         out.unranked.append(Unranked(*row[:3], error_text(*row[3:6]), *row[6:]))
-    out.season = season_table(out.standings, best)
+    if len({s.challenge for s in out.standings}) > 1:  # one challenge's season is its standings
+        out.season = season_table(out.standings, best)
     return out
 
 
