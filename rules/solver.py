@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from .board import distance
 from .cards import ACE, JOKER_RANK
 from .engine import new_game, score
-from .search import best_possible, run_chance, turn_outcomes
+from .search import best_possible, card_mask, run_chance, turn_outcomes
 from .state import GameState, Outcome
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
@@ -62,6 +62,9 @@ PORTFOLIO: tuple[Member, ...] = (
     Member("wary", 1, 4_000, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
     Member("direct", 1, 4_000, 5.0, 1.5, 1.0, 1.0, 4.0, 0.0),
 )
+
+#: Distinct states a search looks at within one turn (``search.turn_outcomes``'s limit).
+TURN_LIMIT = 3000
 
 _BOMBS = (7, 8, ACE, JOKER_RANK)
 _SCORE_WEIGHT = 10.0
@@ -149,7 +152,7 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
 
     def expand(node) -> None:
         nonlocal nodes
-        for key, (child, plays) in turn_outcomes(node[0]).items():
+        for key, (child, plays) in turn_outcomes(node[0], TURN_LIMIT).items():
             nodes += 1
             if key not in seen:
                 seen.add(key)
@@ -175,13 +178,23 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
         if best is None or best_possible(node[0]) > best[0]:
             expand(node)
         if layers:
-            pick = max((item for layer in layers.values() for item in layer),
-                       key=lambda item: (-item[0] - member.fuel * item[2][0].cards_drawn, -item[1]))
+            here = _standing(node[0])
+            children = [item for layer in layers.values() for item in layer]
+            # A pass keeps every hope and spends the least fuel, so a value alone would
+            # pass for ever; the dive moves on whenever anything else is possible.
+            moving = [item for item in children if _standing(item[2][0]) != here] or children
+            pick = max(moving, key=lambda item: (-item[0] - member.fuel * item[2][0].cards_drawn,
+                                                 -item[1]))
             layers.clear()
             layers[pick[2][0].cards_drawn] = [pick]
     if best is None:
         return MemberResult(member.name, None, nodes, complete)
     return MemberResult(member.name, _line(best[0], best[1]), nodes, complete)
+
+
+def _standing(state: GameState) -> tuple:
+    """Where the bomber is and what it holds: unchanged by a turn of passing."""
+    return (state.cell, state.facing, state.altitude, card_mask(state.hand))
 
 
 def _line(total: int, node) -> Line:
