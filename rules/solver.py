@@ -53,14 +53,14 @@ class Member:
 
 #: The standard portfolio (version :data:`PORTFOLIO_VERSION`): eight width-1 beams.
 PORTFOLIO: tuple[Member, ...] = (
-    Member("balanced", 1, 4_000, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
-    Member("hunter", 1, 4_000, 4.0, 2.0, 2.0, 2.0, 6.0, 0.5),
-    Member("careful", 1, 4_000, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
-    Member("bombardier", 1, 4_000, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
-    Member("pilot", 1, 4_000, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
-    Member("diver", 1, 4_000, 2.5, 3.0, 1.5, 3.0, 10.0, 2.0),
-    Member("wary", 1, 4_000, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
-    Member("direct", 1, 4_000, 5.0, 1.5, 1.0, 1.0, 4.0, 0.0),
+    Member("balanced", 1, 1_500, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
+    Member("hunter", 1, 1_500, 4.0, 2.0, 2.0, 2.0, 6.0, 0.5),
+    Member("careful", 1, 1_500, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
+    Member("bombardier", 1, 1_500, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
+    Member("pilot", 1, 1_500, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
+    Member("diver", 1, 1_500, 2.5, 3.0, 1.5, 3.0, 10.0, 2.0),
+    Member("wary", 1, 1_500, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
+    Member("direct", 1, 1_500, 5.0, 1.5, 1.0, 1.0, 4.0, 0.0),
 )
 
 #: Distinct states a search looks at within one turn (``search.turn_outcomes``'s limit).
