@@ -21,7 +21,7 @@ import time
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.seeding import stream
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 from bgrid.verifier.map_source import mission_source
 from bgrid.verifier.replay import Replay
 from bgrid.verifier.verdict import verification_id

@@ -8,11 +8,13 @@ imported only when run, so ``bgrid map`` does not pay for loading WeasyPrint.
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 
 import click
 
 from .rules.errors import BGridError
+from .verifier.safe_text import one_line
 
 # name -> (module, attribute, one-line help shown in `bgrid --help`)
 COMMANDS = {
@@ -21,6 +23,8 @@ COMMANDS = {
     "sheet": ("bgrid.cmd_print", "sheet_command", "Write a printable mission sheet (PDF)."),
     "deck": ("bgrid.cmd_print", "deck_command", "Write a printable card deck (PDF)."),
     "pack": ("bgrid.cmd_print", "pack_command", "Write sheet, deck and map.json into a folder."),
+    "daily": ("bgrid.cmd_daily", "daily_command", "Print the challenge code of a day or an ISO week (--pack: write its pack)."),
+    "league": ("bgrid.cmd_league", "league_group", "Keep a league: submit logs to a database, list them, publish standings."),
     "solve": ("bgrid.cmd_solve", "solve_command", "Find a challenge's par and the line of play that reaches it."),
     "simulate": ("bgrid.cmd_simulate", "simulate_command", "Play a mission many times with a computer player; win rate and score."),
 }
@@ -59,10 +63,10 @@ class BGridGroup(click.Group):
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            click.echo(f"Error: {one_line(exc.format_message())}{hint}", err=True)
             code = exc.exit_code
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             code = exc.exit_code
         except click.exceptions.Exit as exc:
             code = exc.exit_code
@@ -71,6 +75,9 @@ class BGridGroup(click.Group):
             code = 130
         except BrokenPipeError:
             code = 1
+        except OSError as exc:  # the last net under a file the commands could not read or write
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
+            code = 2
         else:
             code = result if isinstance(result, int) else 0
         if standalone_mode:
@@ -91,5 +98,11 @@ def cli():
     """
 
 
+def _terminate(signum, frame):
+    # SIGTERM unwinds like Ctrl-C, so every half-written temporary file is removed.
+    raise KeyboardInterrupt
+
+
 def main():
+    signal.signal(signal.SIGTERM, _terminate)
     cli()

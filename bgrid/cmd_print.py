@@ -1,7 +1,8 @@
 """``bgrid sheet``, ``bgrid deck`` and ``bgrid pack``: the printables.
 
-Every file is written through a temporary file and a rename; errors (a bad --out, a bad
-paper, a bad offset) are one line and exit status 2.
+Every file is written whole or not at all (``generator.safe_output``), a pack folder too;
+errors (a bad --out, a bad paper, a bad offset, a symlink or FIFO as the output) are one
+line and exit status 2.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 import click
 
 from .generator.paper import PAPERS
+from .header_options import header_options, pick_source
 from .options import mission_options, pick_mission
 
 DEFAULT_OUT = Path("output")
@@ -60,47 +62,71 @@ def _deck_settings(low_ink: bool, gutter_fold: bool, duplex_offset: str) -> dict
 
 def _target(out: Path, default_name: str) -> Path:
     """``--out`` as the PDF's path: a ``.pdf`` name as given, else a folder for the default name."""
-    from .generator.pack import output_dir
+    from .generator.safe_output import check_target, make_folder
 
     if out.suffix.lower() == ".pdf":
-        output_dir(out.parent if str(out.parent) else Path("."))
-        return out
-    return output_dir(out) / default_name
+        make_folder(out.parent if str(out.parent) else Path("."), "the --out folder")
+        return check_target(out, "--out")
+    return check_target(make_folder(out, "the --out folder") / default_name, "--out")
 
 
 def _write(path: Path, pdf: bytes, png: bool) -> None:
-    from .generator.pack import write_atomic
+    from .generator.safe_output import write_atomic
 
+    pages = _pages(path, pdf) if png else {}
     write_atomic(path, pdf)
     click.echo(str(path))
-    if png:
-        from .generator.preview import pdf_to_pngs
+    for page, image in pages.items():
+        write_atomic(page, image)
+        click.echo(str(page))
 
-        for number, image in enumerate(pdf_to_pngs(pdf), start=1):
-            page = path.with_name(f"{path.stem}-p{number}.png")
-            write_atomic(page, image)
-            click.echo(str(page))
+
+def _pages(path: Path, pdf: bytes) -> dict[Path, bytes]:
+    """The --png previews of ``pdf`` by the path each is written to, beside ``path``."""
+    from .generator.preview import pdf_to_pngs
+
+    return {path.with_name(f"{path.stem}-p{number}.png"): image
+            for number, image in enumerate(pdf_to_pngs(pdf), start=1)}
+
+
+def _player_name(ctx, param, value: str | None) -> str | None:
+    """--player as printable text: an argument holding bytes that are not UTF-8 (Python
+    carries them as lone surrogates) or control characters cannot be printed on a sheet."""
+    if value is None:
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise click.BadParameter("holds bytes that are not UTF-8 text") from None
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):
+        raise click.BadParameter("holds control characters (a newline, a tab, an escape)")
+    return value
 
 
 @click.command("sheet")
 @mission_options
+@header_options
 @_common
-@click.option("--player", default=None, metavar="NAME", help="Pilot name printed on the sheet.")
-def sheet_command(seed, code, difficulty, ridges, paper, out, png, player):
+@click.option("--player", default=None, metavar="NAME", callback=_player_name,
+              help="Pilot name printed on the sheet.")
+def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png, player):
     """Write the printable mission sheet (PDF): board, challenge code and QR, trackers,
-    player aid, turn log and the challenge deck's stacking list.
+    player aid, a turn log with a row for every turn the deck allows and, on a page of its
+    own, the challenge deck's stacking list and reshuffle numbers.
 
     \b
     Examples:
       bgrid sheet --seed 1944
       bgrid sheet --code 0M00-0001-WR3 --paper letter --player Ada --png
       bgrid sheet --seed 7 --ridges 3 --out mission7.pdf
+      bgrid sheet --blank                  # set up at the table with a real deck
+      bgrid sheet --header ada.log         # the mission a log header names
     """
-    from .generator.sheet import render_sheet
+    from .generator.sheet import render_sheet, sheet_name
 
-    mission = pick_mission(seed, code, difficulty, ridges)
-    pdf = render_sheet(mission, paper, player)
-    _write(_target(out, f"sheet-{mission.code}-{paper.lower()}.pdf"), pdf, png)
+    source = pick_source(seed, code, difficulty, ridges, header, blank)
+    pdf = render_sheet(source, paper, player)
+    _write(_target(out, f"sheet-{sheet_name(source)}-{paper.lower()}.pdf"), pdf, png)
 
 
 @click.command("deck")
@@ -137,29 +163,43 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
 
 @click.command("pack")
 @mission_options
+@header_options
 @_common
 @_deck_options
-@click.option("--player", default=None, metavar="NAME", help="Pilot name printed on the sheet.")
-def pack_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutter_fold,
+@click.option("--player", default=None, metavar="NAME", callback=_player_name,
+              help="Pilot name printed on the sheet.")
+def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png, low_ink, gutter_fold,
                  duplex_offset, player):
     """Write a mission pack into OUT/<code>/: the sheet, the challenge deck and map.json.
+
+    A hand setup, an explicit map (--header) or a blank sheet has no deck order: its pack
+    holds the sheet and a plain deck, in OUT/setup-<id>/, OUT/map-<id>/ or OUT/blank/.
 
     \b
     Examples:
       bgrid pack --seed 1944
       bgrid pack --code 0M00-0001-WR3 --paper letter --out packs
+      bgrid pack --blank
+      bgrid pack --header ada.log
     """
-    from .generator.pack import output_dir, pack_files, write_atomic
+    from .generator.pack import is_pack_file, pack_files
+    from .generator.safe_output import atomic_folder, make_folder, write_atomic
+    from .generator.sheet import sheet_name
 
     settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
-    mission = pick_mission(seed, code, difficulty, ridges)
+    source = pick_source(seed, code, difficulty, ridges, header, blank)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
-    files = pack_files(mission, paper, player=player, **settings)
-    folder = output_dir(out / mission.code)
-    for name, data in files.items():
-        if name.endswith(".pdf"):
-            _write(folder / name, data, png)
-        else:
-            write_atomic(folder / name, data)
-            click.echo(str(folder / name))
+    make_folder(out, "the --out folder")
+    files = pack_files(source, paper, player=player, **settings)
+    if png:
+        for name in [n for n in files if n.endswith(".pdf")]:
+            files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())
+    folder = out / sheet_name(source)
+    # Built beside the target and renamed into place: a pack is complete or absent, and two
+    # runs on one folder each leave a whole pack, never a mix.
+    with atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:
+        for name, data in files.items():
+            write_atomic(building / name, data)
+    for name in files:
+        click.echo(str(folder / name))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .options import mission_options, pick_mission
+from .options import WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .rules.playout import PLAYERS, simulate
 
@@ -20,7 +21,7 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 
 @click.command("simulate")
 @mission_options
-@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+@click.option("--games", type=WholeNumber(1, 10_000_000), default=1000, show_default=True,
               metavar="K", help="How many missions to play.")
 @click.option("--challenge-deck", is_flag=True,
               help="Play the mission's challenge deck order (R25) instead of a fresh shuffle "
@@ -28,14 +29,18 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 @click.option("--player", type=click.Choice(sorted(PLAYERS)), default="random", show_default=True,
               help="random: uniform over the kinds of legal play (a floor); greedy: bombs when "
                    "over a target, flies toward the nearest bunker, never crashes on purpose.")
-@click.option("--sim-seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--sim-seed", type=WholeNumber(0), default=0, show_default=True,
               metavar="S", help="Seed of the random player and the shuffles.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--write-logs", "write_logs", default=None, metavar="DIR",
               help="Also write each game as a mission log (DIR/game-00000.log, …) that "
-                   "bgrid verify accepts.")
+                   "bgrid verify accepts. DIR must be new or empty, unless --force.")
+@click.option("--force", is_flag=True,
+              help="With --write-logs: write into a folder that already holds files; the "
+                   "game-*.log files of an earlier run are removed first, so the folder holds "
+                   "one run.")
 def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, player, sim_seed, as_json,
-                     write_logs):
+                     write_logs, force):
     """Play a mission many times with a computer player that makes only legal plays, and
     print the win rate, the mean score and the score distribution.
 
@@ -51,8 +56,17 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
       bgrid simulate --seed 1944 --games 50 --write-logs logs/ && bgrid verify logs/
     """
     mission = pick_mission(seed, code, difficulty, ridges)
-    if write_logs is not None:
-        prepare_log_folder(write_logs)  # before the games: a long run must not end in this error
+    if force and write_logs is None:
+        raise click.UsageError("--force goes with --write-logs")
+    if write_logs is not None:  # the games simulate plays (same seeded streams), as logs, first:
+        # each is on disk as soon as it is played, so an interrupted run keeps what it wrote
+        from .generator.safe_output import write_atomic
+        from .rules.log_writer import simulated_logs
+
+        prepare_log_folder(write_logs, force)
+        for name, text in simulated_logs(mission, games, sim_seed, challenge_deck=challenge_deck,
+                                         player=PLAYERS[player]):
+            write_atomic(Path(write_logs) / name, text, "a log")
     # A bar only on a terminal: piped, click would still print its label.
     if games >= PROGRESS_FROM and not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=click.get_text_stream("stderr")) as bar:
@@ -60,13 +74,6 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
                               player=player, progress=bar.update)
     else:
         result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck, player=player)
-    if write_logs is not None:  # the same games again (same seeded streams), as logs
-        from .verifier.log_writer import write_simulated_logs
-        try:
-            write_simulated_logs(mission, games, sim_seed, write_logs, challenge_deck=challenge_deck,
-                                 player=PLAYERS[player])
-        except OSError as exc:
-            raise BGridError(f"cannot write logs to {write_logs}: {exc.strerror or exc}") from None
     scores = sorted(result.scores)
     median = statistics.median(scores)
     median = int(median) if median == int(median) else median  # -4, not -4.0; -3.5 stays
@@ -104,18 +111,27 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         click.echo(f"  {int(value):>4}  {bar} {count}")
 
 
-def prepare_log_folder(folder: str) -> None:
-    """Create the --write-logs folder and make sure logs can be written into it.
+def prepare_log_folder(folder: str, force: bool) -> None:
+    """Create the --write-logs folder, or check that it is empty: logs of two runs in one
+    folder would be verified as one batch. With ``force`` an earlier run's logs are removed.
 
     Raises :class:`BGridError` (exit status 2) naming the folder and the reason."""
+    from .generator.safe_output import make_folder
+
     if not folder.strip():
         raise BGridError("--write-logs needs a folder name, e.g. --write-logs logs/")
-    path = Path(folder)
+    path = make_folder(folder, "the --write-logs folder")
     try:
-        path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:  # exist_ok covers folders only: a file stands there
-        raise BGridError(f"--write-logs '{folder}' is a file, not a folder") from None
+        held = sorted(entry.name for entry in os.scandir(path))
+        if held and not force:
+            raise BGridError(f"--write-logs '{folder}' already holds {len(held)} file"
+                             f"{'s' * (len(held) != 1)} ({held[0]}, …); give an empty folder, "
+                             "or --force to replace an earlier run's logs")
+        for name in held:
+            if _GAME_LOG.fullmatch(name) and (path / name).is_file() and not (path / name).is_symlink():
+                os.unlink(path / name)
     except OSError as exc:
-        raise BGridError(f"--write-logs: cannot create the folder '{folder}': {exc.strerror or exc}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise BGridError(f"--write-logs: cannot write in the folder '{folder}' (permission denied)")
+        raise BGridError(f"--write-logs '{folder}': {exc.strerror or exc}") from None
+
+
+_GAME_LOG = re.compile(r"game-[0-9]{5,}\.log")

@@ -1,160 +1,332 @@
-"""``bgrid verify``: replay mission logs and say whether they are valid."""
+"""``bgrid verify``: replay mission logs and say whether they are valid.
+
+Logs are verified one at a time and each one's part of the output (terminal, JSON, the
+folder's HTML index) is written as soon as its verdict comes; only the counts are kept, so
+a folder of any size runs in the same memory. Folders are read defensively: they come from
+strangers. Symlinks inside a folder are not followed, FIFOs and devices are never opened,
+and every entry that matches the pattern is either verified or listed as skipped with its
+reason; names and log text are shown through ``verifier.safe_text``.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
+import stat
 import sys
-import tempfile
-from pathlib import Path
+from dataclasses import dataclass
 
 import click
 
-from .rules.errors import BGridError
+from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.log_parser import MAX_BYTES
+from .verifier.safe_text import display_name, html_text, one_line, printable_lines
+from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import verify_log
 
 LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
+PARALLEL_FROM = 40  # fewer logs are verified in this process: starting workers costs more
 
 
 class Unreadable(Exception):
     """An input that cannot be read at all (exit status 2)."""
 
 
-def expand_inputs(paths) -> list[str]:
-    """Files as given; a directory becomes its *.log and *.txt files, sorted; '-' is stdin."""
-    out = []
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One log to verify: ``path`` as given or found ('-' is standard input), ``shown`` its
+    safe display name; ``in_folder`` when it was found by listing a folder (then it is
+    opened without following a symlink); ``skipped`` the reason it is not read at all."""
+
+    path: str
+    shown: str
+    in_folder: bool = False
+    skipped: str | None = None
+
+
+def list_inputs(paths) -> tuple[list[Input], list[str]]:
+    """The inputs in order, and the folders that could not be listed (one line each).
+
+    A folder gives its entries named *.log or *.txt (any case), sorted, not recursive;
+    a matching entry that is a symlink, a folder, a FIFO, a device or a socket is listed as
+    skipped with the reason. Raises :class:`Unreadable` for a folder without any match."""
+    out, failed = [], []
     for p in paths:
-        if p != "-" and os.path.isdir(p):
-            found = sorted(str(q) for q in Path(p).iterdir()
-                           if q.is_file() and q.suffix.lower() in LOG_SUFFIXES)
+        if p == "-":
+            out.append(Input("-", "<stdin>"))
+        elif os.path.isdir(p):
+            try:
+                with os.scandir(p) as listing:
+                    found = sorted((e for e in listing if e.name.lower().endswith(LOG_SUFFIXES)),
+                                   key=lambda e: e.name)
+            except OSError as exc:
+                failed.append(f"{display_name(p)}: cannot list the folder ({exc.strerror or exc})")
+                continue
             if not found:
-                raise Unreadable(f"{p}: the directory holds no *.log or *.txt file")
-            out.extend(found)
+                raise Unreadable(f"{display_name(p)}: the directory holds no *.log or *.txt file")
+            out.extend(Input(e.path, display_name(e.path), True, _skip_reason(e)) for e in found)
         else:
-            out.append(p)
-    return out
+            out.append(Input(p, display_name(p)))
+    return out, failed
 
 
-def check_report_path(path: str) -> None:
-    """Refuse an --html path that cannot be written, before any log is read: the misuse is
-    then the one line of output, not an error after a page of verdicts."""
-    if not path.strip():
-        raise Unreadable("--html needs a file name, e.g. --html report.html")
-    if os.path.isdir(path):
-        raise Unreadable(f"cannot write the report '{path}': it is a folder; give --html a file "
-                         "name such as report.html")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise Unreadable(f"cannot write the report '{path}': the folder '{os.path.dirname(path)}' "
-                         "does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise Unreadable(f"cannot write the report '{path}': no permission to write in the folder "
-                         f"'{os.path.dirname(path) or '.'}'")
+def _skip_reason(entry: os.DirEntry) -> str | None:
+    """Why a folder entry is not read, or None for a regular file."""
+    try:
+        if entry.is_symlink():
+            return "a symbolic link (not followed inside a folder; name the file itself to verify it)"
+        if entry.is_dir(follow_symlinks=False):
+            return "a folder, not a log"
+        if not entry.is_file(follow_symlinks=False):
+            return "not a regular file (a FIFO, a device or a socket)"
+    except OSError as exc:
+        return f"cannot be examined ({exc.strerror or exc})"
+    return None
 
 
-def read_input(name: str) -> bytes:
+def read_input(item: Input) -> bytes:
     """The bytes of a log, at most one byte over the verifier's cap (it then says so)."""
     try:
-        if name == "-":
+        if item.path == "-":
+            if sys.stdin is None:
+                raise Unreadable("<stdin>: standard input is closed")
             return sys.stdin.buffer.read(MAX_BYTES + 1)
-        with open(name, "rb") as fh:
+        if not item.in_folder:  # named by the user: a symlink or a FIFO (`<(...)`) is theirs to give
+            with open(item.path, "rb") as fh:
+                return fh.read(MAX_BYTES + 1)
+        # Found in a folder: not through a symlink, and never block on a FIFO that replaced
+        # the file since it was listed.
+        fd = os.open(item.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise Unreadable(f"{item.shown}: not a regular file")
             return fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise Unreadable(f"{name}: cannot read the file ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise Unreadable(f"{item.shown}: cannot read the file ({reason})") from None
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write to a temporary file next to ``path`` and rename it, so no half file remains."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".bgrid-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def _echo(text: str, err: bool = False, nl: bool = True) -> None:
+    click.echo(printable_lines(text), err=err, nl=nl)
 
 
 @click.command("verify")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: one object for one log, else "
-              "{summary, logs, unreadable}.")
+              "{logs, unreadable, skipped, summary}.")
 @click.option("--html", "html", default=None, metavar="FILE",
-              help="Also write an HTML report (verdict, score, board with the bomber's path, the error).")
-def verify_command(logs, as_json, html):
+              help="Also write an HTML report: for one log the verdict, score, board with the "
+                   "bomber's path and the error; for several an index of every log.")
+@click.option("--explain", is_flag=True, help="Tell the replay turn by turn in plain words (the "
+              "Automa card, who fired, who moved where, what each play did) before each verdict, "
+              "with the damage ledger; it stops at the first error.")
+@click.option("--quiet", is_flag=True, help="Leave out the notes (legal events worth a second look).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Verify with N processes (default: all cores); the output is the same.")
+def verify_command(logs, as_json, html, explain, quiet, jobs):
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
     error, with line, column, rule and state) or incomplete.
 
-    LOG is a file, a directory (its *.log and *.txt files, sorted) or - for standard input.
-    Exit status: 0 all valid, 1 any invalid or incomplete, 2 a log that cannot be read or a
-    bad option.
+    LOG is a file, a directory (its *.log and *.txt files, sorted; symlinks, folders and
+    FIFOs in it are listed as skipped) or - for standard input.
+    Exit status: 0 all valid, 1 any invalid or incomplete, 2 a log that cannot be read or
+    was skipped, or a bad option.
 
     \b
     Examples:
       bgrid verify mission.log
       bgrid verify tests/logs/corpus --json
       bgrid verify run.log --html report.html
+      bgrid verify run.log --explain
+      bgrid verify tournament/ --json --jobs 4
       cat mission.log | bgrid verify -
     """
     if list(logs).count("-") > 1:
         raise click.UsageError("'-' (standard input) can be given only once")
+    if html is not None:
+        if not html.strip():
+            raise click.UsageError("--html needs a file name, e.g. --html report.html")
+        check_target(html, "the report")
+        refuse_inputs_as_outputs({"--html": html}, [p for p in logs if p != "-"])
     try:
-        if html is not None:
-            check_report_path(html)
-        names = expand_inputs(logs)
+        items, failed = list_inputs(logs)
     except Unreadable as exc:
         raise click.UsageError(str(exc)) from None
-    verdicts, unreadable = [], []
-    show_progress = len(names) >= PROGRESS_FROM and sys.stderr.isatty()
-    bar = click.progressbar(names, label="verifying", file=sys.stderr) if show_progress else None
-    with bar if bar is not None else contextlib.nullcontext(names) as items:
-        for name in items:
-            try:
-                data = read_input(name)
-            except Unreadable as exc:
-                unreadable.append(str(exc))
-                continue
-            verdicts.append(verify_log(data, source="<stdin>" if name == "-" else name))
-    for message in unreadable:
-        click.echo(f"Error: {message}", err=True)
-    counts = {k: sum(1 for v in verdicts if v.verdict == k) for k in (VALID, INVALID, INCOMPLETE)}
-    if as_json:
-        if len(names) == 1 and verdicts:
-            click.echo(json.dumps(verdicts[0].as_dict(), indent=2, ensure_ascii=False))
-        else:
-            click.echo(json.dumps({"summary": dict(counts, unreadable=len(unreadable)),
-                                   "logs": [v.as_dict() for v in verdicts],
-                                   "unreadable": unreadable}, indent=2, ensure_ascii=False))
-    elif len(names) == 1:
-        if verdicts:
-            click.echo(verdicts[0].render())
-    else:
-        for v in verdicts:
-            click.echo(v.summary() if v.is_valid else v.render())
-        click.echo(summary_table(counts, len(unreadable)))
-    if html is not None and verdicts:
-        from .verifier.report_html import render_report
-        try:
-            write_atomic(html, render_report(verdicts))
-        except OSError as exc:
-            raise BGridError(f"cannot write the report '{html}': {exc.strerror or exc}") from None
+    if html is not None and os.path.exists(html):  # a log found in a folder
+        for item in items:
+            if item.in_folder and item.skipped is None and is_same_file(html, item.path):
+                refuse_inputs_as_outputs({"--html": html}, [item.path])
+    for message in failed:
+        click.echo(f"Error: {one_line(message)}", err=True)
+    options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None)
+    if len(items) == 1 and not failed:
+        return _verify_one(items[0], as_json, html, options)
+    counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
     ctx = click.get_current_context()
-    ctx.exit(2 if unreadable else 0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
+    not_read = counts["unreadable"] + counts["skipped"]
+    ctx.exit(2 if not_read else 0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
 
 
-def summary_table(counts: dict, unreadable: int) -> str:
-    total = sum(counts.values()) + unreadable
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What each verdict must carry and show: the ``--explain`` account, the notes (not
+    ``--quiet``) and the history the one-log HTML report draws (``report``)."""
+
+    explain: bool = False
+    quiet: bool = False
+    report: bool = False
+
+
+def _verdict_of(data: bytes, shown: str, options: Options, keep_board: bool):
+    """One log's verdict; what nobody will read (the board, the history) is dropped before
+    the verdict travels back from a worker process."""
+    verdict = verify_log(data, source=shown, history=options.explain or keep_board)
+    if options.explain:
+        verdict.explanation = narrative.explain(verdict)
+    if not keep_board:
+        verdict.trace = verdict.history = verdict.body = verdict.lines = None
+    return verdict
+
+
+def _work(task):
+    """A worker's task (``--jobs``): an input and its verdict, the reason it cannot be read
+    (a string), or None when it is skipped."""
+    item, options = task
+    if item.skipped is not None:
+        return item, None
+    try:
+        data = read_input(item)
+    except Unreadable as exc:
+        return item, str(exc)
+    return item, _verdict_of(data, item.shown, options, keep_board=False)
+
+
+def _results(items: list[Input], options: Options, jobs: int):
+    """For each input in order: (input, its verdict, the reason it cannot be read, or None
+    when it is skipped).
+    With ``jobs`` > 1, worker processes verify whole logs; the order (and so every byte of
+    the output) is the one of a single job. Standard input is read here, once."""
+    tasks = [(item, options) for item in items]
+    if jobs <= 1 or len(tasks) < PARALLEL_FROM or any(item.path == "-" for item in items):
+        yield from map(_work, tasks)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    chunk = max(1, min(64, len(tasks) // (jobs * 8)))
+    with context.Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap(_work, tasks, chunksize=chunk)
+
+
+def default_jobs() -> int:
+    """All the cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _told(verdict, text: str, options: Options) -> str:
+    """A verdict's text with the account before it (``--explain``) and the coaching after it:
+    the damage ledger (with ``--explain``, or on a wrong damage) and the notes (not ``--quiet``)."""
+    parts = ["\n".join(verdict.explanation)] if options.explain and verdict.explanation else []
+    parts.append(text)
+    coaching = verdict.coaching(notes=not options.quiet, ledger=options.explain)
+    if coaching:
+        parts.append(coaching)
+    return "\n".join(parts)
+
+
+def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) -> None:
+    ctx = click.get_current_context()
+    try:
+        data = read_input(item)
+    except Unreadable as exc:
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
+        if as_json:
+            _echo(json.dumps({"logs": [], "unreadable": [str(exc)], "skipped": [],
+                              "summary": _summary({"unreadable": 1})}, indent=2, ensure_ascii=False))
+        ctx.exit(2)
+    verdict = _verdict_of(data, item.shown, options, keep_board=html is not None)
+    if as_json:
+        _echo(json.dumps(verdict.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        _echo(_told(verdict, verdict.render(), options))
+    if html is not None:
+        from .generator.safe_output import write_atomic
+        from .verifier.report_html import render_report
+
+        write_atomic(html, html_text(render_report([verdict])), "the report")
+    ctx.exit(0 if verdict.is_valid else 1)
+
+
+def _summary(counts: dict) -> dict:
+    return {k: counts.get(k, 0) for k in (VALID, INVALID, INCOMPLETE, "unreadable", "skipped")}
+
+
+def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: list[str],
+                 options: Options, jobs: int) -> dict:
+    """Verify, print and write each log in turn; returns the counts."""
+    counts = {VALID: 0, INVALID: 0, INCOMPLETE: 0, "unreadable": len(failed), "skipped": 0}
+    unreadable, skipped = list(failed), []
+    with contextlib.ExitStack() as stack:
+        index = None
+        if html is not None:
+            from .verifier.report_index import FolderIndex
+
+            index = FolderIndex(stack.enter_context(open_atomic(html, "the report")))
+            index.begin()
+        if as_json:
+            _echo('{\n  "logs": [', nl=False)
+        first = True
+        show_progress = len(items) >= PROGRESS_FROM and sys.stderr.isatty()
+        results = _results(items, options, jobs)
+        bar = (click.progressbar(results, length=len(items), label="verifying", file=sys.stderr)
+               if show_progress else None)
+        with bar if bar is not None else contextlib.nullcontext(results) as stream:
+            for item, result in stream:
+                if result is None:
+                    counts["skipped"] += 1
+                    skipped.append(f"{item.shown}: skipped, {item.skipped}")
+                    if index is not None:
+                        index.not_verified(item.shown, "skipped", item.skipped)
+                    if not as_json:
+                        _echo(skipped[-1])
+                    continue
+                if isinstance(result, str):
+                    counts["unreadable"] += 1
+                    unreadable.append(result)
+                    click.echo(f"Error: {one_line(result)}", err=True)
+                    if index is not None:
+                        index.not_verified(item.shown, "unreadable", result)
+                    continue
+                verdict = result
+                counts[verdict.verdict] += 1
+                if index is not None:
+                    index.verdict(verdict)
+                if as_json:
+                    text = json.dumps(verdict.as_dict(), indent=2, ensure_ascii=False)
+                    _echo(("\n" if first else ",\n") + "    " + text.replace("\n", "\n    "), nl=False)
+                    first = False
+                else:
+                    _echo(_told(verdict, verdict.summary() if verdict.is_valid else verdict.render(),
+                                options))
+        if index is not None:
+            index.end()
+    if as_json:
+        tail = {"unreadable": unreadable, "skipped": skipped, "summary": _summary(counts)}
+        rest = json.dumps(tail, indent=2, ensure_ascii=False)[1:]  # after the opening brace
+        _echo(("\n" if not first else "") + "  ]," + rest)
+    else:
+        _echo(summary_table(counts))
+    return counts
+
+
+def summary_table(counts: dict) -> str:
     rows = [("valid", counts[VALID]), ("invalid", counts[INVALID]), ("incomplete", counts[INCOMPLETE])]
-    if unreadable:
-        rows.append(("unreadable", unreadable))
-    rows.append(("total", total))
+    rows += [(name, counts[name]) for name in ("unreadable", "skipped") if counts[name]]
+    rows.append(("total", sum(n for _, n in rows)))
     return "\n".join(["", "verdict      logs"] + [f"{name:<12} {n:>4}" for name, n in rows])

@@ -10,11 +10,38 @@ from .rules.errors import BGridError
 from .rules.mission import Mission, mission_from_code, mission_from_seed
 
 _SEED = re.compile(r"[+-]?[0-9]+")
+SEED_DIGITS = 15  # more than the largest seed has, so the range check still words the refusal
+SEED_LIMIT = 10 ** SEED_DIGITS
+
+
+class WholeNumber(click.ParamType):
+    """An integer option in plain ASCII decimal within [low, high]: click's own INT also takes
+    '1_0', '١٢' and 5,000-digit numbers (which then overflow Python's digit limit)."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int | None = None):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = value.strip()
+        if _SEED.fullmatch(text) is None:
+            self.fail(f"'{value}' is not a whole number", param, ctx)
+        if len(text.lstrip("+-").lstrip("0")) > SEED_DIGITS:
+            self.fail(f"a number of {len(text)} digits is out of range", param, ctx)
+        number = int(text)
+        if number < self.low or (self.high is not None and number > self.high):
+            upper = "" if self.high is None else f" to {self.high}"
+            self.fail(f"{number} is out of range: {self.low}{upper}" if upper else
+                      f"{number} is out of range: at least {self.low}", param, ctx)
+        return number
 
 
 def mission_options(func):
     """Add --seed, --code, --difficulty and --ridges to a command."""
-    func = click.option("--ridges", type=int, default=None, metavar="N",
+    func = click.option("--ridges", type=WholeNumber(-SEED_LIMIT), default=None, metavar="N",
                         help="Ridge count 1-4 (default 1). With --seed only.")(func)
     func = click.option("--difficulty", default=None, metavar="D",
                         help="easy, normal (default), hard or ace. With --seed only.")(func)
@@ -37,4 +64,6 @@ def pick_mission(seed: str | None, code: str | None, difficulty: str | None, rid
     # ASCII digits only: int() alone would also take '1_944' and non-ASCII digits.
     if _SEED.fullmatch(seed.strip()) is None:
         raise BGridError(f"--seed '{seed}' is not a whole number: expected e.g. --seed 1944")
+    if len(seed.strip().lstrip("+-").lstrip("0")) > SEED_DIGITS:  # before int(): no huge numbers
+        raise BGridError(f"--seed has {len(seed.strip())} digits: a seed is 0 to 1099511627775")
     return mission_from_seed(int(seed.strip()), difficulty, ridges)

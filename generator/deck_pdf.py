@@ -62,28 +62,9 @@ def _register_fonts() -> None:
 # -- what a card says -------------------------------------------------------------------
 
 def card_role(card: Card, ruleset: Ruleset) -> tuple[str, str]:
-    """(role line, effect line) printed on a front, e.g. ("6 · GUNS", "strafe artillery")."""
-    r = card.rank
-    if card.is_joker:
-        return "JOKER · WILD", "play it as any card: JK=7H"
-    rank = str(card)[:-1]
-    climb = "CLIMB" if card.is_red else "DESCEND"
-    sign = "+" if card.is_red else "−"
-    if 2 <= r <= 5:
-        return f"{rank} · MOVE {r}", f"{r} points: 1 cell forward or a 90° turn each"
-    if r == 6:
-        return "6 · GUNS", f"strafe artillery in line, range ≤ {ruleset.guns_range}"
-    if r in (7, 8):
-        return f"{rank} · BOMB", "the target in your cell"
-    if r == 9:
-        return "9 · THROTTLE", f"+{ruleset.throttle_bonus} to a move or altitude card"
-    if r in (10, 11):
-        return f"{rank} · {climb} {sign}1", "altitude: red climbs, black descends"
-    if r == 12:
-        return f"Q · {climb} {sign}2", "altitude: red climbs, black descends"
-    if r == 13:
-        return "K · RESUPPLY", "discard, draw 1 · not an action"
-    return "A · PRECISION BOMB", "bomb at any altitude"
+    """(role line, effect line) printed on a front, e.g. ("6 · GUNS", "strafe artillery"):
+    the ruleset's card table (``Ruleset.face_lines``)."""
+    return ruleset.face_lines(card)
 
 
 def card_setup_line(card: Card) -> str | None:
@@ -336,8 +317,8 @@ def parse_offset(text: str) -> tuple[float, float]:
         x, y = (float(part) for part in text.split(","))
     except ValueError:
         raise BGridError(f"--duplex-offset '{text}' is not X,Y in mm, e.g. 0.5,-1") from None
-    if max(abs(x), abs(y)) > 10:
-        raise BGridError(f"--duplex-offset '{text}': at most 10 mm each way")
+    if not (abs(x) <= 10 and abs(y) <= 10):  # written so that nan fails too
+        raise BGridError(f"--duplex-offset '{text}': a number of mm, at most 10 each way")
     return (x, y)
 
 

@@ -54,20 +54,26 @@ def side_by_side(pngs: list[bytes], gap: int = 12) -> bytes:
 
 
 def write_readme_previews(folder) -> list:
-    """docs/img/sheet.png (both sheet pages) and docs/img/deck.png (a front page and its
-    backs) for mission 1944. ``python -m bgrid.generator.preview docs/img`` redoes them."""
+    """docs/img/sheet.png (board, first log page and deck page of mission 1944),
+    docs/img/sheet-blank.png (page 1 of a blank sheet) and docs/img/deck.png (a front page
+    and its backs). ``python -m bgrid.generator.preview docs/img`` redoes them."""
     from pathlib import Path
 
+    from ..rules.map_sources import blank_source
     from ..rules.mission import mission_from_seed
+    from ..rules.ruleset import load_ruleset
     from .deck_pdf import render_deck
-    from .pack import write_atomic
+    from .safe_output import write_atomic
     from .sheet import render_sheet
 
     mission = mission_from_seed(1944)
     folder = Path(folder)
-    sheet = side_by_side(pdf_to_pngs(render_sheet(mission, "a4", "Ada"), dpi=60))
+    pages = render_sheet(mission, "a4", "Ada")
+    sheet = side_by_side(pdf_to_pngs(pages, dpi=60, pages=[0, 1, pdf_page_count(pages) - 1]))
+    blank = pdf_to_pngs(render_sheet(blank_source(load_ruleset()), "a4"), dpi=60, pages=[0])[0]
     deck = side_by_side(pdf_to_pngs(render_deck(mission, "a4"), dpi=45, pages=[2, 3]))
-    return [write_atomic(folder / "sheet.png", sheet), write_atomic(folder / "deck.png", deck)]
+    return [write_atomic(folder / "sheet.png", sheet), write_atomic(folder / "sheet-blank.png", blank),
+            write_atomic(folder / "deck.png", deck)]
 
 
 if __name__ == "__main__":

@@ -1,18 +1,26 @@
 """The printable mission sheet: jinja2 HTML/CSS templates rendered to PDF by WeasyPrint.
 
-Page 1 carries the board, the challenge code (text and QR), the trackers and the player
-aid; page 2 the turn log (laid out column for column like the log format) and, for the
-challenge deck, the stacking list with the reshuffle numbers (R25, R26).
+Page 1 carries the board (artillery numbered 1–4 in placement order), the challenge code
+(text and QR), the trackers and the player aid; then the turn log, with a row for every turn
+the deck allows (:func:`longest_mission_turns`) over as many pages as it takes, each
+repeating the mission and the column heads; last, for a mission with a known deck order,
+the deck page: the stacking list and a table of reshuffle numbers by card (R25, R26), on a
+page of its own so the order stays hidden during play.
+
+Any mission a log header can name gets a sheet (:class:`~bgrid.rules.map_sources.MapSource`:
+challenge, seed, hand setup, explicit map), and so does a mission still to be set up at the
+table (a blank board and a box for the setup cards).
 
 Rendering is sealed: WeasyPrint reads only ``data:`` URLs and files inside the package's
 ``templates/`` folder (:class:`SheetFetcher`), fonts come from ``templates/fonts/`` through
 ``@font-face``, and the PDF carries no clock time and a file identifier derived from the
 mission, so the same mission and paper always give the same bytes.
 
-Speed (issue 5, bench/bench_print.py): WeasyPrint's cost grows with the number of HTML
-elements it cascades and lays out, so the parts made of many small pieces are SVG drawings
-given as ``data:`` images (the board, the QR code, the stacking list, the turn log's ruling)
-and ``sheet.css`` is parsed, with its fonts, once a process (:func:`sheet_stylesheet`).
+Speed (bench/bench_print.py): WeasyPrint's cost grows with the number of HTML elements it
+cascades and lays out, so the parts made of many small pieces are SVG drawings given as
+``data:`` images (the board, the QR code, the stacking list, the by-card table, the turn
+log's ruling) and ``sheet.css`` is parsed, with its fonts, once a process
+(:func:`sheet_stylesheet`).
 """
 
 from __future__ import annotations
@@ -30,25 +38,37 @@ import jinja2
 
 from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
+from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
+from ..rules.map_sources import MapSource, seed_source
 from ..rules.mission import Mission
+from ..rules.ruleset import Play, Ruleset
 from .paper import paper_size
 from .qr import qr_svg
 
 TEMPLATES = Path(_templates_package.__file__).resolve().parent
 SHEET_TEMPLATE = "sheet.html.j2"
 SHEET_CSS = "sheet.css"  # given to WeasyPrint parsed (sheet_stylesheet), not linked
-LOG_ROWS = 30
 MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
-LOG_ROW_MM = {"a4": 6.6, "letter": 5.6}  # A4 is 17.6 mm taller: give the pencil the room
+#: The turn log's pencil room a row, and how many rows the first log page and each further
+#: one hold (the first also carries how to type the log in): three pages for the 101 turns
+#: of :func:`longest_mission_turns`. Letter is 17.6 mm shorter.
+LOG_ROW_MM = {"a4": 6.2, "letter": 5.6}
+LOG_PAGE_ROWS = {"a4": (37, 39), "letter": (38, 41)}
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
 PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
-#: The turn log's columns: class, heading, share of the width (mm at 165 mm wide).
-LOG_COLUMNS = (("t", "turn", 7), ("e", "enter", 11), ("d", "draw", 31),
-               ("k", "resupply K → card", 20), ("a", "action 1", 33), ("a", "action 2", 33),
-               ("m", "automa", 12), ("n", "ALT", 9), ("n", "DMG", 9))
+#: The turn log's columns: class, heading, share of the width (mm at 181 mm wide). The
+#: heading names the statement a cell is typed as (the example row's test reads them).
+LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 26),
+               ("k", "resupply K → card", 16), ("a", "action 1", 27), ("a", "action 2", 27),
+               ("m", "automa", 10), ("p", "at facing", 11), ("n", "ALT", 6), ("n", "DMG", 6),
+               ("r", "art 1", 9), ("r", "art 2", 9), ("r", "art 3", 9), ("r", "art 4", 9))
+#: The example row, a cell a column: what a player writes there (a King played between
+#: actions goes in the action cell: R29).
+LOG_EXAMPLE = ("e.g.", "7H", "2S 9H KD JH 5C", "KD → 4S", "move 5C FFLF", "alt JH", "8H",
+               "H3 E", "5", "0", "C6", "D6 s", "", "✕")
 LOG_LINE_MM = 0.2  # the empty rows' ruling
 # WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
 # 0.3 mm) inside its box: the drawn rows shift by as much to continue the table's lines.
@@ -58,11 +78,20 @@ CELL_NAME_FONT = ("DejaVuSansCondensed.ttf", 2.1)
 COORD_FONT = ("DejaVuSansCondensed-Bold.ttf", 3.6)
 CELL_NAME_INSET_MM = (0.8, 2.3)  # from a cell's top left corner to its name's baseline
 STACK_PER_ROW = 9
-STACK_BOX_MM = (20.3, 4.0)  # one stacking-list entry, outside of its border
+STACK_BOX_MM = (20.3, 5.0)  # one stacking-list entry, outside of its border
 STACK_GAP_MM = 0.6
 #: Inside a stacking-list box: where position, card and reshuffle number start, and the
-#: baseline (the old HTML layout's 0.2 mm border + 0.8 mm padding, 4 mm and 6.5 mm fields).
-STACK_TEXT_MM = {"pos_x": 0.9, "card_x": 4.9, "reshuffle_x": 11.4, "baseline": 2.85}
+#: baseline. The position is small, grey and upright, the card large, bold and in its
+#: suit's colour, the reshuffle number in a framed corner: three faces that cannot run together.
+STACK_TEXT_MM = {"pos_x": 0.9, "card_x": 5.0, "reshuffle_x": 14.0, "baseline": 3.6}
+BYCARD_CELL_MM = (13.0, 6.0)  # the by-card table: a rank a column, a suit a row
+BYCARD_HEAD_MM = 8.0  # the suit column and the rank row
+#: Fonts (file of sheet.css's "BGrid Sans" families, size in mm) of the deck page's texts.
+BOLD_FONT = ("DejaVuSans-Bold.ttf", 3.6)
+BOLD_FONT_CARD = ("DejaVuSans-Bold.ttf", 3.2)
+BYCARD_NUMBER_FONT = ("DejaVuSansCondensed.ttf", 3.0)
+STACK_POSITION_FONT = ("DejaVuSansCondensed.ttf", 2.0)
+STACK_NUMBER_FONT = ("DejaVuSansCondensed.ttf", 2.2)
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -77,8 +106,29 @@ _ENV = jinja2.Environment(
 _SUIT_MOVES = {
     "toward-bomber": "one step toward the bomber",
     "hold": "hold position",
-    "toward-bunker": "one step toward the nearest surviving bunker (hold when none is left)",
+    "toward-bunker": "one step toward the nearest surviving bunker (ties: lower column, "
+                     "then lower row; hold when none is left)",
 }
+
+
+def longest_mission_turns(ruleset: Ruleset, actions_per_turn: int = 2) -> int:
+    """The most turns a mission can last: the turn log prints a row for each.
+
+    Every turn takes at least one card from the deck (the entry card when the bomber is off
+    the map, the Automa card when it is on it, R34), turn 1 at least the entry card and a
+    hand; the mission is over at the latest when a card is needed a second time from an
+    empty pile (R22). The first pass has the whole deck; the second the discard pile at the
+    exhaustion, which lacks the hand — never below hand size minus the turn's actions,
+    since every turn starts from a full hand until the first exhaustion (R6, R30). So
+    ``cards = 54 + 54 - (hand - actions)`` and turn 1 takes ``1 + hand`` of them, each later
+    completed turn one, and the last turn may fail at its first card:
+    ``turns <= 1 + (cards - 1 - hand) + 1``, 101 for the standard ruleset (the longest of
+    14,400 simulated missions was 98; ``bench/bench_mission_length.py``).
+    """
+    deck = len(FULL_DECK)
+    passes = ruleset.reshuffles_allowed + 1
+    cards = deck + (passes - 1) * (deck - (ruleset.hand_size - actions_per_turn))
+    return 1 + (cards - 1 - ruleset.hand_size) + 1
 
 
 @functools.cache
@@ -129,44 +179,63 @@ def board_labels(size_mm: float) -> list[dict]:
     return [run | {"cls": "coord"} for run in coords] + [run | {"cls": "cellname"} for run in names]
 
 
-def board_context(mission: Mission) -> dict:
-    """Cell contents and ridge segments in board millimetres (origin: the grid's corner)."""
-    m = mission.game_map
-    kinds = {c: "mountain" for c in m.mountains}
-    kinds.update({c: "bunker" for c in m.bunkers})
-    kinds.update({c: "artillery" for c in m.artillery})
+def _source(mission: Mission | MapSource) -> MapSource:
+    """A seeded :class:`Mission` is printed as its seed's sheet (with its deck order)."""
+    return mission if isinstance(mission, MapSource) else seed_source(mission)
+
+
+def board_context(mission: Mission | MapSource) -> dict:
+    """Cell contents and ridge segments in board millimetres (origin: the grid's corner);
+    an artillery cell carries its piece's number (1–4, placement order). A blank source's
+    board is empty."""
+    m = _source(mission).game_map
+    kinds, numbers = {}, {}
+    if m is not None:
+        kinds = {c: "mountain" for c in m.mountains}
+        kinds.update({c: "bunker" for c in m.bunkers})
+        kinds.update({c: "artillery" for c in m.artillery})
+        numbers = {c: n for n, c in enumerate(m.artillery, start=1)}
     cells = []
     for i in range(SIZE * SIZE):
         cell = Cell(i)
         cells.append({"name": str(cell), "x": LABEL_MM + cell.column * CELL_MM,
-                      "y": LABEL_MM + (cell.row - 1) * CELL_MM, "kind": kinds.get(cell, "open")})
+                      "y": LABEL_MM + (cell.row - 1) * CELL_MM, "kind": kinds.get(cell, "open"),
+                      "number": numbers.get(cell, "")})
 
     def centre(cell: Cell) -> tuple[float, float]:
         return (LABEL_MM + (cell.column + 0.5) * CELL_MM, LABEL_MM + (cell.row - 0.5) * CELL_MM)
 
-    ridges = [dict(zip(("x1", "y1"), centre(r.start))) | dict(zip(("x2", "y2"), centre(r.end)))
-              for r in m.ridges if r.start != r.end]
+    ridges = [] if m is None else [
+        dict(zip(("x1", "y1"), centre(r.start))) | dict(zip(("x2", "y2"), centre(r.end)))
+        for r in m.ridges if r.start != r.end]
     size_mm = 2 * LABEL_MM + SIZE * CELL_MM
     return {"cell_mm": CELL_MM, "label_mm": LABEL_MM, "size_mm": size_mm,
             "columns": list(COLUMN_LETTERS), "rows": list(range(1, SIZE + 1)),
             "cells": cells, "ridges": ridges, "labels": board_labels(size_mm)}
 
 
-def aid_context(mission: Mission) -> dict:
+def aid_context(ruleset: Ruleset) -> dict:
     """The player aid's values, read from the ruleset so a variant prints its own numbers."""
-    rs = mission.ruleset
+    rs = ruleset
     reach = [max(rs.artillery_reach_minimum, rs.artillery_reach_base - alt)
              for alt in range(rs.max_altitude + 1)]  # R18
     suits_symbols = (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))
     suits = [{"letter": s, "symbol": sym, "move": _SUIT_MOVES[rs.automa_suits[s]]}
              for s, sym in suits_symbols]  # R19
-    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range,
+    ranks = {"move": rs.aid_ranks(Play.MOVE), "guns": rs.aid_ranks(Play.GUNS),
+             "bomb": rs.aid_ranks(Play.BOMB, precise=False), "precise": rs.aid_ranks(Play.BOMB, precise=True),
+             "throttle": rs.aid_ranks(Play.THROTTLE), "alt1": rs.aid_ranks(Play.ALTITUDE, points=1),
+             "alt2": rs.aid_ranks(Play.ALTITUDE, points=2), "resupply": rs.aid_ranks(Play.RESUPPLY)}
+    return {"reach": reach, "suits": suits, "guns_range": rs.guns_range, "ranks": ranks,
+            "actions": rs.actions_per_turn, "low_band": rs.low_bombing_altitude,
             "guns_max_altitude": rs.guns_max_altitude, "clearance": rs.mountain_clearance,
+            "suppress_altitude": rs.guns_suppress_altitude,
             "throttle": rs.throttle_bonus, "max_altitude": rs.max_altitude,
             "start_altitude": rs.start_altitude, "hand": rs.hand_size,
             "throttle_alt": (1 + rs.throttle_bonus, 2 + rs.throttle_bonus),  # R11
             "joker_as": dict(suits_symbols)[rs.revealed_joker_counts_as],  # R17
             "entry_damage": rs.face_entry_damage, "reshuffle_damage": rs.reshuffle_damage,
+            "health": [{"name": name, "health": health} for name, health in rs.difficulties.items()],
             "score": {"bunker": rs.score_bunker, "artillery": rs.score_artillery,
                       "damage": rs.score_damage}}
 
@@ -176,6 +245,40 @@ def stacking_context(mission: Mission) -> list[dict]:
     return [{"position": i + 1, "card": card.pretty, "is_red": card.is_red,
              "reshuffle": number}
             for i, (card, number) in enumerate(zip(mission.deck, mission.reshuffle))]
+
+
+def by_card_context(mission: Mission) -> dict:
+    """The reshuffle numbers by card, a suit a row and a rank a column (Jokers in a row of
+    their own: both carry consecutive numbers, R41), for restacking the discards at an
+    exhaustion without searching the stacking list (R26). The texts are :func:`label_run`
+    s: a handful of SVG texts instead of 70."""
+    numbers: dict[Card, list[int]] = {}
+    for card, number in zip(mission.deck, mission.reshuffle):
+        numbers.setdefault(card, []).append(number)
+    ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
+    cw, ch = BYCARD_CELL_MM
+    head = BYCARD_HEAD_MM
+    rows = [sorted((c for c in FULL_DECK if c.rank != JOKER_RANK and c.suit is suit), key=lambda c: c.rank)
+            for suit in SUITS]
+    rows.append(sorted(numbers[next(c for c in numbers if c.rank == JOKER_RANK)]))  # R41
+    boxes, cells = [], []
+    for i, row in enumerate(rows):
+        y = head + i * ch
+        for j, entry in enumerate(row):
+            x = head + j * cw
+            boxes.append((_mm(x), _mm(y)))
+            number = entry if isinstance(entry, int) else numbers[entry][0]
+            cells.append((str(number), x + cw / 2, y + ch - 1.8))
+    labels = {"red": [], "black": []}
+    for i, suit in enumerate(SUITS):
+        labels["red" if suit.is_red else "black"].append((suit.symbol, 1.0, head + (i + 1) * ch - 1.6))
+    labels["black"].append(("JK", 1.0, head + len(rows) * ch - 1.9))
+    return {"cell_w": cw, "cell_h": ch, "boxes": boxes,
+            "ranks": label_run([(r, head + j * cw + cw / 2, head - 2) for j, r in enumerate(ranks)],
+                               BOLD_FONT, centred=True),
+            "numbers": label_run(cells, BYCARD_NUMBER_FONT, centred=True),
+            "suits": {colour: label_run(runs, BOLD_FONT) for colour, runs in labels.items()},
+            "width": _mm(head + len(ranks) * cw + 0.2), "height": _mm(head + len(rows) * ch + 0.2)}
 
 
 def svg_data_uri(svg: str) -> str:
@@ -190,9 +293,9 @@ def _mm(value: float) -> float:
     return round(value, 3)  # short, stable numbers in the drawings
 
 
-def log_context(paper_width: float, row_mm: float) -> dict:
-    """The turn log's columns stretched to the text width, and the ruling of its empty
-    rows (drawn as one image under the row numbers)."""
+def log_context(paper_width: float, row_mm: float, rows: int) -> dict:
+    """The turn log's columns stretched to the text width, and the ruling of ``rows``
+    empty rows (drawn as one image under the row numbers)."""
     width = paper_width - 2 * PAGE_MARGIN_MM[1]
     scale = width / sum(share for _, _, share in LOG_COLUMNS)
     columns = [{"cls": cls, "label": label, "width": _mm(share * scale)}
@@ -201,23 +304,44 @@ def log_context(paper_width: float, row_mm: float) -> dict:
     for column in columns[:-1]:
         x += column["width"]
         edges.append(_mm(x))
-    height = LOG_ROWS * row_mm
+    height = rows * row_mm
     return {"columns": columns, "width": _mm(width), "height": _mm(height + LOG_LINE_MM / 2),
             "stroke": LOG_LINE_MM, "row_mm": row_mm, "inset": LOG_GRID_INSET_MM,
-            "row_lines": [_mm(r * row_mm) for r in range(1, LOG_ROWS + 1)],
+            "row_lines": [_mm(r * row_mm) for r in range(1, rows + 1)],
             "column_lines": [0.0] + edges + [_mm(width)]}
 
 
+def log_pages(paper: str, turns: int) -> list[list[int]]:
+    """The turn numbers 1 … ``turns`` split over the log pages (:data:`LOG_PAGE_ROWS`)."""
+    first, more = LOG_PAGE_ROWS[paper]
+    pages, start = [], 1
+    while start <= turns:
+        count = first if not pages else more
+        pages.append(list(range(start, min(turns, start + count - 1) + 1)))
+        start += count
+    return pages
+
+
 def stackgrid_context(mission: Mission) -> dict:
-    """The stacking list's boxes, :data:`STACK_PER_ROW` a row, in deck order (R25, R26)."""
+    """The stacking list's boxes, :data:`STACK_PER_ROW` a row, in deck order (R25, R26): each
+    box's position, card and reshuffle number, as four :func:`label_run` s (positions,
+    red cards, black cards, reshuffle numbers) instead of 162 SVG texts."""
     box_w, box_h = STACK_BOX_MM
     boxes = []
+    runs = {"positions": [], "red": [], "black": [], "reshuffle": []}
+    t = STACK_TEXT_MM
     for i, entry in enumerate(stacking_context(mission)):
         row, col = divmod(i, STACK_PER_ROW)
-        boxes.append(entry | {"x": _mm(0.1 + col * (box_w + STACK_GAP_MM)),
-                              "y": _mm(0.1 + row * (box_h + STACK_GAP_MM))})
+        x, y = 0.1 + col * (box_w + STACK_GAP_MM), 0.1 + row * (box_h + STACK_GAP_MM)
+        boxes.append((_mm(x), _mm(y)))
+        runs["positions"].append((str(entry["position"]), x + t["pos_x"], y + t["baseline"] - 0.4))
+        runs["red" if entry["is_red"] else "black"].append((entry["card"], x + t["card_x"], y + t["baseline"]))
+        runs["reshuffle"].append((str(entry["reshuffle"]), x + t["reshuffle_x"], y + t["baseline"] - 0.2))
+    fonts = {"positions": STACK_POSITION_FONT, "red": BOLD_FONT_CARD, "black": BOLD_FONT_CARD,
+             "reshuffle": STACK_NUMBER_FONT}
     rows = -(-len(boxes) // STACK_PER_ROW)
-    return {"boxes": boxes, "box_w": box_w, "box_h": box_h, **STACK_TEXT_MM,
+    return {"boxes": boxes, "box_w": box_w, "box_h": box_h, **t,
+            "runs": {name: label_run(labels, fonts[name]) for name, labels in runs.items()},
             "width": _mm(STACK_PER_ROW * (box_w + STACK_GAP_MM)),
             "height": _mm(rows * (box_h + STACK_GAP_MM))}
 
@@ -226,44 +350,86 @@ def _drawing(template: str, **context) -> str:
     return svg_data_uri(_ENV.get_template(template).render(context))
 
 
-def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None) -> dict:
+def _title(source: MapSource) -> str:
+    """The mission's name in a line: its code, or how it was set up."""
+    if source.code is not None:
+        return source.code
+    return {"setup": "set up by hand", "map": "explicit map", "blank": "blank sheet"}[source.kind]
+
+
+def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> dict:
     """Everything the template prints. Raises :class:`BGridError` for an unknown paper or
     a player name too long for its line."""
+    source = _source(mission)
     width, height = paper_size(paper)
+    paper = paper.lower()
     if player is not None and len(player) > MAX_PLAYER:
         raise BGridError(f"player name is {len(player)} characters; the sheet has room for "
                          f"{MAX_PLAYER}")
-    spec = mission.spec
-    log = log_context(width, LOG_ROW_MM[paper.lower()] + LOG_LINE_MM)  # room + ruling
-    board = board_context(mission)
+    rs, m, seeded = source.ruleset, source.game_map, source.mission
+    turns = longest_mission_turns(rs)
+    row_mm = LOG_ROW_MM[paper] + LOG_LINE_MM  # room + ruling
+    pages = []
+    for rows in log_pages(paper, turns):
+        log = log_context(width, row_mm, len(rows))
+        pages.append({"rows": rows, "log": log, "lines": _drawing("log.svg.j2", log=log)})
+    board = board_context(source)
+    health = source.health
+    cells = lambda cs: [str(c) for c in cs]  # noqa: E731
     return {
-        "paper": {"name": paper.lower(), "width": width, "height": height},
-        "code": mission.code,
-        "qr": svg_data_uri(qr_svg(mission.code)),
-        "seed": spec.seed,
-        "difficulty": spec.difficulty,
-        "ridges": spec.ridges,
-        "ruleset": spec.ruleset,
-        "health": mission.health,
+        "paper": {"name": paper, "width": width, "height": height},
+        "kind": source.kind,
+        "title": _title(source),
+        "code": source.code,
+        "qr": None if source.code is None else svg_data_uri(qr_svg(source.code)),
+        "seed": None if seeded is None else seeded.spec.seed,
+        "difficulty": source.difficulty,
+        "ridges": source.ridge_count,
+        "ruleset": rs.name,
+        "health": health,
+        "damage_boxes": list(range(1, (health or max(rs.difficulties.values())) + 1)),
         "player": player,
-        "bunkers": [str(c) for c in mission.game_map.bunkers],
-        "artillery": [str(c) for c in mission.game_map.artillery],
+        "bunkers": [] if m is None else cells(sorted(m.bunkers, key=lambda c: (c.column, c.row))),
+        "artillery": [{"number": n, "cell": c} for n, c in
+                      enumerate(cells(m.artillery) if m is not None else [""] * 4, start=1)],
+        "header_lines": source.header_lines(),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),
-        "aid": aid_context(mission),
+        "aid": aid_context(rs),
         "margin": PAGE_MARGIN_MM,
-        "log": log,
-        "log_rows": list(range(1, LOG_ROWS + 1)),
-        "log_lines": _drawing("log.svg.j2", log=log),
-        "stack_list": _drawing("stack.svg.j2", stackgrid=stackgrid_context(mission)),
-        "altitudes": list(range(mission.ruleset.max_altitude + 1)),
-        "passes": mission.ruleset.reshuffles_allowed + 1,
+        "log_pages": pages,
+        "log_columns": pages[0]["log"]["columns"],
+        "log_example": LOG_EXAMPLE,
+        "turns": turns,
+        "stack_list": None if seeded is None else _drawing("stack.svg.j2", stackgrid=stackgrid_context(seeded)),
+        "by_card": None if seeded is None else _drawing("bycard.svg.j2", table=by_card_context(seeded)),
+        "altitudes": list(range(rs.max_altitude + 1)),
+        "passes": rs.reshuffles_allowed + 1,
+        "ridges_max": rs.ridges_max,
     }
 
 
-def render_sheet_html(mission: Mission, paper: str = "a4", player: str | None = None) -> str:
+def render_sheet_html(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> str:
     """The sheet as HTML (autoescaped, strict: a missing value raises)."""
     return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player))
+
+
+def sheet_name(mission: Mission | MapSource) -> str:
+    """The mission's name in file and folder names: the challenge code, ``blank``, or
+    ``setup-``/``map-`` and a short digest of the header lines."""
+    source = _source(mission)
+    if source.code is not None:
+        return source.code
+    if source.kind == "blank":
+        return "blank" if source.difficulty is None else f"blank-{source.difficulty}"
+    return f"{source.kind}-{hashlib.sha256(sheet_key(source).encode()).hexdigest()[:8]}"
+
+
+def sheet_key(mission: Mission | MapSource) -> str:
+    """What defines a sheet's mission, for its PDF identifier and file names: the code, or
+    the header lines of a hand setup or an explicit map."""
+    source = _source(mission)
+    return source.code or "\n".join([source.kind, source.ruleset.name] + source.header_lines())
 
 
 # -- sealed rendering -------------------------------------------------------------------
@@ -388,8 +554,8 @@ def pdf_identifier(*parts: str) -> bytes:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32].encode()
 
 
-def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None) -> bytes:
+def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> bytes:
     """The mission sheet as PDF bytes; the same arguments always give the same bytes."""
     html = render_sheet_html(mission, paper, player)
-    return html_to_pdf(html, pdf_identifier("sheet", mission.code, paper.lower(), player or ""),
+    return html_to_pdf(html, pdf_identifier("sheet", sheet_key(mission), paper.lower(), player or ""),
                        style=sheet_stylesheet())

@@ -65,6 +65,11 @@ class Move:
             raise NotationError(f"'{text}' is not a move: expected a card and steps, e.g. 'move 5C FFLF'", text)
         return cls(Card.parse(words[1]), parse_steps(words[2:]))
 
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this play puts down, as played (a Joker with its declaration)."""
+        return (self.card,)
+
     def __str__(self) -> str:
         return f"move {self.card} {self.steps}"
 
@@ -81,6 +86,11 @@ class Altitude:
         _expect(words, "alt", 2, "alt QH")
         return cls(Card.parse(words[1]))
 
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this play puts down, as played (a Joker with its declaration)."""
+        return (self.card,)
+
     def __str__(self) -> str:
         return f"alt {self.card}"
 
@@ -92,6 +102,11 @@ class Guns:
     card: Card
     target: Cell
 
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this play puts down, as played (a Joker with its declaration)."""
+        return (self.card,)
+
     def __str__(self) -> str:
         return f"guns {self.card} {self.target}"
 
@@ -101,6 +116,11 @@ class Bomb:
     """A 7, 8 or Ace dropped on the target in the bomber's cell (R16)."""
 
     card: Card
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this play puts down, as played (a Joker with its declaration)."""
+        return (self.card,)
 
     def __str__(self) -> str:
         return f"bomb {self.card}"
@@ -113,6 +133,11 @@ class Throttle:
     nine: Card
     paired: Move | Altitude
 
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this play puts down, as played (a Joker with its declaration)."""
+        return (self.nine, self.paired.card)
+
     def __str__(self) -> str:
         return f"throttle {self.nine} {self.paired}"
 
@@ -122,6 +147,11 @@ class Resupply:
     """A King: discard it and draw one card; not an action (R29)."""
 
     king: Card
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this play puts down, as played (a Joker with its declaration)."""
+        return (self.king,)
 
     def __str__(self) -> str:
         return f"resupply {self.king}"

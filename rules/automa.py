@@ -53,7 +53,9 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     ready = sorted(state.artillery - suppressed if suppressed else state.artillery,
                    key=COLUMN_THEN_ROW.__getitem__)
     if card.rank != JOKER_RANK:
-        # Step 2 — fire (R18): saturation cap, exactly 1 damage when any piece can fire.
+        # Step 2 — fire (R18): saturation cap, one hit of the ruleset's artillery damage when
+        # any piece can fire.
+        # The cap covers fire only (R40): an exhaustion met revealing this card already hurt.
         # Line of sight (no mountain strictly between, R14) and range <= reach.
         cell, mountains = state.cell, state.mountains
         reach = artillery_reach(state)
@@ -65,7 +67,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                 firing.append(piece)
         if firing:
             events.append(ArtilleryFired(tuple(firing)))
-            if take_damage(state, 1, DamageCause.ARTILLERY, events):
+            if take_damage(state, state.ruleset.artillery_damage, DamageCause.ARTILLERY, events):
                 return
         # Step 3 — move (R19, R20, R34): the ready pieces that could not fire.
         move = state.ruleset.automa_suits[_SUIT_LETTER[card.suit]]
@@ -107,7 +109,7 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) 
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.
         if target is None or target in mountains or target in bunkers or target in artillery:
-            events.append(ArtilleryHeld(piece, "blocked"))
+            events.append(ArtilleryHeld(piece, "blocked", target))
             continue
         artillery.discard(piece)
         artillery.add(target)

@@ -56,6 +56,7 @@ _SUIT_FROM_NAME = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS, "S": S
                    "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS, "♠": Suit.SPADES,
                    "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS, "♤": Suit.SPADES}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
+_SELECTOR_ENDINGS = tuple(_VARIATION_SELECTORS)
 _EXPECTED = ("a rank A 2-10 J Q K (T for 10) then suit H D C S, e.g. 10H, QS, AD; "
              "JK for a Joker")
 
@@ -79,7 +80,9 @@ class Card:
         """Read a card token. Raises :class:`NotationError` naming the token."""
         # A variation selector may only follow the suit symbol; case folds in ASCII only
         # (str.upper would read the long s 'ſ' as S).
-        token = text.strip().rstrip(_VARIATION_SELECTORS)
+        token = text.strip()
+        if token.endswith(_SELECTOR_ENDINGS) and not token[:-1].endswith(_SELECTOR_ENDINGS):
+            token = token[:-1]  # one selector, the grammar's [vs]; two or more stay and fail
         upper = ascii_upper(token)
         if upper.startswith("JK"):
             if upper == "JK":

@@ -8,9 +8,9 @@ append the events they cause; nothing else should call them.
 from __future__ import annotations
 
 from .board import BETWEEN, NEIGHBOURS, Cell
-from .cards import ACE, Card
+from .cards import Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
-from .state import DefeatCause, GameState, Outcome, Phase
+from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 MISS, NEAR_MISS, HIT = 0, 1, 2
 
@@ -18,7 +18,7 @@ MISS, NEAR_MISS, HIT = 0, 1, 2
 # -- the end (R23) ----------------------------------------------------------------------
 
 def finish(state: GameState, outcome: Outcome, cause: DefeatCause | None, events: list,
-           purpose: str | None = None) -> None:
+           purpose: CardPurpose | None = None) -> None:
     """End the mission at once (R23): nothing after this is played."""
     state.phase = Phase.OVER
     state.outcome = outcome
@@ -29,7 +29,7 @@ def finish(state: GameState, outcome: Outcome, cause: DefeatCause | None, events
 
 
 def take_damage(state: GameState, amount: int, cause: DamageCause, events: list,
-                purpose: str | None = None) -> bool:
+                purpose: CardPurpose | None = None) -> bool:
     """Add damage; True if it ends the mission (damage >= health, R4, R23)."""
     state.damage += amount
     events.append(Damage(amount, cause, state.damage))
@@ -115,9 +115,11 @@ def bomb_target(state: GameState) -> Cell | None:
 
 
 def bomb_band(state: GameState, acting: Card, suit: str) -> int:
-    """The band before any bonus: the Ace at any altitude and 7/8 at altitude 0–2: red hit,
-    black near miss; 7/8 at 3–5: Hearts hit, Diamonds near miss, black miss (R16)."""
-    if acting.rank == ACE or state.altitude <= 2:
+    """The band before any bonus: a precise bomb card (the Ace) at any altitude and the others
+    in the low band (altitude 0–2 in standard-1): red hit, black near miss; above the low
+    band: Hearts hit, Diamonds near miss, black miss (R16)."""
+    rs = state.ruleset
+    if state.altitude <= rs.low_bombing_altitude or rs.card_kinds[acting.rank].precise:
         return HIT if suit in "HD" else NEAR_MISS
     return {"H": HIT, "D": NEAR_MISS}.get(suit, MISS)
 

@@ -73,22 +73,24 @@ from dataclasses import dataclass
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
 from .board import SIZE, Cell, Facing
-from .cards import FULL_DECK, JOKER, JOKER_RANK, KING, Card
+from .cards import FULL_DECK, JOKER, JOKER_RANK, Card
 from .combat import finish, resolve_bomb, resolve_guns, take_damage
 from .errors import BGridError, IllegalActionError
 from .events import (AltitudeChanged, AutomaSkipped, DamageCause, Discarded, Drew, Entered, Event,
-                     Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, TurnStarted)
+                     Moved, Played, PhaseEndReason, PlayerPhaseEnded, Reshuffled, Revealed,
+                     TurnStarted)
 from .legality import (ERROR_CODES, altitude_delta, check_action, decision_words, end_words,
-                       legal_actions, legal_actions_by_kind, trace_move)
+                       legal_actions, legal_actions_by_kind, pile_of, trace_move)
 from .movement import Trace
-from .ruleset import Ruleset
+from .ruleset import Play, Ruleset
 from .setup import GameMap
-from .state import DefeatCause, GameState, Outcome, Phase
+from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 _DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
+_DRAW = CardPurpose.DRAW  # the refill draw is the most frequent chance node
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
-           "check_action", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "reveal_drawn",
+           "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "reveal_drawn",
            "score"]
 
 # -- setting up -------------------------------------------------------------------------
@@ -130,9 +132,9 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
 
 # -- chance nodes -----------------------------------------------------------------------
 
-def chance_pending(state: GameState) -> str | None:
-    """The purpose of the card the game waits for — "entry", "draw", "resupply", "guns",
-    "bomb" or "automa" — or None while it waits for a player decision or is over."""
+def chance_pending(state: GameState) -> CardPurpose | None:
+    """The purpose of the card the game waits for, or None while it waits for a player
+    decision or is over."""
     return state.card_purpose
 
 
@@ -193,7 +195,7 @@ def _arrive(state: GameState, card: Card) -> list[Event]:
         _entry_revealed(state, card, events)
     elif phase is Phase.DRAW:
         state.hand.append(card)
-        events.append(Drew(card, "draw"))
+        events.append(Drew(card, _DRAW))
         if len(state.hand) >= state.ruleset.hand_size:
             state.phase = Phase.ACTIONS
     elif phase is Phase.RESOLVE_REVEAL:
@@ -204,7 +206,7 @@ def _arrive(state: GameState, card: Card) -> list[Event]:
     return events
 
 
-def _take_from_draw_pile(state: GameState, card: Card, purpose: str) -> None:
+def _take_from_draw_pile(state: GameState, card: Card, purpose: CardPurpose) -> None:
     pile = state.draw_pile
     if state.challenge:
         if pile[0] is not card and pile[0] != card:  # _settle keeps a chance node's pile non-empty
@@ -212,7 +214,7 @@ def _take_from_draw_pile(state: GameState, card: Card, purpose: str) -> None:
             raise IllegalActionError(
                 f"the next card of the challenge deck is {pile[0]}, not {card} (the {purpose} "
                 f"card{', after the reshuffle' if state.exhaustions else ''}; {rule})",
-                rule, "wrong-card")
+                rule, "wrong-card", card=card, expected=pile[0])
         del pile[0]
         return
     try:
@@ -224,7 +226,8 @@ def _take_from_draw_pile(state: GameState, card: Card, purpose: str) -> None:
         since = "since the reshuffle" if state.exhaustions else "in this pass through the deck"
         raise IllegalActionError(
             f"{card} cannot come as the {purpose} card: it is not in the draw pile ({where}); "
-            f"each card comes once {since} (R22)", "R22", "card-not-in-deck") from None
+            f"each card comes once {since} (R22)", "R22", "card-not-in-deck", card=card,
+            pile=pile_of(state, card)) from None
 
 
 def _settle(state: GameState, events: list) -> None:
@@ -236,7 +239,7 @@ def _settle(state: GameState, events: list) -> None:
         _exhaust(state, purpose, events)
 
 
-def _exhaust(state: GameState, purpose: str, events: list) -> None:
+def _exhaust(state: GameState, purpose: CardPurpose, events: list) -> None:
     """R22: the first time the discard pile becomes the draw pile (R35: cards being
     resolved stay out; a challenge deck re-stacks by reshuffle number, R26) and 1 damage;
     the next time the mission is lost at once (out of fuel)."""
@@ -283,7 +286,7 @@ def _begin_draw(state: GameState) -> None:
 
 
 def _entry_revealed(state: GameState, card: Card, events: list) -> None:
-    events.append(Revealed(card, "entry"))
+    events.append(Revealed(card, CardPurpose.ENTRY))
     state.in_play.append(card)
     if card.is_number:
         _enter(state, card, card.column, False, events)
@@ -316,7 +319,13 @@ def _enter(state: GameState, card: Card, column: int, chosen: bool, events: list
     _begin_draw(state)
 
 
-def _end_player_phase(state: GameState, reason: str, events: list) -> None:
+def is_entry_damage_fatal(state: GameState) -> bool:
+    """At the entry column choice: the damage of a face-card or Joker entry ends the mission
+    before the bomber is placed (R13, R23), so the column chosen changes nothing."""
+    return state.damage + state.ruleset.face_entry_damage >= state.health
+
+
+def _end_player_phase(state: GameState, reason: PhaseEndReason, events: list) -> None:
     """R6d: the Automa phase follows if the bomber is on the map; else the next turn."""
     events.append(PlayerPhaseEnded(reason))
     if state.cell is not None:
@@ -327,17 +336,23 @@ def _end_player_phase(state: GameState, reason: str, events: list) -> None:
 
 
 def _after_action(state: GameState, events: list) -> None:
-    """Back to the action step; it ends by itself when two actions are done and no King or
-    Joker is left to play (R29: Kings may still be played after two actions)."""
+    """Back to the action step; it ends by itself when the turn's actions are done and no
+    King or Joker is left to play (R29: Kings may still be played after the actions)."""
     if state.phase is Phase.OVER:
         return
     state.phase = Phase.ACTIONS
-    if state.actions >= 2 and not any(c.rank == KING or c.is_joker for c in state.hand):
-        _end_player_phase(state, "actions", events)
+    rs = state.ruleset
+    if state.actions >= rs.actions_per_turn:
+        kinds = rs.card_kinds
+        if not any(kinds[c.rank].play in _NOT_ACTIONS for c in state.hand):
+            _end_player_phase(state, PhaseEndReason.ACTIONS, events)
+
+
+_NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)  # may still be played after the actions (R29)
 
 
 def _automa_revealed(state: GameState, card: Card, events: list) -> None:
-    events.append(Revealed(card, "automa"))
+    events.append(Revealed(card, CardPurpose.AUTOMA))
     state.in_play.append(card)
     resolve_automa(state, card, events)
     if state.phase is not Phase.OVER:
@@ -375,10 +390,11 @@ def _resolve_pending(state: GameState, card: Card, events: list) -> None:
     action, state.pending = state.pending, None  # card_purpose is read before this
     if isinstance(action, Resupply):
         state.hand.append(card)
-        events.append(Drew(card, "resupply"))
+        events.append(Drew(card, CardPurpose.RESUPPLY))
         _after_action(state, events)
         return
-    events.append(Revealed(card, "guns" if isinstance(action, Guns) else "bomb"))
+    purpose = CardPurpose.GUNS if isinstance(action, Guns) else CardPurpose.BOMB
+    events.append(Revealed(card, purpose))
     state.in_play.append(card)
     if isinstance(action, Guns):
         resolve_guns(state, action.target, card, events)
@@ -406,7 +422,7 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
     if isinstance(action, EnterColumn):
         _enter(state, state.entry_card, action.column, True, events)
     elif isinstance(action, EndPhase):
-        _end_player_phase(state, "end", events)
+        _end_player_phase(state, PhaseEndReason.END, events)
     else:
         events.append(Played(action))
         _PLAY[type(action)](state, action, events)
@@ -427,7 +443,7 @@ def _play_move(state: GameState, action: Move, events: list, bonus: int = 0) -> 
 def _play_altitude(state: GameState, action: Altitude, events: list, bonus: int = 0) -> bool:
     """Change altitude; True if that is a crash (R10, R33)."""
     old = state.altitude
-    state.altitude = old + altitude_delta(action.card.acting, bonus)
+    state.altitude = old + altitude_delta(state.ruleset, action.card.acting, bonus)
     events.append(AltitudeChanged(old, state.altitude))
     if state.cell in state.mountains and state.altitude < state.ruleset.mountain_clearance:
         finish(state, Outcome.DEFEAT, DefeatCause.CRASH, events)
@@ -441,7 +457,7 @@ def _apply_move(state: GameState, action: Move, events: list) -> None:
     state.actions += 1
     _discard(state, (action.card,), events)
     if trace.exited:
-        _end_player_phase(state, "exit", events)
+        _end_player_phase(state, PhaseEndReason.EXIT, events)
     else:
         _after_action(state, events)
 
@@ -467,7 +483,7 @@ def _apply_throttle(state: GameState, action: Throttle, events: list) -> None:
     elif _play_altitude(state, paired, events, bonus):
         return
     _discard(state, (action.nine, paired.card), events)  # R8: both after the pair resolves
-    _end_player_phase(state, "exit" if exited else "throttle", events)
+    _end_player_phase(state, PhaseEndReason.EXIT if exited else PhaseEndReason.THROTTLE, events)
 
 
 def _apply_reveal_play(state: GameState, action: Guns | Bomb, events: list) -> None:

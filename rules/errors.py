@@ -7,6 +7,11 @@ traceback. Each message names the offending token or rule and says what was expe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the cards module imports this one
+    from .cards import Card
+
 
 class BGridError(Exception):
     """Base of every error the toolkit raises on purpose."""
@@ -24,16 +29,35 @@ class NotationError(BGridError, ValueError):
 
 
 class IllegalActionError(BGridError):
-    """A play the rules forbid in the current state.
+    """A play or card the rules forbid in the current state.
 
-    ``rule`` is the ruling number (``"R9"``) or the rulebook section that forbids it;
-    the message says why in a sentence a player understands.
+    The message says why in a sentence a player understands; the fields say it for a program,
+    so a caller (the verifier) never re-runs the engine or reads the sentence to learn them:
+
+    * ``rule``: the ruling number (``"R9"``) or the rulebook section that forbids it;
+    * ``code``: a stable identifier (``rules.legality.ERROR_CODES``);
+    * ``step``: for a movement, the 0-based index of the step letter at fault (the first one
+      over the card's points, or the first one after an exit or a blocked step), else None;
+    * ``card``: the card at fault (a card not in the hand, a card that cannot come now), as
+      the physical card (a played Joker is ``JK``), else None;
+    * ``pile``: where that card is instead (:data:`PILES`), else None;
+    * ``expected``: the card that comes instead (the top of a challenge deck), else None.
     """
 
-    def __init__(self, message: str, rule: str, code: str = "illegal") -> None:
+    def __init__(self, message: str, rule: str, code: str = "illegal", *, step: int | None = None,
+                 card: Card | None = None, pile: str | None = None,
+                 expected: Card | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.code = code
+        self.step = step
+        self.card = card
+        self.pile = pile
+        self.expected = expected
+
+
+#: Where a card can be, as ``IllegalActionError.pile`` names it (``GameState``'s piles).
+PILES = ("hand", "draw pile", "discard pile", "in play")
 
 
 class RulesetError(BGridError):

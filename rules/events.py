@@ -2,20 +2,29 @@
 
 Small frozen values, enough that a log, a report and an animation can be written from them
 without looking at the rules again. Card purposes (the ``purpose`` of :class:`Revealed` and
-:class:`Drew`, and ``engine.chance_pending``) are the strings of :data:`PURPOSES`.
+:class:`Drew`, and ``engine.chance_pending``) are :class:`~rules.state.CardPurpose` members.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 
 from .board import Cell, Facing
 from .cards import Card
-from .state import DefeatCause
+from .state import CardPurpose, DefeatCause
 
 #: Why a card is drawn or revealed.
-PURPOSES = ("entry", "draw", "resupply", "guns", "bomb", "automa")
+PURPOSES = tuple(CardPurpose)
+
+
+class PhaseEndReason(enum.StrEnum):
+    """Why a player phase ended (:class:`PlayerPhaseEnded`). Members equal their strings."""
+
+    END = "end"            # the player stopped (R30)
+    ACTIONS = "actions"    # two actions and no King or Joker left to play (R6, R29)
+    THROTTLE = "throttle"  # a Throttle ends the player phase (R11)
+    EXIT = "exit"          # the bomber left the map (R6)
 
 
 class DamageCause(enum.Enum):
@@ -35,16 +44,16 @@ class TurnStarted:
 
 @dataclass(frozen=True, slots=True)
 class Revealed:
-    """A card turned over for ``purpose`` "entry", "guns", "bomb" or "automa"."""
+    """A card turned over for ``purpose`` entry, guns, bomb or automa."""
     card: Card
-    purpose: str
+    purpose: CardPurpose
 
 
 @dataclass(frozen=True, slots=True)
 class Drew:
-    """A card taken into the hand: ``purpose`` "draw" (refill, R6b) or "resupply" (a King)."""
+    """A card taken into the hand: ``purpose`` draw (refill, R6b) or resupply (a King)."""
     card: Card
-    purpose: str
+    purpose: CardPurpose
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +129,8 @@ class Missed:
 
 @dataclass(frozen=True, slots=True)
 class PlayerPhaseEnded:
-    """``reason``: "end" (the player stopped), "actions" (two actions and nothing left to
-    play), "throttle" (R11) or "exit" (R6)."""
-    reason: str
+    """Why the player phase ended."""
+    reason: PhaseEndReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +155,11 @@ class ArtilleryMoved:
 class ArtilleryHeld:
     """Automa step 3: a piece that could move stays. ``reason``: "hold" (the suit says
     hold: Clubs in standard-1), "no-bunker" (Spades with no bunker left) or "blocked" (mountain, bunker, artillery or
-    edge in the way, R20)."""
+    edge in the way, R20). ``into``: for "blocked", the cell the step would have entered (a
+    detail for notes: it takes no part in equality)."""
     cell: Cell
     reason: str
+    into: Cell | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +179,7 @@ class Reshuffled:
     """The draw pile ran out when a card was needed for ``purpose``: the discard pile (of
     ``count`` cards) became the draw pile (R22, R26, R35). The Damage event follows."""
     count: int
-    purpose: str
+    purpose: CardPurpose
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +200,7 @@ class Defeat:
     """The mission is lost (R23). ``purpose``: for a defeat at an exhaustion, the card that
     was needed (R36), else None."""
     cause: DefeatCause
-    purpose: str | None = None
+    purpose: CardPurpose | None = None
 
 
 def _fast_init(cls) -> None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from .actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import Cell, distance
-from .cards import ACE, JOKER_RANK
 from .legality import altitude_delta, legal_actions_by_kind, trace_move
+from .ruleset import Play
 from .state import GameState
 
-_BOMB_RANKS = (7, 8, ACE, JOKER_RANK)  # a Joker can always be declared a bomb
-_LOW_BAND = 2  # bombs at altitude 0-2: any red card hits (R16)
+_BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker can always be declared a bomb
+_MOVE_PLAYS = (Play.MOVE, Play.WILD)
 
 
 def greedy_action(state: GameState, rng):
@@ -25,7 +25,8 @@ def greedy_action(state: GameState, rng):
     best, best_value = [], None
     # A hand with no movement card is stuck: playing any harmless card makes room for a
     # new one, so every play but the end of the phase gains a little.
-    stuck = not any(2 <= c.rank <= 5 or c.rank == JOKER_RANK for c in state.hand)
+    kinds = state.ruleset.card_kinds
+    stuck = not any(kinds[c.rank].play in _MOVE_PLAYS for c in state.hand)
     for group in legal_actions_by_kind(state).values():
         for action in group:
             value = _value(state, action)
@@ -47,14 +48,16 @@ def _keeps_a_bomb(state: GameState, *spent) -> bool:
     rest = list(state.hand)
     for card in spent:
         rest.remove(card.physical)
-    return any(c.rank in _BOMB_RANKS for c in rest)
+    kinds = state.ruleset.card_kinds
+    return any(kinds[c.rank].play in _BOMB_PLAYS for c in rest)
 
 
 def _value(state: GameState, action) -> float:
     if isinstance(action, EnterColumn):
         return -_nearest_bunker(state, Cell.at(action.column, 1))
     if isinstance(action, Bomb):
-        return 100 + (action.card.acting.rank == ACE and state.altitude > _LOW_BAND)
+        precise = state.ruleset.card_kinds[action.card.acting.rank].precise
+        return 100 + (precise and state.altitude > state.ruleset.low_bombing_altitude)
     if isinstance(action, Guns):
         return 40 if state.altitude < state.ruleset.guns_suppress_altitude else 15
     if isinstance(action, Move):
@@ -84,11 +87,12 @@ def _move_value(state: GameState, move: Move, bonus: int, spent) -> float:
 
 
 def _altitude_value(state: GameState, alt: Altitude, bonus: int, spent) -> float:
-    new = state.altitude + altitude_delta(alt.card.acting, bonus)
+    new = state.altitude + altitude_delta(state.ruleset, alt.card.acting, bonus)
     if state.cell in state.mountains and new < state.ruleset.mountain_clearance:
         return -1000  # a crash (R10)
     over_target = state.cell in state.bunkers or state.cell in state.artillery
-    if over_target and _keeps_a_bomb(state, *spent) and state.altitude > _LOW_BAND >= new:
+    low = state.ruleset.low_bombing_altitude
+    if over_target and _keeps_a_bomb(state, *spent) and state.altitude > low >= new:
         # Down to the low band first, then bomb with the second action (R16: any red hits).
         return 110 if state.actions == 0 and not isinstance(alt, Throttle) and not bonus else 30
     return -1

@@ -9,10 +9,11 @@ from functools import lru_cache
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
-from .cards import ACE, JOKER, JOKER_RANK, KING, QUEEN, Card, Suit
+from .cards import JOKER, JOKER_RANK, Card, Suit
 from .combat import bomb_target, can_fire_guns, guns_targets, is_guns_target
 from .errors import IllegalActionError
 from .movement import Trace, reachable, trace_steps
+from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
 
 #: code -> what it means. Stable: the verifier may map them to its own messages.
@@ -27,40 +28,32 @@ ERROR_CODES = {
     "not-in-hand": "the card played is not in the hand",
     "wrong-phase": "this play is not possible at this point of the turn (R6, R13)",
     "wrong-card-kind": "the card cannot make this kind of play",
-    "no-actions-left": "two actions have been played this phase (R6)",
+    "no-actions-left": "the phase's actions have all been played (R6)",
     "no-forward-step": "a movement must make at least one forward step that happens (R9, R31)",
     "too-many-steps": "the steps cost more points than the card gives (R9)",
     "step-after-end": "no step may follow an exit or a blocked step (R9, R31)",
-    "altitude-limit": "altitude must stay within 0-5 (R7)",
-    "guns-altitude": "guns need altitude 0-4 (R15)",
-    "guns-target": "no artillery there in line of sight within range 3 (R15)",
+    "altitude-limit": "altitude must stay within 0 and the ruleset's top altitude (R7)",
+    "guns-altitude": "guns need an altitude up to the ruleset's guns altitude (R15)",
+    "guns-target": "no artillery there in line of sight within the guns' range (R15)",
     "bomb-target": "no target in the bomber's cell (R16)",
     "throttle-not-first": "a Throttle is only the first action of a player phase (R11)",
-    "throttle-pair": "a Throttle pairs with one movement (2-5) or altitude (10, J, Q) card (R11)",
+    "throttle-pair": "a Throttle pairs with one movement or altitude card (R11)",
     "bad-declaration": "a played Joker must be declared as a card, not a Joker (R12)",
     "bad-column": "the entry column is A-J",
 }
 
-_MOVE_RANKS = (2, 3, 4, 5)
-_ALTITUDE_RANKS = (10, 11, 12)
-_BOMB_RANKS = (7, 8, ACE)
-_THROTTLE_RANK, _GUNS_RANK = 9, 6
-
-# Canonical Joker declarations, one per distinct effect (R12): a 5 covers every shorter move.
-_JK = {name: JOKER.declare(name) for name in ("5H", "10H", "10S", "QH", "QS", "6H", "7H", "AH", "9H", "KH")}
-_JOKER_ALTITUDES = (_JK["10H"], _JK["10S"], _JK["QH"], _JK["QS"])
-
-
-def altitude_delta(acting: Card, bonus: int = 0) -> int:
-    """10/J: 1, Q: 2, plus the Throttle bonus; red climbs, black descends (R7, R11)."""
-    size = (2 if acting.rank == QUEEN else 1) + bonus
+def altitude_delta(ruleset: Ruleset, acting: Card, bonus: int = 0) -> int:
+    """The card table's points (10/J: 1, Q: 2 in standard-1) plus the Throttle bonus; red
+    climbs, black descends (R7, R11)."""
+    size = ruleset.card_kinds[acting.rank].points + bonus
     return size if acting.is_red else -size
 
 
 def trace_move(state: GameState, move: Move, bonus: int = 0) -> Trace:
     clear = state.altitude >= state.ruleset.mountain_clearance
-    return trace_steps(state.cell, state.facing, move.steps, move.card.acting.rank + bonus,
-                       state.mountains, clear)
+    points = state.ruleset.card_kinds[move.card.acting.rank].points + bonus
+    return trace_steps(state.cell, state.facing, move.steps, points, state.mountains, clear,
+                       state.ruleset.mountain_clearance)
 
 
 # -- legality ---------------------------------------------------------------------------
@@ -92,9 +85,15 @@ def check_action(state: GameState, action: Action) -> None:
     checker = _CHECK.get(type(action))
     if checker is None:
         raise IllegalActionError(f"'{action}' is not a play", "R7", "wrong-card-kind")
-    if not isinstance(action, Resupply) and state.actions >= 2:
-        raise IllegalActionError(f"two actions have been played this turn; '{action}' would be a "
-                                 "third (R6)", "R6", "no-actions-left")
+    if isinstance(action, Throttle) and not isinstance(action.paired, (Move, Altitude)):
+        raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
+                                 "R11", "throttle-pair")
+    # The hand first: a card the player does not hold is the slip to name, whatever else is wrong.
+    _check_cards(state, *action.cards)
+    most = state.ruleset.actions_per_turn
+    if not isinstance(action, Resupply) and state.actions >= most:
+        raise IllegalActionError(f"{_count(most)} actions have been played this turn; '{action}' would "
+                                 "be one more (R6)", "R6", "no-actions-left")
     checker(state, action)
 
 
@@ -103,21 +102,36 @@ def _check_cards(state: GameState, *cards: Card) -> None:
     for card in cards:
         if card.is_joker and card.declared is None:
             raise IllegalActionError("a played Joker must say what card it is, e.g. JK=7H (R12)",
-                                     "R12", "bad-declaration")
+                                     "R12", "bad-declaration", card=card)
         physical = card.physical
         need = sum(1 for c in cards if c.physical == physical)
         if state.hand.count(physical) < need:
-            raise IllegalActionError(f"{card} is not in the hand ({_hand_words(state)})", "R7",
-                                     "not-in-hand")
+            raise IllegalActionError(f"{physical} is not in the hand ({_hand_words(state)})", "R7",
+                                     "not-in-hand", card=physical, pile=pile_of(state, physical))
 
 
-def _check_kind(card: Card, ranks, what: str) -> None:
-    if card.acting.rank not in ranks:
-        raise IllegalActionError(f"{card} is not {what}", "R7", "wrong-card-kind")
+def pile_of(state: GameState, card: Card) -> str | None:
+    """Where the physical ``card`` is (one of ``rules.errors.PILES``), None if it is in no
+    pile (a deck shorter than 54 cards); the hand first, then the discard pile, then the
+    cards in play (a Joker can be in two of them)."""
+    if card in state.hand:
+        return "hand"
+    if card in state.discard:
+        return "discard pile"
+    if card in state.in_play:
+        return "in play"
+    return "draw pile" if card in state.draw_pile else None
+
+
+def _check_kind(state: GameState, card: Card, play: Play) -> None:
+    """The card table says ``card`` (a Joker by its declaration) makes ``play``."""
+    if state.ruleset.card_kinds[card.acting.rank].play is not play:
+        raise IllegalActionError(f"{card} is not {state.ruleset.play_words(play)}", "R7",
+                                 "wrong-card-kind")
 
 
 def _check_altitude(state: GameState, card: Card, bonus: int = 0) -> None:
-    new = state.altitude + altitude_delta(card.acting, bonus)
+    new = state.altitude + altitude_delta(state.ruleset, card.acting, bonus)
     if not 0 <= new <= state.ruleset.max_altitude:
         raise IllegalActionError(
             f"{card} would take the altitude from {state.altitude} to {new}; altitude stays "
@@ -126,24 +140,17 @@ def _check_altitude(state: GameState, card: Card, bonus: int = 0) -> None:
 
 
 def _check_move(state: GameState, action: Move, bonus: int = 0) -> None:
-    _check_kind(action.card, _MOVE_RANKS, "a movement card (2-5)")
+    _check_kind(state, action.card, Play.MOVE)
     trace_move(state, action, bonus)  # raises with R9/R31
 
 
-def _check_move_action(state: GameState, action: Move) -> None:
-    _check_cards(state, action.card)
-    _check_move(state, action)
-
-
 def _check_altitude_action(state: GameState, action: Altitude) -> None:
-    _check_cards(state, action.card)
-    _check_kind(action.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
+    _check_kind(state, action.card, Play.ALTITUDE)
     _check_altitude(state, action.card)
 
 
 def _check_guns(state: GameState, action: Guns) -> None:
-    _check_cards(state, action.card)
-    _check_kind(action.card, (_GUNS_RANK,), "a Guns card (6)")
+    _check_kind(state, action.card, Play.GUNS)
     if not can_fire_guns(state):
         raise IllegalActionError(f"guns need altitude 0-{state.ruleset.guns_max_altitude}; the "
                                  f"bomber is at altitude {state.altitude} (R15)", "R15", "guns-altitude")
@@ -165,8 +172,7 @@ def _check_guns(state: GameState, action: Guns) -> None:
 
 
 def _check_bomb(state: GameState, action: Bomb) -> None:
-    _check_cards(state, action.card)
-    _check_kind(action.card, _BOMB_RANKS, "a bomb card (7, 8 or Ace)")
+    _check_kind(state, action.card, Play.BOMB)
     if bomb_target(state) is None:
         raise IllegalActionError(f"there is no bunker or artillery piece at {state.cell}, below "
                                  "the bomber (R16)", "R16", "bomb-target")
@@ -174,11 +180,7 @@ def _check_bomb(state: GameState, action: Bomb) -> None:
 
 def _check_throttle(state: GameState, action: Throttle) -> None:
     paired = action.paired
-    if not isinstance(paired, (Move, Altitude)):
-        raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
-                                 "R11", "throttle-pair")
-    _check_cards(state, action.nine, paired.card)
-    _check_kind(action.nine, (_THROTTLE_RANK,), "a Throttle card (9)")
+    _check_kind(state, action.nine, Play.THROTTLE)
     if state.actions:
         raise IllegalActionError("a Throttle is played only as the first action of the turn "
                                  "(R11)", "R11", "throttle-not-first")
@@ -186,21 +188,21 @@ def _check_throttle(state: GameState, action: Throttle) -> None:
     if isinstance(paired, Move):
         _check_move(state, paired, bonus)
     else:
-        _check_kind(paired.card, _ALTITUDE_RANKS, "an altitude card (10, J, Q)")
+        _check_kind(state, paired.card, Play.ALTITUDE)
         _check_altitude(state, paired.card, bonus)
 
 
 def _check_resupply(state: GameState, action: Resupply) -> None:
-    _check_cards(state, action.king)
-    _check_kind(action.king, (KING,), "a King")
+    _check_kind(state, action.king, Play.RESUPPLY)
 
 
-_CHECK = {Move: _check_move_action, Altitude: _check_altitude_action, Guns: _check_guns,
+_CHECK = {Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
           Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every distinct legal player decision now (empty at a chance node or the end).
+    """Every distinct legal player decision now (empty at a chance node or the end); the
+    card table of the ruleset says what each card plays (standard-1 below).
 
     ``ENTRY_COLUMN``: ``EnterColumn`` for each column A–J. ``ACTIONS``: each playable card of
     the hand once per distinct effect: ``Move`` with one canonical (shortest) step string per
@@ -289,32 +291,34 @@ def legal_plays_by_kind(state: GameState) -> dict:
     jokers = len(hand) - len(distinct)
     out: dict = {}
     kings = []
-    if state.actions < 2:
-        cell, facing, altitude, rs = state.cell, state.facing, state.altitude, state.ruleset
+    rs = state.ruleset
+    kinds = rs.card_kinds
+    if state.actions < rs.actions_per_turn:
+        cell, facing, altitude = state.cell, state.facing, state.altitude
         mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
         top = rs.max_altitude
         moves, altitudes, sixes, bombs, nines = [], [], [], [], []
-        # One pass by the rank of the card as played (the ranks of _MOVE_RANKS,
-        # _ALTITUDE_RANKS, _GUNS_RANK, _BOMB_RANKS, _THROTTLE_RANK and KING, as comparisons:
-        # this is the simulator's innermost loop).
-        for c in (distinct + _joker_singles(state) if jokers else distinct):
+        # One pass by the card table's play of the card as played: this is the simulator's
+        # innermost loop.
+        for c in (distinct + _joker_plays(rs).singles(state) if jokers else distinct):
             acting = c if c.rank else c.declared  # only declared Jokers are rank 0 here
-            rank = acting.rank
-            if 2 <= rank <= 5:
-                steps = reachable(cell, facing, rank, mountains)
+            kind = kinds[acting.rank]
+            play = kind.play
+            if play is _MOVE:
+                steps = reachable(cell, facing, kind.points, mountains)
                 if steps:
-                    moves.append((None, c, rank, steps))
-            elif 10 <= rank <= 12:
-                size = 2 if rank == QUEEN else 1  # altitude_delta, inlined
+                    moves.append((None, c, kind.points, steps))
+            elif play is _ALTITUDE:
+                size = kind.points  # altitude_delta, inlined
                 if 0 <= altitude + (size if acting.suit in _RED else -size) <= top:
                     altitudes.append(Altitude(c))
-            elif rank == 6:
+            elif play is _GUNS:
                 sixes.append(c)
-            elif rank == 7 or rank == 8 or rank == ACE:
+            elif play is _BOMB:
                 bombs.append(c)
-            elif rank == 9:
+            elif play is _THROTTLE:
                 nines.append(c)
-            elif rank == KING:
+            elif play is _RESUPPLY:
                 kings.append(Resupply(c))
         if moves:
             out["move"] = _MovePlays(moves, cell, facing, mountains)
@@ -331,9 +335,9 @@ def legal_plays_by_kind(state: GameState) -> dict:
             if throttles:
                 out["throttle"] = _MovePlays(throttles, cell, facing, mountains)
     else:
-        kings = [Resupply(c) for c in distinct if c.rank == KING]
+        kings = [Resupply(c) for c in distinct if kinds[c.rank].play is _RESUPPLY]
     if jokers:
-        kings.append(_JOKER_RESUPPLY)
+        kings.append(_joker_plays(rs).resupply)
     if kings:
         out["resupply"] = kings
     out["end"] = _END_PLAY
@@ -341,6 +345,8 @@ def legal_plays_by_kind(state: GameState) -> dict:
 
 
 _RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+_MOVE, _ALTITUDE, _GUNS, _BOMB, _THROTTLE, _RESUPPLY = (
+    Play.MOVE, Play.ALTITUDE, Play.GUNS, Play.BOMB, Play.THROTTLE, Play.RESUPPLY)
 
 
 _END = EndPhase()
@@ -348,13 +354,52 @@ _END_PLAY = (_END,)
 _ENTER = tuple(EnterColumn(c) for c in range(SIZE))
 
 
-def _joker_singles(state: GameState) -> list[Card]:
-    return _JOKER_SINGLES_HIGH if state.altitude > 2 else _JOKER_SINGLES
+class _JokerPlays:
+    """A ruleset's canonical Joker declarations, one per distinct effect (R12), from its card
+    table: the movement card with the most points (it covers every shorter move), each
+    altitude change red and black, a guns card, a bomb card (and a precise one, which differs
+    only above the low bombing band, R16), a throttle card and a resupply card; all Hearts."""
+
+    __slots__ = ("low", "high", "partners", "throttle", "resupply", "top")
+
+    def __init__(self, rs: Ruleset) -> None:
+        def first(play: Play, points: int | None = None, precise: bool | None = None) -> CardKind | None:
+            return next((k for k in rs.card_kinds if k.play is play
+                         and (points is None or k.points == points)
+                         and (precise is None or k.precise is precise)), None)
+
+        def declared(kind: CardKind | None, suit: str = "H") -> list[Card]:
+            return [] if kind is None else [JOKER.declare(_rank_key(kind.rank) + suit)]
+
+        move = max((k for k in rs.card_kinds if k.play is Play.MOVE), key=lambda k: k.points)
+        altitudes = [d for points in sorted({k.points for k in rs.card_kinds if k.play is Play.ALTITUDE})
+                     for suit in "HS" for d in declared(first(Play.ALTITUDE, points), suit)]
+        bomb, precise = first(Play.BOMB, precise=False), first(Play.BOMB, precise=True)
+        self.low = [*declared(move), *altitudes, *declared(first(Play.GUNS)),
+                    *declared(bomb if bomb is not None else precise)]
+        self.high = self.low + declared(precise) if bomb is not None else self.low
+        self.partners = [*declared(move), *altitudes]
+        self.throttle = declared(first(Play.THROTTLE))
+        self.resupply = Resupply(declared(first(Play.RESUPPLY))[0])
+        self.top = rs.low_bombing_altitude
+
+    def singles(self, state: GameState) -> list[Card]:
+        return self.high if state.altitude > self.top else self.low
 
 
-_JOKER_SINGLES = [_JK["5H"], *_JOKER_ALTITUDES, _JK["6H"], _JK["7H"]]
-_JOKER_SINGLES_HIGH = [*_JOKER_SINGLES, _JK["AH"]]
-_JOKER_RESUPPLY = Resupply(_JK["KH"])
+_JOKER_PLAYS: dict[int, tuple[Ruleset, _JokerPlays]] = {}
+
+
+def _joker_plays(rs: Ruleset) -> _JokerPlays:
+    # By identity: a Ruleset holds mappings and does not hash; the entry keeps it alive.
+    kept = _JOKER_PLAYS.get(id(rs))
+    if kept is None or kept[0] is not rs:
+        kept = _JOKER_PLAYS[id(rs)] = (rs, _JokerPlays(rs))
+    return kept[1]
+
+
+def _rank_key(rank: int) -> str:
+    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
 
 
 _NO_MOUNTAINS: frozenset = frozenset()  # at or above the clearance no mountain stops the bomber (R9)
@@ -373,28 +418,32 @@ def _throttle_list(nine: Card, card: Card, cell: Cell, facing: Facing, points: i
 
 
 def _altitude_ok(state: GameState, card: Card, bonus: int = 0) -> bool:
-    return 0 <= state.altitude + altitude_delta(card.acting, bonus) <= state.ruleset.max_altitude
+    new = state.altitude + altitude_delta(state.ruleset, card.acting, bonus)
+    return 0 <= new <= state.ruleset.max_altitude
 
 
 def _throttles(state: GameState, distinct: list[Card], jokers: int, mountains: frozenset,
                nines: list[Card]) -> list:
-    """The Throttle pairs (R11) as runs of :class:`_MovePlays`: each 9 (a Joker as ``JK=9H``) with
-    each movement card (its moves with the bonus) and each altitude card that stays in 0-5.
-    ``nines``: the 9s of the hand (this list is extended)."""
+    """The Throttle pairs (R11) as runs of :class:`_MovePlays`: each throttle card (a Joker
+    declared as one) with each movement card (its moves with the bonus) and each altitude card
+    that keeps the altitude in range. ``nines``: the throttle cards of the hand (extended)."""
+    rs = state.ruleset
+    jokers_as = _joker_plays(rs)
     if jokers:
-        nines.append(_JK["9H"])
+        nines.extend(jokers_as.throttle)
     if not nines:
         return []
-    bonus = state.ruleset.throttle_bonus
+    bonus = rs.throttle_bonus
+    kinds = rs.card_kinds
     cell, facing = state.cell, state.facing
-    partners = [c for c in distinct if c.rank in _MOVE_RANKS or c.rank in _ALTITUDE_RANKS]
+    partners = [c for c in distinct if kinds[c.rank].play is _MOVE or kinds[c.rank].play is _ALTITUDE]
     out: list = []
     for nine in nines:
-        pairs = partners + _JOKER_PARTNERS if jokers - nine.is_joker > 0 else partners
+        pairs = partners + jokers_as.partners if jokers - nine.is_joker > 0 else partners
         for card in pairs:
-            rank = card.acting.rank
-            if rank in _MOVE_RANKS:
-                points = rank + bonus
+            kind = kinds[card.acting.rank]
+            if kind.play is _MOVE:
+                points = kind.points + bonus
                 steps = reachable(cell, facing, points, mountains)
                 if steps:
                     out.append((nine, card, points, steps))
@@ -403,13 +452,14 @@ def _throttles(state: GameState, distinct: list[Card], jokers: int, mountains: f
     return out
 
 
-_JOKER_PARTNERS = [_JK["5H"], *_JOKER_ALTITUDES]
-
-
 # -- words for messages -----------------------------------------------------------------
 
 def _hand_words(state: GameState) -> str:
-    return "hand " + (" ".join(str(c) for c in state.hand) or "empty")
+    return "hand: " + (" ".join(str(c) for c in state.hand) or "empty")
+
+
+def _count(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
 
 
 def decision_words(state: GameState) -> str:

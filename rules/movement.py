@@ -35,17 +35,18 @@ class Trace:
 
 
 def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
-                is_clear: bool) -> Trace:
+                is_clear: bool, clearance: int | None = None) -> Trace:
     """Follow ``steps`` from ``cell``/``facing`` with ``points`` movement points.
 
     ``is_clear``: the bomber flies at or above the mountain clearance (R9), so mountains do
-    not stop it. Raises :class:`IllegalActionError` for too many steps, a step after an exit
-    or a blocked step, or no forward step that happens (R9, R31).
+    not stop it; ``clearance`` (that altitude) is only named in messages. Raises :class:`IllegalActionError` for too many steps, a step after an exit
+    or a blocked step (its ``step`` the index of the letter at fault), or no forward step that
+    happens (R9, R31).
     """
     if len(steps) > points:
         raise IllegalActionError(
             f"the steps {steps} cost {len(steps)} points but the card gives {points} (R9)",
-            "R9", "too-many-steps")
+            "R9", "too-many-steps", step=points)
     start, path, moved = cell, [], False
     for i, step in enumerate(steps):
         if step == "F":
@@ -56,12 +57,13 @@ def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
                     what = "an exit off the board" if exited else f"the blocked step into the mountain at {ahead}"
                     raise IllegalActionError(
                         f"no step may follow {what}: the movement ends there (R9, R31)",
-                        "R31", "step-after-end")
+                        "R31", "step-after-end", step=i + 1)
                 if not exited and not moved:
                     raise IllegalActionError(
-                        f"the only forward step runs into the mountain at {ahead} below altitude "
-                        "4 and does not happen; a movement must make at least one forward step "
-                        "(R31)", "R31", "no-forward-step")
+                        f"the only forward step runs into the mountain at {ahead} below "
+                        f"{'the clearance' if clearance is None else f'altitude {clearance}'} and "
+                        "does not happen; a movement must make at least one forward step (R31)",
+                        "R31", "no-forward-step")
                 return Trace(start, tuple(path), cell, facing, exited, not exited)
             cell = ahead
             path.append(cell)

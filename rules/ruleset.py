@@ -6,16 +6,56 @@ A variant is a new file in ``rulesets/``, not a code change. The standard rulese
 
 from __future__ import annotations
 
+import enum
 import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
 
-from .errors import RulesetError
+from .cards import JOKER_RANK, Card
+from .errors import NotationError, RulesetError
 
 AUTOMA_MOVES = ("toward-bomber", "hold", "toward-bunker")
 DEFAULT_RULESET = "standard-1"
+
+
+class Play(enum.StrEnum):
+    """What a card does when played (rulebook: Card Actions). Members equal their strings."""
+
+    MOVE = "move"          # R9
+    ALTITUDE = "altitude"  # R7
+    GUNS = "guns"          # R15
+    BOMB = "bomb"          # R16
+    THROTTLE = "throttle"  # R11
+    RESUPPLY = "resupply"  # R29
+    WILD = "wild"          # R12: the Joker, played as the card it declares
+
+
+#: How messages name a card of each play: "a movement card 2-5".
+_PLAY_NOUNS = {Play.MOVE: "a movement card", Play.ALTITUDE: "an altitude card", Play.GUNS: "a guns card",
+               Play.BOMB: "a bomb card", Play.THROTTLE: "a throttle card",
+               Play.RESUPPLY: "a resupply card", Play.WILD: "a Joker"}
+_RANK_KEYS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # by rank
+
+
+@dataclass(frozen=True, slots=True)
+class CardKind:
+    """One row of the card table (the ruleset's ``cards``): what a rank plays.
+
+    ``points``: a movement card's movement points (R9) or an altitude card's change (R7), else
+    0. ``precise``: a bomb card that hits by colour at any altitude, not only in the low band
+    (the Ace, R16). ``label`` and ``effect``: the deck face's role and effect lines, with the
+    ruleset's values filled in; an altitude label keeps ``{climb}`` and ``{sign}`` for the
+    card's colour (:meth:`Ruleset.face_lines`).
+    """
+
+    rank: int
+    play: Play
+    points: int
+    precise: bool
+    label: str
+    effect: str
 
 
 @dataclass(frozen=True)
@@ -28,6 +68,7 @@ class Ruleset:
     ridges_max: int
     ridges_default: int
     hand_size: int
+    actions_per_turn: int  # R6: actions in a player phase (Kings are no action, R29)
     start_altitude: int
     max_altitude: int
     mountain_clearance: int
@@ -37,6 +78,8 @@ class Ruleset:
     artillery_reach_base: int
     artillery_reach_minimum: int
     throttle_bonus: int
+    low_bombing_altitude: int  # R16: at or below it, any bomb card hits by colour
+    artillery_damage: int  # R18: the damage of one Automa fire step
     automa_suits: MappingProxyType  # suit letter -> one of AUTOMA_MOVES (R19)
     revealed_joker_counts_as: str  # suit letter (R17)
     reshuffles_allowed: int
@@ -45,9 +88,55 @@ class Ruleset:
     score_bunker: int
     score_artillery: int
     score_damage: int
+    card_kinds: tuple[CardKind, ...]  # by rank: [0] the Joker, [1] the Ace … [13] the King
 
     def health(self, difficulty: str) -> int:
         return self.difficulties[difficulty]
+
+    def kind_of(self, card: Card) -> CardKind:
+        """The card table's row for ``card`` as played (a declared Joker by its declaration)."""
+        return self.card_kinds[card.acting.rank]
+
+    def ranks_of(self, play: Play) -> tuple[int, ...]:
+        """The ranks that make ``play``, in rank order with the Ace last (2 … K, A)."""
+        return tuple(sorted((k.rank for k in self.card_kinds if k.play is play),
+                            key=lambda r: r if r != 1 else 14))
+
+    def play_words(self, play: Play) -> str:
+        """How a message names the cards of ``play``: ``a movement card 2-5``, ``an altitude
+        card 10, J or Q``, ``a bomb card 7, 8 or A``."""
+        ranks = self.ranks_of(play)
+        names = [_RANK_KEYS[r] for r in ranks]
+        if play is Play.WILD:
+            return _PLAY_NOUNS[play]
+        if len(ranks) > 2 and ranks[-1] <= 10 and ranks == tuple(range(ranks[0], ranks[-1] + 1)):
+            listed = f"{names[0]}-{names[-1]}"
+        elif len(names) > 1:
+            listed = f"{', '.join(names[:-1])} or {names[-1]}"
+        else:
+            listed = "".join(names)
+        return f"{_PLAY_NOUNS[play]} {listed}".rstrip()
+
+    def aid_ranks(self, play: Play, *, points: int | None = None, precise: bool | None = None) -> str:
+        """The ranks of ``play`` as the player aid prints them: ``2–5``, ``7 8``, ``10 J``;
+        ``points`` and ``precise`` narrow the rows (the altitude cards of one change, the
+        precise bomb cards)."""
+        ranks = [r for r in self.ranks_of(play)
+                 if (points is None or self.card_kinds[r].points == points)
+                 and (precise is None or self.card_kinds[r].precise is precise)]
+        names = [_RANK_KEYS[r] for r in ranks]
+        if len(ranks) > 2 and ranks[-1] <= 10 and ranks == list(range(ranks[0], ranks[-1] + 1)):
+            return f"{names[0]}–{names[-1]}"
+        return " ".join(names)
+
+    def face_lines(self, card: Card) -> tuple[str, str]:
+        """(role line, effect line) for the face of ``card``: ``("6 · GUNS", "strafe
+        artillery in line, range ≤ 3")``; the Joker's role starts ``JOKER``."""
+        kind = self.card_kinds[card.rank]
+        name = "JOKER" if card.is_joker else str(card)[:-1]
+        label = kind.label.format(climb="CLIMB" if card.is_red else "DESCEND",
+                                  sign="+" if card.is_red else "−")
+        return f"{name} · {label}", kind.effect
 
     @property
     def difficulty_names(self) -> tuple[str, ...]:
@@ -91,6 +180,7 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
         if move not in AUTOMA_MOVES:
             raise RulesetError(f"ruleset {where}: key 'automa_suits.{letter}' must be one of "
                                f"{', '.join(AUTOMA_MOVES)}, not '{move}'")
+    cards = _get(data, "cards", dict, where)
     joker = _get(data, "revealed_joker_counts_as", str, where)
     if joker not in ("H", "D", "C", "S"):
         raise RulesetError(f"ruleset {where}: key 'revealed_joker_counts_as' must be a suit letter H D C S")
@@ -103,6 +193,7 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
         ridges_max=_get(data, "ridges.max", int, where),
         ridges_default=_get(data, "ridges.default", int, where),
         hand_size=_get(data, "hand_size", int, where),
+        actions_per_turn=_get(data, "actions_per_turn", int, where),
         start_altitude=_get(data, "start_altitude", int, where),
         max_altitude=_get(data, "max_altitude", int, where),
         mountain_clearance=_get(data, "mountain_clearance", int, where),
@@ -112,6 +203,8 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
         artillery_reach_base=_get(data, "artillery_reach.base", int, where),
         artillery_reach_minimum=_get(data, "artillery_reach.minimum", int, where),
         throttle_bonus=_get(data, "throttle_bonus", int, where),
+        low_bombing_altitude=_get(data, "low_bombing_altitude", int, where),
+        artillery_damage=_get(data, "artillery_damage", int, where),
         automa_suits=MappingProxyType(dict(suits)),
         revealed_joker_counts_as=joker,
         reshuffles_allowed=_get(data, "reshuffles_allowed", int, where),
@@ -120,6 +213,7 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
         score_bunker=_get(data, "score.bunker", int, where),
         score_artillery=_get(data, "score.artillery", int, where),
         score_damage=_get(data, "score.damage", int, where),
+        card_kinds=_card_kinds(data, cards, where),
     )
     if not 1 <= rs.ridges_min <= rs.ridges_default <= rs.ridges_max <= 4:
         raise RulesetError(f"ruleset {where}: keys 'ridges.*' must satisfy 1 <= min <= default <= max <= 4")
@@ -128,6 +222,43 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
     if not 0 <= rs.start_altitude <= rs.max_altitude:
         raise RulesetError(f"ruleset {where}: key 'start_altitude' must be within 0..max_altitude")
     return rs
+
+
+def _card_kinds(data: dict, cards: dict, where: str) -> tuple[CardKind, ...]:
+    """The ``cards`` table, one row per rank A-K and JK, by rank; effect texts filled in with
+    the ruleset's values (``{guns_range}``, ``{throttle_bonus}``)."""
+    unknown = sorted(set(cards) - set(_RANK_KEYS))
+    if unknown:
+        raise RulesetError(f"ruleset {where}: key 'cards.{unknown[0]}' is not a rank A 2-10 J Q K or JK")
+    values = {"guns_range": data["guns"]["range"], "throttle_bonus": data["throttle_bonus"]}
+    plays = ", ".join(Play)
+    kinds = []
+    for rank, key in enumerate(_RANK_KEYS):
+        path = f"cards.{key}"
+        try:
+            play = Play(_get(data, f"{path}.play", str, where))
+        except ValueError:
+            raise RulesetError(f"ruleset {where}: key '{path}.play' must be one of {plays}") from None
+        if (play is Play.WILD) != (rank == JOKER_RANK):
+            raise RulesetError(f"ruleset {where}: key '{path}.play': only the Joker is wild")
+        points = 0
+        if play in (Play.MOVE, Play.ALTITUDE):
+            points = _get(data, f"{path}.points", int, where)
+            if points < 1:
+                raise RulesetError(f"ruleset {where}: key '{path}.points' must be at least 1")
+        precise = cards[key].get("precise", False)
+        if not isinstance(precise, bool):
+            raise RulesetError(f"ruleset {where}: key '{path}.precise' must be true or false")
+        try:
+            effect = _get(data, f"{path}.effect", str, where).format(**values)
+            label = _get(data, f"{path}.label", str, where)
+            label.format(climb="", sign="")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise RulesetError(f"ruleset {where}: key '{path}' names an unknown value {exc}") from None
+        kinds.append(CardKind(rank, play, points, precise, label, effect))
+    if not any(k.play is Play.MOVE for k in kinds):
+        raise RulesetError(f"ruleset {where}: key 'cards' has no movement card")
+    return tuple(kinds)
 
 
 @lru_cache(maxsize=None)

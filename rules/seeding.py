@@ -134,7 +134,7 @@ def reshuffle_numbers(ruleset: str, seed: int) -> list[int]:
 
 
 def jokers_adjacent(numbers, deck) -> list[int]:
-    """Step 4 of the procedure: the two Jokers of ``deck`` get consecutive reshuffle numbers,
+    """Step 4 of the procedure (R41): the two Jokers of ``deck`` get consecutive reshuffle numbers,
     the relative order of all other cards unchanged.
 
     >>> from .cards import Card

@@ -54,10 +54,13 @@ class GameMap:
         if len(self.artillery) != ARTILLERY:
             out.append(f"a map has {ARTILLERY} artillery pieces, this one {len(self.artillery)}")
         for kind, cells in (("bunker", self.bunkers), ("artillery", self.artillery)):
-            seen = set()
-            for c in cells:
+            seen, twice = set(), set()
+            for c in cells:  # each problem once: a hostile log may repeat a cell 300,000 times
                 if c in seen:
-                    out.append(f"{kind} cell {c} is listed twice")
+                    if c not in twice:
+                        out.append(f"{kind} cell {c} is listed twice")
+                        twice.add(c)
+                    continue
                 seen.add(c)
                 if c in self.mountains:
                     out.append(f"{kind} cell {c} is on a mountain")

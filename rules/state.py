@@ -67,8 +67,21 @@ class DefeatCause(enum.Enum):
         return self.value
 
 
-_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: "entry", Phase.DRAW: "draw", Phase.AUTOMA_REVEAL: "automa"}
-_PENDING_PURPOSE = {"Guns": "guns", "Bomb": "bomb", "Resupply": "resupply"}
+class CardPurpose(enum.StrEnum):
+    """Why a card is drawn or revealed (``engine.chance_pending``, the events ``Revealed``,
+    ``Drew``, ``Reshuffled`` and ``Defeat``). Members equal their strings (``"draw"``)."""
+
+    ENTRY = "entry"        # R6a, R13
+    DRAW = "draw"          # R6b
+    RESUPPLY = "resupply"  # R29: a King's draw
+    GUNS = "guns"          # R15
+    BOMB = "bomb"          # R16
+    AUTOMA = "automa"      # R34
+
+
+_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
+                  Phase.AUTOMA_REVEAL: CardPurpose.AUTOMA}
+_PENDING_PURPOSE = {"Guns": CardPurpose.GUNS, "Bomb": CardPurpose.BOMB, "Resupply": CardPurpose.RESUPPLY}
 
 
 class GameState:
@@ -96,7 +109,7 @@ class GameState:
 
     End: ``outcome`` (:class:`Outcome` or None), ``cause`` (:class:`DefeatCause` or None),
     ``end_card_purpose`` (R36: when the mission ended at the moment a card was needed, the
-    purpose of that card — "entry", "draw", "resupply", "guns", "bomb" or "automa" — so the
+    :class:`CardPurpose` of that card, so the
     log's statement that needed it writes ``none``; else None).
 
     Counts: ``bunkers_destroyed``, ``artillery_destroyed`` (R24).
@@ -146,7 +159,7 @@ class GameState:
         self.entry_card: Card | None = None
         self.outcome: Outcome | None = None
         self.cause: DefeatCause | None = None
-        self.end_card_purpose: str | None = None
+        self.end_card_purpose: CardPurpose | None = None
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -158,9 +171,9 @@ class GameState:
         return self.phase is Phase.OVER
 
     @property
-    def card_purpose(self) -> str | None:
-        """What the awaited card is for ("entry", "draw", "resupply", "guns", "bomb",
-        "automa"), None at a decision or the end (``engine.chance_pending``)."""
+    def card_purpose(self) -> CardPurpose | None:
+        """What the awaited card is for, None at a decision or the end
+        (``engine.chance_pending``)."""
         if self.phase is Phase.RESOLVE_REVEAL:
             return _PENDING_PURPOSE[type(self.pending).__name__]
         return _PHASE_PURPOSE.get(self.phase)
@@ -212,13 +225,20 @@ class GameState:
         new.end_card_purpose = self.end_card_purpose
         return new
 
+    def describe_parts(self) -> dict[str, str]:
+        """The parts of :meth:`describe`, in order, by name: "turn" (``turn 3``), "where"
+        (``at C4 facing S`` or ``off the map``), "alt", "dmg" (``dmg 1/5``), "hand",
+        "draw pile"; a caller may replace or add parts and join them with ", "."""
+        where = f"at {self.cell} facing {self.facing}" if self.cell is not None else "off the map"
+        hand = " ".join(str(c) for c in self.hand) or "empty"
+        return {"turn": f"turn {self.turn}", "where": where, "alt": f"alt {self.altitude}",
+                "dmg": f"dmg {self.damage}/{self.health}", "hand": f"hand {hand}",
+                "draw pile": f"draw pile {len(self.draw_pile)}"}
+
     def describe(self) -> str:
         """One line for error messages: ``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S,
         draw pile 31``."""
-        where = f"at {self.cell} facing {self.facing}" if self.cell is not None else "off the map"
-        hand = " ".join(str(c) for c in self.hand) or "empty"
-        return (f"turn {self.turn}, {where}, alt {self.altitude}, dmg {self.damage}/{self.health}, "
-                f"hand {hand}, draw pile {len(self.draw_pile)}")
+        return ", ".join(self.describe_parts().values())
 
     def __repr__(self) -> str:
         return f"<GameState {self.phase}: {self.describe()}>"

@@ -141,3 +141,9 @@ def test_any_text_is_a_card_or_a_notation_error(text):
         assert error.token == text
     else:
         assert Card.parse(str(card)) == card
+
+
+@pytest.mark.parametrize("text", ["5S\ufe0f\ufe0f", "5\u2660\ufe0e\ufe0f", "JK=7H\ufe0f\ufe0f", "10\u2665" + "\ufe0f" * 50])
+def test_a_suit_takes_one_variation_selector_not_several(text):
+    with pytest.raises(NotationError):
+        Card.parse(text)

@@ -9,8 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.generator import pack
-from bgrid.rules.errors import BGridError
 from bgrid.rules.mission import mission_from_seed
 
 from pdf_probe import reader
@@ -31,7 +29,7 @@ def test_pack_writes_sheet_deck_and_map_json(tmp_path):
     data = json.loads((folder / "map.json").read_text())
     assert data["code"] == CODE_1944 and data["seed"] == 1944
     assert len(data["deck"]) == 54 and len(data["bunkers"]) == 6
-    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 2
+    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 5  # board, three log pages, deck page
     assert len(reader((folder / "deck-letter.pdf").read_bytes()).pages) == 14
     assert str(folder / "map.json") in out
 
@@ -42,7 +40,7 @@ def test_sheet_by_code_to_a_named_file_with_png_pages(tmp_path):
     assert code == 0, out
     assert target.read_bytes().startswith(b"%PDF-")
     pngs = sorted(tmp_path.joinpath("sub").glob("mine-p*.png"))
-    assert [p.name for p in pngs] == ["mine-p1.png", "mine-p2.png"]
+    assert [p.name for p in pngs] == [f"mine-p{n}.png" for n in range(1, 6)]
     assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
 
 
@@ -63,7 +61,7 @@ def test_deck_default_folder_is_output(tmp_path, monkeypatch):
     (["sheet", "--seed", "1", "--paper", "a3"], "'a3' is not one of"),
     (["deck", "--seed", "1", "--duplex-offset", "1"], "not X,Y in mm"),
     (["deck", "--difficulty", "hard"], "--difficulty and --ridges go with --seed"),
-    (["sheet"], "exactly one of --seed N or --code CODE"),
+    (["sheet"], "exactly one of --seed N, --code CODE, --header FILE or --blank"),
     (["sheet", "--code", "0M00-0001-WR4"], "fails its check"),
     (["pack", "--seed", "1", "--out", "x.pdf"], "a folder, not a .pdf file"),
     (["deck", "--gutter-fold", "--duplex-offset", "1,0"], "--gutter-fold prints one-sided"),
@@ -84,31 +82,6 @@ def test_out_that_is_a_file_is_refused(tmp_path):
         code, out = run(*args)
         assert code == 2 and "Error:" in out and "Traceback" not in out
     assert blocker.read_text() == "not a folder"
-
-
-def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
-    target = tmp_path / "sheet.pdf"
-    target.write_bytes(b"old")
-
-    def broken_replace(src, dst):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(BGridError, match="No space left"):
-        pack.write_atomic(target, b"new contents")
-    assert target.read_bytes() == b"old"
-    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]  # no temp file left
-
-
-def test_atomic_write_replaces(tmp_path):
-    target = tmp_path / "a.bin"
-    pack.write_atomic(target, b"one")
-    pack.write_atomic(target, b"two")
-    assert target.read_bytes() == b"two"
-    assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
-    mask = os.umask(0)
-    os.umask(mask)
-    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # like open(), not mkstemp's 0600
 
 
 def test_every_print_command_has_help_with_an_example():

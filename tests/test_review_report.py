@@ -49,11 +49,10 @@ def test_damage_dots_stay_inside_the_cell_where_the_damage_was_taken():
     log = (MAP + "turn 1\nenter QH C\ndraw 2S 3S 4S 5S 6S\nmove 3S LLF\n"   # C1, turn north, exit
            "turn 2\nenter KH C\ndraw 7S\nmove 4S LLF\n"                    # C1 again, exit
            "turn 3\nenter JH C\ndraw 8S\nmove 5S LLF\n")                   # and again
-    verdict = verify_log(log)
+    verdict = verify_log(log, history=True)
     assert verdict.verdict == "incomplete", verdict.render()
     view = board_view(verdict)
-    cells = {c for _, c, _ in verdict.trace.damage}
-    assert len(view["damage"]) == 3 and {str(c) for c in cells} == {"C1"}
+    assert len(view["damage"]) == 3 and {e.cause for e in verdict.damage_ledger} == {"entry"}
     left, top = MARGIN + 2 * CELL, MARGIN  # C1: column index 2, row 1, worked out by hand
     for x, y, _ in _dots(render_report([verdict])):
         assert left + 4 <= x <= left + CELL - 4 and top + 4 <= y <= top + CELL - 4, (x, y)
@@ -62,7 +61,7 @@ def test_damage_dots_stay_inside_the_cell_where_the_damage_was_taken():
 
 def test_the_path_key_names_each_turn_the_bomber_flew():
     log = START + "move 2S F\nautoma 7C\nturn 2\ndraw 7S\nmove 3S FF\nautoma 8C\n"
-    html = render_report([verify_log(log)])
+    html = render_report([verify_log(log, history=True)])
     key = html.split("one colour a turn:")[1].split("</ul>")[0]
     assert "turn 1</li>" in key and "turn 2</li>" in key
 

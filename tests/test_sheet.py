@@ -34,18 +34,28 @@ def sheets(mission):
     return {paper: sheet.render_sheet(mission, paper, PLAYER) for paper in ("a4", "letter")}
 
 
+def page_texts(pdf_bytes: bytes) -> list[str]:
+    return [page.extract_text() for page in reader(pdf_bytes).pages]
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_page_size_and_two_pages(sheets, paper):
+def test_board_page_three_log_pages_and_a_deck_page(sheets, paper):
     pdf = reader(sheets[paper])
-    assert len(pdf.pages) == 2  # the turn log and stacking list fit on page 2, no spill
+    assert len(pdf.pages) == 5  # nothing spills: each part starts on its own page
     for page in pdf.pages:
         assert float(page.mediabox.width) == pytest.approx(PAPER_PT[paper][0], abs=0.2)
         assert float(page.mediabox.height) == pytest.approx(PAPER_PT[paper][1], abs=0.2)
+    texts = page_texts(sheets[paper])
+    assert "mission sheet" in texts[0] and "counts as ♥" in texts[0]  # the aid's last card row
+    assert all(t.startswith("Turn log") for t in texts[1:4])
+    assert "stacking list" in texts[4] and "Turn log" not in texts[4]
 
 
-def test_most_crowded_mission_still_two_pages():
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_most_crowded_mission_still_fits_its_pages(paper):
     crowded = mission_from_seed(77, difficulty="easy", ridges=4)
-    assert len(reader(sheet.render_sheet(crowded, "letter", "W" * 60)).pages) == 2
+    texts = page_texts(sheet.render_sheet(crowded, paper, "W" * 60))
+    assert len(texts) == 5 and "counts as ♥" in texts[0]
 
 
 def test_code_seed_and_settings_printed(sheets, mission):
@@ -90,24 +100,110 @@ def test_board_cells_are_15_mm_with_targets_where_the_map_says(mission):
 
 
 def test_stacking_list_is_the_deck_top_first_with_reshuffle_numbers(sheets, mission):
-    text = reader(sheets["a4"]).pages[1].extract_text()
-    stack = text[text.index("stacking list"):]
-    found = re.findall(r"(\d+)\s*((?:10|[2-9AJQK])[♥♦♣♠]|JK)\s*(\d+)", stack)
-    assert len(found) == 54
-    for i, (position, card, number) in enumerate(found):
-        expected = mission.deck[i]
-        assert int(position) == i + 1
-        assert card == expected.pretty
-        assert int(number) == mission.reshuffle[i]
+    """Read back from the deck page: a row of nine boxes gives a line of positions, lines of
+    cards and a line of reshuffle numbers, each in the deck's order."""
+    text = page_texts(sheets["a4"])[4]
+    lines = text[text.index("Reshuffle numbers by card"):].splitlines()
+    rows = [list(range(r, min(r + 9, 55))) for r in range(1, 55, 9)]
+    start = lines.index("1 2 3 4 5 6 7 8 9")
+    assert [[int(n) for n in line.split()] for line in lines[start:start + 6]] == rows
+    cards = " ".join(lines[start + 6:start + 18]).split()
+    assert sorted(cards) == sorted(c.pretty for c in mission.deck)
+    numbers = [[int(n) for n in line.split()] for line in lines[start + 18:start + 24]]
+    assert numbers == [[mission.reshuffle[p - 1] for p in row] for row in rows]
 
 
-def test_turn_log_has_30_numbered_rows_and_the_log_keywords(sheets):
-    text = reader(sheets["letter"]).pages[1].extract_text()
-    log = text[:text.index("stacking list")]
-    rows = [int(n) for n in re.findall(r"^\s*(\d+)\s*$", log, flags=re.M)]
-    assert rows == list(range(1, 31))
-    for word in ("enter", "draw", "action 1", "action 2", "automa", "ALT", "DMG", "bgrid-log: 1"):
-        assert word in log
+def test_each_stacking_box_holds_its_position_card_and_number(mission):
+    """The drawing's letters, read from its SVG: each card's first letter lies in the box of
+    its deck position, after the position and before the reshuffle number."""
+    grid = sheet.stackgrid_context(mission)
+    w, h = grid["box_w"], grid["box_h"]
+    runs = grid["runs"]
+
+    def letters(run):
+        return list(zip(run["text"], map(float, run["x"].split()), map(float, run["y"].split())))
+
+    red, black = iter(letters(runs["red"])), iter(letters(runs["black"]))
+    for i, card in enumerate(mission.deck):
+        x0, y0 = grid["boxes"][i]
+        shown = [next(red if card.is_red else black) for _ in card.pretty]
+        assert "".join(ch for ch, _, _ in shown) == card.pretty
+        _, x, y = shown[0]
+        assert x0 < x < x0 + w / 2 and y0 < y < y0 + h
+    assert runs["positions"]["text"] == "".join(str(p) for p in range(1, 55))
+    assert runs["reshuffle"]["text"] == "".join(str(n) for n in mission.reshuffle)
+
+
+def test_reshuffle_numbers_by_card_match_the_stacking_list(sheets, mission):
+    """The by-card table: a suit a line (♥ ♦ ♣ ♠), ranks A … K, then the two Jokers (R41)."""
+    text = page_texts(sheets["a4"])[4]
+    lines = text.splitlines()
+    head = lines.index("A 2 3 4 5 6 7 8 9 10 J Q K")
+    table = [[int(n) for n in line.split()] for line in lines[head + 6:head + 11]]
+    by_card = {}
+    for card, number in zip(mission.deck, mission.reshuffle):
+        by_card.setdefault(str(card), []).append(number)
+    ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
+    for line, suit in zip(table, "HDCS"):
+        assert line == [by_card[rank + suit][0] for rank in ranks]
+    assert table[4] == sorted(by_card["JK"])
+    assert table[4][1] == table[4][0] + 1
+
+
+def test_the_log_pages_never_show_the_deck_order(sheets, mission):
+    for text in page_texts(sheets["a4"])[:4]:
+        assert "stacking list" not in text
+    deck_page = page_texts(sheets["a4"])[4]
+    assert "face down or cut it off" in deck_page
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_turn_log_rows_run_from_1_to_the_longest_mission(sheets, paper):
+    """Rows 1 … 101: the deck bound (longest_mission_turns), which is above the 99.9th
+    percentile of simulated missions (98, bench/bench_mission_length.py). Every log page
+    repeats the mission's code and the column heads."""
+    texts = page_texts(sheets[paper])[1:4]
+    numbers = []
+    for text in texts:
+        numbers += [int(n) for n in re.findall(r"^\s*(\d+)\s*$", text, flags=re.M)]
+        assert "0M00-0001-WR3" in text.splitlines()[0]
+        for word in ("turn enter draw", "action 1", "action 2", "automa", "at facing", "ALT", "DMG",
+                     "art 1 art 2 art 3 art 4"):
+            assert word in text
+    assert numbers == list(range(1, 102))
+    assert "bgrid-log: 1" in texts[0]
+
+
+def test_longest_mission_bound_worked_by_hand():
+    # 54 cards, then the discards without a hand of at least 5 - 2 = 3: 105 cards; turn 1
+    # takes the entry card and 5, every later turn at least one, the last may take none
+    from bgrid.rules.ruleset import load_ruleset
+
+    assert sheet.longest_mission_turns(load_ruleset("standard-1")) == 1 + (105 - 6) + 1
+
+
+def test_numbered_artillery_in_a_tracker_with_current_cell_and_suppression(sheets, mission):
+    board_page, log_page = page_texts(sheets["a4"])[:2]
+    tracker = board_page[board_page.index("Artillery\n# start"):]
+    start_cells = [str(c) for c in mission.game_map.artillery]
+    for number, cell in enumerate(start_cells, start=1):
+        assert re.search(rf"^{number} {cell}", tracker, flags=re.M)
+    assert "art 1 art 2 art 3 art 4" in log_page
+    hint = " ".join(log_page.split())
+    assert "a piece's cell when it moves" in hint and "s when suppressed" in hint
+    assert "✕ when destroyed" in hint
+    # on the board, each piece carries its number next to its A
+    board = sheet.board_context(mission)
+    numbered = {c["name"]: c["number"] for c in board["cells"] if c["kind"] == "artillery"}
+    assert numbered == {cell: n for n, cell in enumerate(start_cells, start=1)}
+
+
+def test_bunker_boxes_are_sorted_by_column_then_row(sheets):
+    text = page_texts(sheets["a4"])[0]
+    start = text.index("Bunkers hit")
+    section = text[start:text.index("Artillery", start)]
+    cells = re.findall(r"[A-J](?:10|[1-9])", section)
+    assert cells == ["B3", "E2", "G1", "G3", "H4", "I4"]  # seed 1944: placed E2 G1 B3 I4 G3 H4
 
 
 def test_player_name_is_text_not_markup(mission, sheets):
@@ -228,10 +324,10 @@ def _dark_runs(values, threshold=128):
     return runs
 
 
-@pytest.mark.parametrize("paper, pitch_mm", [("a4", 6.8), ("letter", 5.8)])
+@pytest.mark.parametrize("paper, pitch_mm", [("a4", 6.4), ("letter", 5.8)])
 def test_turn_log_rows_are_ruled_on_the_printed_page(sheets, paper, pitch_mm):
-    """The 30 empty rows are drawn lines (not table cells): look at the printed pixels.
-    Pitch by hand: 6.6 / 5.6 mm of writing room plus the 0.2 mm line."""
+    """The empty rows are drawn lines (not table cells): look at the printed pixels of the
+    first log page. Pitch by hand: 6.2 / 5.6 mm of writing room plus the 0.2 mm line."""
     from PIL import Image
 
     from bgrid.generator.preview import pdf_to_pngs
@@ -239,19 +335,20 @@ def test_turn_log_rows_are_ruled_on_the_printed_page(sheets, paper, pitch_mm):
     dpi = 200
     px_mm = dpi / 25.4
     image = Image.open(io.BytesIO(pdf_to_pngs(sheets[paper], dpi=dpi, pages=[1])[0])).convert("L")
-    # 2 mm left of the "action 2" column's end (135 of the 165 width shares; no text there):
-    # 31 evenly spaced lines, the example row's bottom border and one under each row
-    x = round((9 + 135 / 165 * (PAPER_MM[paper][0] - 18) - 2) * px_mm)
+    # 2 mm left of the "action 2" column's end (110 of the 181 width shares; no text there):
+    # evenly spaced lines, the example row's bottom border and one under each row
+    x = round((9 + 110 / 181 * (PAPER_MM[paper][0] - 18) - 2) * px_mm)
     ys = [y / px_mm for y in _dark_runs(image.getpixel((x, y)) for y in range(image.height))]
     steps = [round(b - a, 1) for a, b in zip(ys, ys[1:])]
-    run = max(len(s) for s in "".join("=" if abs(st - pitch_mm) < 0.25 else "x" for st in steps).split("x"))
-    assert run >= 30
-    # across row 15, just under its top line (above the row number): the ten column lines,
-    # from margin to margin (9 mm each side)
-    first = ys[next(i for i, st in enumerate(steps) if abs(st - pitch_mm) < 0.25)]
+    marks = "".join("=" if abs(st - pitch_mm) < 0.25 else "x" for st in steps)
+    run = max(len(s) for s in marks.split("x"))
+    assert run >= 36
+    # across row 15, just under its top line (above the row number): the fifteen column
+    # lines, from margin to margin (9 mm each side); row 1 starts under the example row
+    first = ys[marks.index("=" * run)]
     y = round((first + 14 * pitch_mm + 0.7) * px_mm)
     xs = [x / px_mm for x in _dark_runs(image.getpixel((x, y)) for x in range(image.width))]
-    assert len(xs) == 10
+    assert len(xs) == 15
     assert xs[0] == pytest.approx(9, abs=0.4) and xs[-1] == pytest.approx(PAPER_MM[paper][0] - 9, abs=0.4)
 
 

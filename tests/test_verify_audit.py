@@ -1,5 +1,5 @@
-"""Audit of the verifier against the fine print of the log format (design note
-/work/shared/design/log-format.md: Lexical, Header, Body, Fine print) and R36-R38.
+"""Audit of the verifier against the fine print of the log format (docs/log-format.md:
+Lexical, Header, Body, Fine print) and R36-R38.
 
 Every expected verdict here is worked out by hand from the spec and the rules, not copied
 from the verifier. Most body tests use one "quiet" explicit map on which nothing ever
@@ -666,7 +666,7 @@ def _cards_taken(text: str):
 def test_challenge_reshuffle_order_and_the_expected_card_after_it():
     from bgrid.rules.mission import mission_from_seed
     from bgrid.rules.seeding import stream
-    from bgrid.verifier.log_writer import simulated_log
+    from bgrid.rules.log_writer import simulated_log
     checked = 0
     for k in (11, 13, 15, 17):  # simulated random players on challenge decks that ran out twice
         mission = mission_from_seed(100 + k, "easy")

@@ -190,7 +190,8 @@ def test_face_card_entry_needs_a_column_unless_its_damage_ends_the_mission():
 
 def test_an_explicit_map_lists_each_mountain_once():
     err = verify_log(MAP.replace("map mountains: E1 E2", "map mountains: E1 E2 E1")).errors[0]
-    assert (err.code, err.line, err.column) == ("E130", 2, 16) and "E1 is listed twice" in err.message
+    assert (err.code, err.line, err.column) == ("E130", 2, 22) and "E1 is listed twice" in err.message
+    assert err.quote()[1].strip() == "^^"  # under the second E1, not the whole list
 
 
 def test_a_claim_is_checked_only_at_the_end():

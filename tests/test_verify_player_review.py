@@ -153,7 +153,7 @@ def test_the_html_report_shows_player_and_map():
     verdicts = [verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\nplayer: Ada <3\nturn 1\nenter 7S\n"),
                 verify_log("bgrid-log: 1\nseed: 7\nturn 1\n")]
     html = render_report(verdicts)
-    assert "Player: Ada &lt;3 &middot; Map: challenge 0M00-0001-WR3, normal" in html
+    assert "Player: <bdi>Ada &lt;3</bdi> &middot; Map: challenge 0M00-0001-WR3, normal" in html
     assert "<td>seed 7</td>" in html and "<td>Ada &lt;3</td>" in html
 
 

@@ -16,7 +16,7 @@ from bgrid.rules.engine import score
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.seeding import stream
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 from bgrid.verifier.verify import verify_log
 
 GAMES = 120

@@ -9,7 +9,7 @@ import pytest
 
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.playout import simulate
-from bgrid.verifier import log_writer
+from bgrid.rules import log_writer
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.report_html import render_report
 from bgrid.verifier.verify import verify_log
@@ -21,15 +21,15 @@ def test_doctests_of_the_writer():
 
 
 @pytest.mark.parametrize("challenge_deck", [False, True])
-def test_written_logs_are_simulates_games(tmp_path, challenge_deck):
+def test_written_logs_are_simulates_games(challenge_deck):
     """Game k of ``simulate`` and log k are the same game: same scores, in order."""
     mission = mission_from_seed(1944, "hard", 2)
     result = simulate(mission, 12, 3, challenge_deck=challenge_deck)
-    paths = log_writer.write_simulated_logs(mission, 12, 3, tmp_path, challenge_deck=challenge_deck)
-    verdicts = [verify_log(open(p, "rb").read()) for p in paths]
+    logs = list(log_writer.simulated_logs(mission, 12, 3, challenge_deck=challenge_deck))
+    verdicts = [verify_log(text) for _, text in logs]
     assert all(v.verdict == "valid" for v in verdicts)
     assert [v.score.total for v in verdicts] == list(result.scores)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"game-{k:05d}.log" for k in range(12)]
+    assert [name for name, _ in logs] == [f"game-{k:05d}.log" for k in range(12)]
 
 
 def test_written_logs_are_already_canonical():
@@ -43,8 +43,9 @@ def test_written_logs_are_already_canonical():
 def test_html_report_draws_the_board_path_damage_and_error():
     good = (Path(__file__).parent / "logs" / "worked" / "map-damage.log").read_bytes()
     bad = good.replace(b"state at C5 facing S alt 2 dmg 2", b"state at C5 facing S alt 3 dmg 2")
-    html = render_report([verify_log(good, "good.log"), verify_log(bad, "bad.log")])
-    assert html.count("<svg") == 2 and "<script" not in html and "http://" not in html.replace(
+    html = render_report([verify_log(good, "good.log", history=True),
+                          verify_log(bad, "bad.log", history=True)])
+    assert html.count("<svg") == 2 and html.count("<script") == 1 and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
     assert "bunker destroyed C2" in html                     # bombed on turn 1
     assert html.count("<title>damage, turn") >= 5            # 3 + 3 damage dots over both boards

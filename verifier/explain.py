@@ -22,13 +22,13 @@ def describe_state(state: GameState, log_turn: int | None = None) -> str:
     ``log_turn`` is the last turn the log wrote. After an Automa card (or an exit) the engine
     is already in the next turn while the log still is in the last one: the state then says
     ``end of turn 1`` rather than a turn the player has not begun."""
-    text = state.describe()
-    behind = bool(log_turn) and log_turn < state.turn
-    if behind:
-        text = f"end of turn {log_turn}" + text[text.index(","):]
+    parts = state.describe_parts()
+    if log_turn and log_turn < state.turn:
+        parts["turn"] = f"end of turn {log_turn}"
     elif state.phase is Phase.ACTIONS:  # (behind, the count would be of a turn not begun)
-        text += f", actions played {state.actions}/2"
-    text += ", " + targets_text(state)
+        parts["actions"] = f"actions played {state.actions}/{state.ruleset.actions_per_turn}"
+    parts["targets"] = targets_text(state)
+    text = ", ".join(parts.values())
     if state.outcome is not None:
         text += f"; the mission is over: {outcome_text(state)}"
     return text
@@ -88,7 +88,8 @@ def _legal_plays(state: GameState) -> list[str]:
 
     for action in legal_actions(state):
         if isinstance(action, Move):
-            add(f"move {action.card}", f"up to {action.card.acting.rank} points")
+            points = state.ruleset.kind_of(action.card).points
+            add(f"move {action.card}", f"up to {points} points")
         elif isinstance(action, Altitude):
             add(f"alt {action.card}")
         elif isinstance(action, Guns):

@@ -1,7 +1,8 @@
 """Read a mission log (``docs/log-format.md``) into a header and a list of statements.
 
 Forgiving where a typist slips (case, spacing, ``T`` for 10, suit symbols with emoji
-variation selectors, a BOM, CRLF, ``->`` without spaces, step words split anywhere) and
+variation selectors, a BOM, CRLF, ``->`` without spaces or as ``→``, step words split
+anywhere, ``dmg N/H`` in a state line) and
 exact about everything else. Every token keeps its line and column, so a later error can
 put a caret under it. On any input at all the parser either returns a :class:`ParsedLog`
 or raises :class:`LogError`; input above :data:`MAX_BYTES` is refused before reading it,
@@ -14,10 +15,11 @@ import difflib
 import re
 from functools import lru_cache
 
-from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
-from ..rules.cards import ACE, JACK, KING, QUEEN, Card
+from ..rules.cards import Card
 from ..rules.errors import NotationError
+from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from .messages import LogError
 from .statements import Header, HeaderEntry, ParsedLog, Statement, Token
 
@@ -34,6 +36,8 @@ _HEADER_TOO = ("E107", "E108")  # body codes that cite the header section on a h
 _UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)
 _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
+_ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
+ARROWS = ("->", "→")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
 # Python's case mapping goes beyond ASCII ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I',
@@ -50,14 +54,14 @@ _REMEMBERED: dict[str, tuple] = {}
 _REMEMBER_MAX = 4096
 _REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~12 MB
 
-# Which ranks each play takes (rulebook: Card Actions); a Joker is judged by its declaration.
+# Which ranks each play takes (rulebook: Card Actions), from the standard ruleset's card
+# table; a Joker is judged by its declaration. (A statement is read from its line alone, before
+# the map and its ruleset are known; the engine checks the card against the log's own ruleset.)
+_STANDARD = load_ruleset(DEFAULT_RULESET)
 _PLAYS = {
-    "move": (frozenset({2, 3, 4, 5}), "a movement card 2-5"),
-    "alt": (frozenset({10, JACK, QUEEN}), "an altitude card 10, J or Q"),
-    "guns": (frozenset({6}), "a 6 (guns)"),
-    "bomb": (frozenset({7, 8, ACE}), "a 7, 8 or Ace (bombs)"),
-    "throttle": (frozenset({9}), "a 9 (throttle)"),
-    "resupply": (frozenset({KING}), "a King (resupply)"),
+    keyword: (frozenset(_STANDARD.ranks_of(play)), _STANDARD.play_words(play))
+    for keyword, play in (("move", Play.MOVE), ("alt", Play.ALTITUDE), ("guns", Play.GUNS),
+                          ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
 }
 _EXAMPLES = {
     "turn": "turn 3", "enter": "enter 7H, or enter QS C", "draw": "draw 2S 9H KD",
@@ -399,12 +403,13 @@ class _Parser:
     def steps(self, tokens: list[Token]) -> str:
         if not tokens:
             raise self.error("E107", "a movement needs its steps: F forward, L/R turn, e.g. FFLF")
-        for t in tokens:
-            bad = next((i for i, ch in enumerate(t.text) if ch not in "FLRflr"), None)
-            if bad is not None:
-                raise self.error("E104", f"'{t.text}' is not a step list: expected F (forward), L (turn "
-                                 "left) and R (turn right), e.g. FFRF", t)
-        return "".join(t.text for t in tokens).upper()
+        steps = []
+        for t in tokens:  # word by word, so an error points at its word
+            try:
+                steps.append(parse_steps((t.text,)))
+            except NotationError as exc:
+                raise self.error("E104", str(exc), t) from None
+        return "".join(steps)
 
     # -- body -----------------------------------------------------------------------
     def statement(self, tokens: list[Token]) -> Statement:
@@ -430,7 +435,7 @@ class _Parser:
         if len(args) <= index:
             raise self.error("E109", f"'{kind}' needs '->' and the card drawn or revealed, e.g. "
                              f"'{_EXAMPLES[kind]}'")
-        if args[index].text != "->":
+        if args[index].text not in ARROWS:
             raise self.error("E109", f"expected '->' before the card drawn or revealed, e.g. "
                              f"'{_EXAMPLES[kind]}'", args[index])
 
@@ -551,6 +556,11 @@ class _Parser:
                 if vt.text not in ("N", "E", "S", "W", "n", "e", "s", "w"):
                     raise self.error("E115", f"'{vt.text}' is not a facing: expected N, E, S or W", vt)
                 value = vt.text.upper()
+            elif key == "dmg" and "/" in vt.text:  # dmg N/H, as the verifier prints the state
+                done, health = vt.text.split("/", 1)
+                value = self.integer(Token(done, vt.column), signed=False, what="a damage")
+                checks.append(("health", self.integer(Token(health, vt.column + len(done) + 1),
+                                                       signed=False, what="a health"), i + 2))
             else:
                 value = self.integer(vt, signed=False, what=f"a {'altitude' if key == 'alt' else 'damage'}")
             checks.append((key, value, i + 2))
@@ -584,7 +594,7 @@ def _norm_key(text: str) -> str:
 
 
 def _tokens(code: str, offset: int = 0) -> list[Token]:
-    """Words split at spaces and tabs, and around every ``->`` (written with or without spaces).
+    """Words split at spaces and tabs, and around every ``->`` or ``→`` (with or without spaces).
 
     ``str.split`` on one separator keeps the columns countable and is several times faster
     than a regular expression; a tab is one character, like a space.
@@ -593,12 +603,9 @@ def _tokens(code: str, offset: int = 0) -> list[Token]:
     pos = offset + 1
     for word in code.replace("\t", " ").split(" "):
         if word:
-            if "->" in word:
+            if "->" in word or "→" in word:
                 at = pos
-                for i, part in enumerate(word.split("->")):
-                    if i:
-                        out.append(Token("->", at))
-                        at += 2
+                for part in _ARROW.split(word):  # the arrows are parts too (a group)
                     if part:
                         out.append(Token(part, at))
                         at += len(part)

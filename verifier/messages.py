@@ -120,6 +120,12 @@ class LogError(BGridError):
     def name(self) -> str:
         return code_name(self.code)
 
+    def __reduce__(self):
+        """Pickled by its fields (``verify --jobs`` sends verdicts between processes); the
+        parser's ``partial`` log stays behind."""
+        return (_rebuilt, (self.code, self.message, self.line, self.column, self.token, self.text,
+                           self.rule, self.state, self.legal, self.detail))
+
     def located(self, *, line: int, column: int, token: str, text: str | None) -> LogError:
         """This error placed at a position (used when the position is known only later)."""
         return LogError(self.code, self.message, line=line, column=column, token=token, text=text,
@@ -162,6 +168,11 @@ class LogError(BGridError):
         return {"line": self.line, "column": self.column, "token": clip(self.token), "code": self.code,
                 "name": self.name, "message": self.message, "rule": self.rule, "state": self.state,
                 "legal": list(self.legal), "detail": self.detail}
+
+
+def _rebuilt(code, message, line, column, token, text, rule, state, legal, detail) -> LogError:
+    return LogError(code, message, line=line, column=column, token=token, text=text, rule=rule,
+                    state=state, legal=legal, detail=detail)
 
 
 _CITED = re.compile(r"\(([^()]*)\)")

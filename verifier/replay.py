@@ -12,33 +12,38 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..rules.actions import EndPhase, EnterColumn, Move, Throttle
+from ..rules.actions import EndPhase, EnterColumn, Throttle
 from ..rules.board import Cell
 from ..rules.cards import Card
-from ..rules.engine import apply, chance_outcomes, chance_pending, new_game, reveal
+from ..rules.engine import apply, chance_pending, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import Damage, Entered, Moved, PlayerPhaseEnded, TurnStarted
-from ..rules.state import GameState, Phase
+from ..rules.events import (ArtilleryHeld, Bonus, Damage, Entered, Moved, PhaseEndReason,
+                            PlayerPhaseEnded, Revealed, TurnStarted)
+from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
+from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
 from .map_source import MissionSource
 from .messages import LogError
+from .notes import note_on
 from .statements import ParsedLog, Statement, Token
 
-_KIND_OF_PURPOSE = {"entry": "enter", "draw": "draw", "resupply": "resupply", "guns": "guns",
-                    "bomb": "bomb", "automa": "automa"}
-_PHASE_END = {"throttle": "a Throttle ends the player phase (R11)",
-              "exit": "the bomber left the map, which ends the player phase (R6)",
-              "actions": "two actions were played and no King or Joker is left to play (R6)",
-              "end": "the player phase was ended"}
+#: The log keyword of the statement that takes a card for each purpose (log-format §3).
+_KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",
+                    CardPurpose.RESUPPLY: "resupply", CardPurpose.GUNS: "guns",
+                    CardPurpose.BOMB: "bomb", CardPurpose.AUTOMA: "automa"}
+_PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
+              PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
+              PhaseEndReason.ACTIONS: "two actions were played and no King or Joker is left to "
+                                      "play (R6)",
+              PhaseEndReason.END: "the player phase was ended"}
 
 
 @dataclass
 class Trace:
-    """What the HTML report draws: the bomber's cells per turn and where damage was taken."""
+    """The board where the replay stopped, for the HTML report (which draws the mission
+    itself from the replay's history)."""
 
-    path: list[tuple[int, Cell, bool]] = field(default_factory=list)  # (turn, cell, is entry)
-    damage: list[tuple[int, Cell | None, str]] = field(default_factory=list)  # (turn, cell, cause)
     error_cell: Cell | None = None
     # the board where the replay stopped
     mountains: frozenset = frozenset()
@@ -91,9 +96,16 @@ class Replay:
         self.turn_logged = 0  # the last `turn N` the log wrote
         self.none_written = False  # R36: the statement that ended the mission wrote `none`
         self.end_line: int | None = None  # the line whose statement ended the mission
-        self.phase_end: str | None = None  # why the last player phase ended (for messages)
+        self.phase_end: PhaseEndReason | None = None  # why the last player phase ended
         self.trace = Trace()
         self.stmt: Statement | None = None
+        self.notes: list = []  # notes.Note, at most one a statement
+        self.ledger: list = []  # ledger.LedgerEntry, one a point of damage
+        self._held_told: set = set()  # blocked artillery steps already noted (notes.note_on)
+        self.damage_mismatch = False  # the first error is a state line's wrong 'dmg'
+        # (statement, turn before, events, state text after) per engine call, kept only
+        # when someone reads it (--explain, the HTML report): None leaves it out
+        self.history: list | None = None
 
     # -- errors -----------------------------------------------------------------------
     def fail(self, code: str, message: str, index: int = 0, *, rule: str | None = None,
@@ -109,20 +121,41 @@ class Replay:
                         legal=legal_summary(self.state, self.turn_logged) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events, turn: int) -> None:
-        """Note the path, the damage and the end; ``turn`` is the turn before the events."""
-        for ev in events:
+    def _record(self, events, turn: int, index: int) -> None:
+        """Note the path, the damage (the ledger) and the end; ``turn`` is the turn before the
+        events, ``index`` the token of the statement they answer (where a note points)."""
+        if self.history is not None:
+            s = self.state
+            self.history.append((self.stmt, turn, events, (s.cell, s.facing, s.altitude, s.damage,
+                                                            s.health, tuple(s.hand), s.ruleset)))
+        notable = False
+        for i, ev in enumerate(events):
             kind = type(ev)  # events are final frozen classes: an identity test is enough
             if kind is TurnStarted:
                 turn = ev.turn
             elif kind is PlayerPhaseEnded:
                 self.phase_end = ev.reason
             elif kind is Entered:
-                self.trace.path.append((turn, ev.cell, True))
+                notable = notable or ev.shifted_from is not None
             elif kind is Moved:
-                self.trace.path.extend([(turn, c, False) for c in ev.path])
+                notable = notable or ev.blocked
             elif kind is Damage:
-                self.trace.damage.append((turn, self.state.cell, str(ev.cause)))
+                st = self.stmt
+                card = st.cards[0] if st.kind == "enter" and st.cards else None
+                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
+            elif kind is Bonus:
+                notable = True
+            elif kind is Revealed:
+                notable = notable or ev.card.is_joker
+            elif kind is ArtilleryHeld:
+                notable = notable or ev.into is not None
+        if notable:
+            note = note_on(self.stmt.line, self.stmt.token(index).column, events, self.state,
+                           self._held_told)
+            if note is not None:
+                if self.notes and self.notes[-1].line == note.line:  # one note a statement
+                    note = self.notes.pop().merged(note)
+                self.notes.append(note)
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = self.stmt.line
 
@@ -131,27 +164,20 @@ class Replay:
         try:
             events = apply(self.state, action)  # checks first; an illegal play changes nothing
         except IllegalActionError as exc:
-            code = {"not-in-hand": "E204", "wrong-phase": "E202"}.get(exc.code, "E203")
-            at = self._offending_step(action, exc.code) if exc.code in _STEP_ERRORS else None
+            if exc.code == "not-in-hand":
+                hand = " ".join(map(str, self.state.hand)) or "empty"
+                raise self.fail("E204", f"{exc.card} is not in the hand (hand: {hand})",
+                                self._card_token(exc.card)) from None
+            code = "E202" if exc.code == "wrong-phase" else "E203"
+            at = None
+            if exc.step is not None:  # a step letter at fault (R9, R31)
+                at = self._step_token(exc.step, 4 if type(action) is Throttle else 2)
             raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code, at=at) from None
-        self._record(events, turn)
+        self._record(events, turn, index)
 
-    def _offending_step(self, action, reason: str) -> Token | None:
-        """The step letter a step error is about (R9, R31): the first one over the card's
-        points, or the first one after an exit or a blocked step. The engine names no step,
-        so the shortest prefix of the steps that the engine refuses for the same reason
-        ends with it (error path only: a copy of the state per prefix)."""
-        move = action.paired if type(action) is Throttle else action
-        steps = move.steps
-        for k in range(1, len(steps) + 1):
-            prefix = Move(move.card, steps[:k])
-            trial = Throttle(action.nine, prefix) if type(action) is Throttle else prefix
-            try:
-                apply(self.state.copy(), trial)
-            except IllegalActionError as exc:
-                if exc.code == reason:
-                    return self._step_token(k - 1, 4 if type(action) is Throttle else 2)
-        return None
+    def _card_token(self, card: Card) -> int:
+        """The index of the statement's first token that is the physical ``card``."""
+        return next(i for i, t in enumerate(self.stmt.tokens) if i > 0 and _same_card(t.text, card))
 
     def _step_token(self, step: int, first: int) -> Token | None:
         """Step ``step`` (0-based) of the step words starting at token ``first``, as a
@@ -162,7 +188,7 @@ class Replay:
             step -= len(word.text)
         return None
 
-    def take_card(self, card: Card | None, index: int, purpose: str) -> None:
+    def take_card(self, card: Card | None, index: int, purpose: CardPurpose) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
         state = self.state
         if state.phase is _OVER:
@@ -182,19 +208,16 @@ class Replay:
             events = reveal(state, card)
         except IllegalActionError as exc:
             if exc.code in ("wrong-card", "card-not-in-deck"):
-                raise self._bad_card(card, index, purpose) from None
+                raise self._bad_card(exc, index, purpose) from None
             raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(events, turn)
+        self._record(events, turn, index)
 
-    def _bad_card(self, card: Card, index: int, purpose: str) -> LogError:
-        state = self.state
-        if state.challenge:
-            expected = chance_outcomes(state)[0]
-            return self.fail("E206", f"the challenge deck gives {expected} as the {purpose} card here, "
-                             f"not {card}", index, rule="R26" if state.exhaustions else "R25")
-        where = ("in the hand" if card in state.hand else
-                 "on the discard pile" if card in state.discard else
-                 "being played" if card in state.in_play else "out of the deck")
+    def _bad_card(self, exc: IllegalActionError, index: int, purpose: CardPurpose) -> LogError:
+        state, card = self.state, exc.card
+        if exc.expected is not None:
+            return self.fail("E206", f"the challenge deck gives {exc.expected} as the {purpose} card "
+                             f"here, not {card}", index, rule=exc.rule)
+        where = _PILE_WORDS.get(exc.pile, "out of the deck")
         after = (" (after the reshuffle the draw pile is the discard pile of that moment, R35)"
                  if state.exhaustions else "")
         return self.fail("E205", f"{card} cannot be the {purpose} card: it is already drawn in this "
@@ -204,7 +227,7 @@ class Replay:
     # -- messages about order -----------------------------------------------------------
     def _ended_for_want_of_card(self) -> str:
         s = self.state
-        why = ("the draw pile ran out a second time (out of fuel, R22)" if str(s.cause) == "out-of-fuel"
+        why = ("the draw pile ran out a second time (out of fuel, R22)" if s.cause is DefeatCause.OUT_OF_FUEL
                else "the damage of the reshuffle reached the health (R22)")
         kind = _KIND_OF_PURPOSE[s.end_card_purpose]
         return (f"the mission ended here: {why} when the {s.end_card_purpose} card was needed; "
@@ -222,7 +245,8 @@ class Replay:
             return "the bomber is off the map, so 'enter CARD' comes next (R6)"
         if phase is Phase.DRAW:
             n = len(s.hand)
-            return f"the hand holds {n} card{'s' if n != 1 else ''}: 'draw' refills it to 5 first (R6)"
+            return (f"the hand holds {n} card{'s' if n != 1 else ''}: 'draw' refills it to "
+                    f"{s.ruleset.hand_size} first (R6)")
         if phase is Phase.ACTIONS:
             return "the player phase is on: plays, or 'automa' to end it"
         if phase is Phase.AUTOMA_REVEAL:
@@ -298,11 +322,11 @@ class Replay:
             where = (f"the bomber is on the map at {self.state.cell}, so there is no entry; "
                      if self.state.is_on_map else "")
             raise self.fail("E202", where + self._expected(), 0, rule="R13")
-        self.take_card(st.cards[0], 1, "entry")
+        self.take_card(st.cards[0], 1, CardPurpose.ENTRY)
         if self.state.phase is Phase.ENTRY_COLUMN:
             if st.column is not None:
                 self.play(EnterColumn(st.column), st.column_token)
-            elif self._entry_damage_ends_mission():
+            elif is_entry_damage_fatal(self.state):
                 # R13/R23: the damage of a face-card entry ends the mission before the bomber is
                 # placed, so the column changes nothing and the log may leave it out
                 self.play(EnterColumn(0), 1)
@@ -312,18 +336,13 @@ class Replay:
                                 "chooses the entry column: write it after the card, e.g. 'enter QS C'",
                                 len(st.tokens))
 
-    def _entry_damage_ends_mission(self) -> bool:
-        trial = self.state.copy()
-        apply(trial, EnterColumn(0))
-        return trial.is_over
-
     def do_draw(self, st: Statement) -> None:
         s = self.state
         if s.phase is not Phase.DRAW:
             n = len(s.hand)
             if s.phase is Phase.ACTIONS and n >= s.ruleset.hand_size:
-                raise self.fail("E207", "the hand already holds 5 cards; nothing is drawn (R6, R30)",
-                                1)
+                raise self.fail("E207", f"the hand already holds {s.ruleset.hand_size} cards; nothing "
+                                "is drawn (R6, R30)", 1)
             if s.phase is Phase.ACTIONS:  # a play made the hand smaller: too late to draw
                 raise self.fail("E202", f"the hand holds {n} card{'s' if n != 1 else ''}, but the draw "
                                 "comes before the plays: once a card is played the hand is refilled "
@@ -332,46 +351,24 @@ class Replay:
         room = s.ruleset.hand_size - len(s.hand)
         real = sum(1 for c in st.cards if c is not None)
         if real > room:
+            drawn = f"{room} card{'s are' if room != 1 else ' is'} drawn"
             raise self.fail("E207", f"this line draws {real} cards into a hand of {len(s.hand)}: the "
-                            f"hand holds 5 at most, so {room} card{'s are' if room != 1 else ' is'} "
-                            "drawn (R6)", st.card_tokens[room])
+                            f"hand holds {s.ruleset.hand_size} at most, so {drawn} (R6)",
+                            st.card_tokens[room])
         for card, index in zip(st.cards, st.card_tokens):
-            self.take_card(card, index, "draw")
-
-    def _check_in_hand(self, st: Statement) -> None:
-        action = st.action
-        hand = self.state.hand
-        if type(action) is Throttle:
-            nine, other = action.nine.physical, action.paired.card.physical
-            if nine != other and nine in hand and other in hand:
-                return  # the common case, without counting; else count to name the card
-            cards = [action.nine, action.paired.card]
-        else:
-            card = getattr(action, "card", None) or action.king
-            if card.physical in hand:
-                return
-            cards = [card]
-        need = Counter(c.physical for c in cards)
-        have = Counter(self.state.hand)
-        for card, count in need.items():
-            if have[card] < count:
-                hand = " ".join(map(str, self.state.hand)) or "empty"
-                index = next(i for i, t in enumerate(st.tokens)
-                             if i > 0 and _same_card(t.text, card))
-                raise self.fail("E204", f"{card} is not in the hand (hand: {hand})", index)
+            self.take_card(card, index, CardPurpose.DRAW)
 
     def _play_statement(self, st: Statement) -> None:
         s = self.state
         if s.phase is Phase.DRAW:
             n = len(s.hand)
-            raise self.fail("E208", f"the hand holds {n} card{'s' if n != 1 else ''}: draw to 5 before "
-                            "playing (R6)", 0)
+            raise self.fail("E208", f"the hand holds {n} card{'s' if n != 1 else ''}: draw to "
+                            f"{s.ruleset.hand_size} before playing (R6)", 0)
         if s.phase is not Phase.ACTIONS:
             raise self.fail("E202", self._expected(), 0)
-        self._check_in_hand(st)
         self.play(st.action, st.action_token)
         if st.cards:
-            self.take_card(st.cards[0], st.card_tokens[0], st.kind)
+            self.take_card(st.cards[0], st.card_tokens[0], CardPurpose(st.kind))
 
     do_resupply = do_move = do_alt = do_guns = do_bomb = do_throttle = _play_statement
 
@@ -385,7 +382,7 @@ class Replay:
             off = ("the bomber is off the map, so there is no Automa phase (rulebook: Enemy Phase); "
                    if not s.is_on_map else "")
             raise self.fail("E202", off + self._expected(), 0)
-        self.take_card(st.cards[0], 1, "automa")
+        self.take_card(st.cards[0], 1, CardPurpose.AUTOMA)
 
     def do_reshuffle(self, st: Statement) -> None:
         s = self.state
@@ -396,23 +393,26 @@ class Replay:
     def do_state(self, st: Statement) -> None:
         s = self.state
         actual = {"at": s.cell, "facing": None if s.facing is None else str(s.facing),
-                  "alt": s.altitude, "dmg": s.damage}
+                  "alt": s.altitude, "dmg": s.damage, "health": s.health}
         for key, value, index in st.checks:
             if value != actual[key]:
                 shown = lambda v: "off" if v is None else str(v)  # noqa: E731
                 if key == "facing" and actual[key] is None:
                     msg = "the log gives a facing, but the bomber is off the map"
+                elif key == "health":
+                    msg = f"the log says dmg …/{value}, but the mission's health is {actual[key]} (R4)"
                 else:
                     msg = f"the log says {key} {shown(value)}, the replay has {key} {shown(actual[key])}"
                 # a state line checks the paper, it is no play: the state is the answer, and
                 # the next draw is no alternative to it
+                self.damage_mismatch = key == "dmg"  # the ledger says where the damage came from
                 raise self.fail("E213", msg, index, legal=False)
 
 
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 _OVER = Phase.OVER
-_STEP_ERRORS = frozenset({"too-many-steps", "step-after-end"})  # errors about one step letter
+_PILE_WORDS = {"hand": "in the hand", "discard pile": "on the discard pile", "in play": "being played"}
 _END_PHASE = EndPhase()
 
 

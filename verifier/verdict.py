@@ -76,6 +76,14 @@ class Verdict:
     player: str | None = None  # the header's 'player:'
     map_source: str | None = None  # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
     difficulty: str | None = None
+    ruleset: str | None = None  # the mission's ruleset, once the map is known
+    notes: list = field(default_factory=list)  # notes.Note: legal events worth a second look
+    damage_ledger: list = field(default_factory=list)  # ledger.LedgerEntry, one a point of damage
+    ledger_wanted: bool = False  # the error is about damage: the terminal shows the ledger
+    history: list | None = None  # the replay's (statement, turn, events, after) when asked for
+    lines: list | None = None  # the log's lines, when it could be parsed (for the report)
+    body: list | None = None  # the log's statements, with the history
+    explanation: list | None = None  # --explain: the account of the replay (narrative.explain)
 
     @property
     def is_valid(self) -> bool:
@@ -113,6 +121,24 @@ class Verdict:
             lines.append(f"  state at the end of the log: {self.state}")
         return "\n".join(lines)
 
+    def coaching(self, *, notes: bool = True, ledger: bool = False) -> str:
+        """What the terminal prints after :meth:`render`: the damage ledger (with ``ledger``,
+        or when the error is a wrong damage on a state line) and the notes (unless ``notes``
+        is false); empty when there is nothing to say."""
+        lines = []
+        if ledger or self.ledger_wanted:
+            lines.append(self.ledger_text())
+        if notes and self.notes:
+            lines.append(f"  note{'s' if len(self.notes) > 1 else ''}:")
+            lines.extend(f"    {note}" for note in self.notes)
+        return "\n".join(lines)
+
+    def ledger_text(self) -> str:
+        """``damage ledger (2 points):`` and one line a point."""
+        n = len(self.damage_ledger)
+        head = f"  damage ledger ({n} point{'s' if n != 1 else ''}):"
+        return "\n".join([head] + [f"    {entry}" for entry in self.damage_ledger])
+
     def as_dict(self) -> dict:
         return {
             "source": self.source,
@@ -130,4 +156,6 @@ class Verdict:
             "player": self.player,
             "map_source": self.map_source,
             "difficulty": self.difficulty,
+            "notes": [note.as_dict() for note in self.notes],
+            "damage_ledger": [entry.as_dict() for entry in self.damage_ledger],
         }

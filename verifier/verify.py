@@ -15,15 +15,16 @@ from .replay import Replay
 from .verdict import INCOMPLETE, INVALID, VALID, Score, Verdict, raw_id, verification_id
 
 
-def verify_log(data: bytes | str, source: str = "log") -> Verdict:
-    """The verdict on one log given as bytes (a file) or text."""
+def verify_log(data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
+    """The verdict on one log given as bytes (a file) or text. ``history``: keep each
+    statement's events in ``verdict.history`` (for ``--explain`` and the replay report)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     try:
         # text is held to the byte limit too (log-format: Lexical counts bytes, not characters)
         log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray))
                         or len(raw) > MAX_BYTES else data)
     except LogError as exc:
-        return _notation_verdict(exc, raw, source)
+        return _notation_verdict(exc, raw, source, history)
     try:
         mission = mission_source(log)
     except LogError as exc:
@@ -38,6 +39,8 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     replay = None
     try:
         replay = Replay(log, mission)
+        if history:
+            replay.history = []
         state = replay.run()
     except LogError as exc:
         verdict.verdict = INVALID
@@ -45,6 +48,7 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
         if replay is not None:
             replay.trace.snapshot(replay.state)
             verdict.trace = replay.trace
+            _carry(verdict, replay)
         verdict.turns = replay.turn_logged if replay is not None else 0
         return verdict
     except Exception as exc:  # noqa: BLE001 - a bug must still give a verdict, not a traceback
@@ -57,6 +61,7 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
         return verdict
     replay.trace.snapshot(state)
     verdict.trace = replay.trace
+    _carry(verdict, replay)
     verdict.turns = replay.turn_logged
     if not state.is_over:
         verdict.state = replay_state(state, replay.turn_logged)
@@ -84,15 +89,26 @@ def verify_log(data: bytes | str, source: str = "log") -> Verdict:
     return verdict
 
 
+def _carry(verdict: Verdict, replay: Replay) -> None:
+    """What the replay saw besides the verdict: notes, the damage ledger, the history."""
+    verdict.notes = replay.notes
+    verdict.damage_ledger = replay.ledger
+    verdict.ledger_wanted = replay.damage_mismatch
+    verdict.history = replay.history
+    verdict.lines = replay.log.lines
+    verdict.body = None if replay.history is None else replay.log.statements
+
+
 def _identified(verdict: Verdict, header, mission: MissionSource | None = None) -> Verdict:
     """The verdict with who played which mission: the player, the map source, the difficulty."""
     verdict.player = header.player
     verdict.map_source = source_text(header)
     verdict.difficulty = mission.difficulty if mission is not None else header.difficulty
+    verdict.ruleset = mission.ruleset.name if mission is not None else None
     return verdict
 
 
-def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
+def _notation_verdict(exc: LogError, raw: bytes, source: str, history: bool = False) -> Verdict:
     """A log that cannot be read to its end. For a bad line in the body the lines before it
     are replayed: a rule broken earlier is the first error; otherwise the notation error is
     told with the state and the legal plays at its line."""
@@ -107,6 +123,8 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
         _identified(verdict, partial.header, mission)
         verdict.assurance = mission.assurance
         replay = Replay(partial, mission)
+        if history:
+            replay.history = []
         state = replay.run()
     except LogError as earlier:  # a header or rule problem above the bad line comes first
         verdict.errors = [earlier]
@@ -120,6 +138,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str) -> Verdict:
         replay.trace.snapshot(replay.state)
         verdict.trace = replay.trace
         verdict.turns = replay.turn_logged
+        _carry(verdict, replay)
     return verdict
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.seeding import stream
-from bgrid.verifier.log_writer import simulated_log
+from bgrid.rules.log_writer import simulated_log
 
 OUT = Path(__file__).parent / "corpus"
 DIFFICULTIES = ("easy", "normal", "hard", "ace")

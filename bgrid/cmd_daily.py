@@ -1,0 +1,78 @@
+"""``bgrid daily``: the challenge code of a day or an ISO week, and its pack."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import click
+
+from .cmd_print import DEFAULT_OUT, pack_command
+from .generator.paper import PAPERS
+from .rules.challenge import encode_code
+from .rules.daily import DAILY, WEEKLY, dated_key, dated_spec
+from .rules.ruleset import DEFAULT_RULESET, ruleset_names
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def parse_day(text: str | None) -> date:
+    """``YYYY-MM-DD`` as a date; None is today in UTC. Raises :class:`click.BadParameter`."""
+    if text is None:
+        return datetime.now(timezone.utc).date()
+    try:
+        if _DATE.fullmatch(text.strip()) is None:
+            raise ValueError
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise click.BadParameter(f"'{text}' is not a date: expected YYYY-MM-DD, e.g. 2026-12-01",
+                                 param_hint="--date") from None
+
+
+@click.command("daily")
+@click.option("--date", "day", default=None, metavar="YYYY-MM-DD",
+              help="The day (default: today, in UTC).")
+@click.option("--weekly", is_flag=True, help="The code of the ISO week holding the day instead.")
+@click.option("--ruleset", type=click.Choice(ruleset_names()), default=DEFAULT_RULESET,
+              show_default=True, help="The ruleset the code is for.")
+@click.option("--pack", "with_pack", is_flag=True,
+              help="Also write its pack (sheet, deck, map.json) into OUT/<code>/, as bgrid pack does.")
+@click.option("--out", type=click.Path(), default=str(DEFAULT_OUT), show_default=True,
+              help="With --pack: the folder the pack goes into.")
+@click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",
+              show_default=True, help="With --pack: paper size.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the code alone (for scripts).")
+def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet):
+    """Print the challenge code of a day (or, with --weekly, of its ISO week): the same code
+    for everyone, on every machine, for as long as the ruleset stays the same. How it is
+    derived is documented in docs/rules.md (Dated challenges).
+
+    \b
+    Examples:
+      bgrid daily
+      bgrid daily --date 2026-12-01 --weekly
+      bgrid daily --weekly --pack --out packs
+      CODE=$(bgrid daily --weekly -q)
+    """
+    if not out.strip():
+        raise click.BadParameter("needs a folder, e.g. --out output", param_hint="--out")
+    if as_json and with_pack:
+        raise click.UsageError("--json prints one object; write the pack in a second run without it")
+    when = parse_day(day)
+    period = WEEKLY if weekly else DAILY
+    spec = dated_spec(when, ruleset, period)
+    code = encode_code(spec)
+    if as_json:
+        click.echo(json.dumps({"period": period, "date": when.isoformat(), "key": dated_key(when, period),
+                               "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
+                               "ridges": spec.ridges, "seed": spec.seed}, indent=2))
+    elif quiet:
+        click.echo(code)
+    else:
+        click.echo(f"{period} {dated_key(when, period)}: {code} ({spec.difficulty}, {spec.ridges} "
+                   f"ridge{'s' if spec.ridges != 1 else ''}, seed {spec.seed})")
+    if with_pack:
+        click.get_current_context().invoke(pack_command, code=code, paper=paper, out=Path(out))

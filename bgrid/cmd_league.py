@@ -1,0 +1,302 @@
+"""``bgrid league``: a league database of verified submissions, and its standings."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+
+from .cmd_verify import Unreadable, list_inputs, read_input
+from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
+                     report_html, submit_logs)
+from .league.page import reports_folder_name
+from .rules.challenge import decode_code, encode_code
+from .rules.errors import BGridError, ChallengeCodeError
+from .verifier.safe_text import printable_lines, terminal_text
+from .verifier.verify import verify_log
+
+DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
+# One transaction per log costs about a quarter of the verifier's speed; per 50 logs the
+# database is lost in the noise (bench/bench_league.py).
+DEFAULT_BATCH = 50
+CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
+               "verification_id", "error")
+
+
+def league_errors(command):
+    """A database failure (a read-only or full disk, a damaged file) as one line, exit 2."""
+    @functools.wraps(command)
+    def run(**params):
+        try:
+            return command(**params)
+        except sqlite3.Error as exc:
+            raise BGridError(f"the league {params['league']} failed: {exc}") from None
+    return run
+
+
+def spreadsheet_safe(text) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection)."""
+    text = "" if text is None else str(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def challenge_names(codes) -> list[str]:
+    """--challenge values as stored: a challenge code in its printed form, else as given."""
+    out = []
+    for code in codes:
+        try:
+            out.append(encode_code(decode_code(code)))
+        except ChallengeCodeError:
+            out.append(code.strip())
+    return out
+
+
+@click.group("league")
+def league_group():
+    """Keep a league: a SQLite file of every submitted log with its verdict, and standings.
+
+    \b
+    Examples:
+      bgrid league init week49.db
+      bgrid league submit week49.db inbox/
+      bgrid league standings week49.db --html standings.html
+    """
+
+
+@league_group.command("init")
+@DB
+@league_errors
+def init_command(league):
+    """Create an empty league database (an existing league is left as it is).
+
+    \b
+    Example:
+      bgrid league init week49.db
+    """
+    if create_league(league):
+        click.echo(f"created the league {league}")
+    else:
+        click.echo(f"{league} is already a league; nothing changed")
+
+
+@league_group.command("submit")
+@DB
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=DEFAULT_BATCH, show_default=True, metavar="N",
+              help="Logs recorded per database transaction (a killed run loses at most the "
+                   "uncommitted batch; run it again to finish).")
+@league_errors
+def submit_command(league, logs, batch):
+    """Verify logs and record each one with its verdict. The same log sent again (even
+    reformatted) is reported as a duplicate and recorded once; an edited log is a new attempt.
+    A log without a 'player:' line is recorded under its file name and flagged.
+
+    LOG is a file, a folder (its *.log and *.txt files, sorted) or - for standard input.
+    Exit status: 0 every log recorded (whatever its verdict), 2 a file that cannot be read.
+
+    \b
+    Examples:
+      bgrid league submit week49.db inbox/
+      bgrid league submit week49.db ada.log bo.log
+    """
+    if list(logs).count("-") > 1:
+        raise click.UsageError("'-' (standard input) can be given only once")
+    try:
+        items, unreadable = list_inputs(logs)
+    except Unreadable as exc:
+        raise click.UsageError(str(exc)) from None
+    for message in unreadable:
+        click.echo(f"Error: {message}", err=True)
+    conn = open_league(league)
+
+    def readable():
+        for item in items:
+            if item.skipped is not None:
+                unreadable.append(f"{item.shown}: skipped, {item.skipped}")
+                click.echo(f"Error: {unreadable[-1]}", err=True)
+                continue
+            try:
+                yield item.shown, read_input(item)
+            except Unreadable as exc:
+                unreadable.append(str(exc))
+                click.echo(f"Error: {exc}", err=True)
+
+    counts = {"recorded": 0, "duplicate": 0}
+    try:
+        for sub in submit_logs(conn, readable(), batch=batch):
+            counts["recorded" if sub.is_new else "duplicate"] += 1
+            line = f"#{sub.entry_id} {terminal_text(sub.summary)}"
+            if sub.is_new and sub.player_from_file:
+                line += f" (no player: line; recorded as '{terminal_text(sub.player)}')"
+            click.echo(line)
+    finally:
+        conn.close()
+    click.echo(f"recorded {counts['recorded']}, duplicates {counts['duplicate']}, "
+               f"unreadable {len(unreadable)}")
+    if unreadable:
+        click.get_current_context().exit(2)
+
+
+@league_group.command("list")
+@DB
+@click.option("--challenge", "challenges", multiple=True, metavar="CODE", help="Only this challenge (repeatable).")
+@click.option("--player", default=None, metavar="NAME", help="Only this player.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@league_errors
+def list_command(league, challenges, player, as_json):
+    """List the recorded entries in submission order.
+
+    \b
+    Examples:
+      bgrid league list week49.db
+      bgrid league list week49.db --challenge 0GDR-FC73-W4T --player Ada
+    """
+    conn = open_league(league)
+    try:
+        rows = list_entries(conn, challenge_names(challenges), player)
+    finally:
+        conn.close()
+    if as_json:
+        click.echo(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    for r in rows:
+        result = (f"{r['outcome']} {r['score']}" if r["verdict"] == "valid"
+                  else r["verdict"] + (f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""))
+        click.echo(f"#{r['id']}  {r['submitted_at']}  {terminal_text(r['player'])}  {terminal_text(r['challenge'] or '-')}  "
+                   f"{result}  [id {r['verification_id']}]")
+
+
+@league_group.command("show")
+@DB
+@click.argument("entry", metavar="ID")
+@league_errors
+def show_command(league, entry):
+    """Replay one entry from its stored bytes and print its verdict again. ID is the entry
+    number (#12) or its verification id. Exit status 0 valid, 1 invalid or incomplete.
+
+    \b
+    Examples:
+      bgrid league show week49.db 12
+      bgrid league show week49.db d9c6d96b07e5bd9a
+    """
+    conn = open_league(league)
+    try:
+        row = find_entry(conn, entry.lstrip("#"))
+    finally:
+        conn.close()
+    if row is None:
+        raise BGridError(f"no entry '{entry}' in {league}: give an entry number or a verification id "
+                         "(see bgrid league list)")
+    click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}"
+               f"{' (from the file name)' if row['player_from_file'] else ''}, submitted {row['submitted_at']} "
+               f"with bgrid {row['bgrid_version']}")
+    verdict = verify_log(row["log"], source=row["source"])
+    click.echo(printable_lines(verdict.render()))
+    if not verdict.is_valid:
+        click.get_current_context().exit(1)
+
+
+@league_group.command("standings")
+@DB
+@click.option("--challenge", "challenges", multiple=True, metavar="CODE",
+              help="Only this challenge (repeatable); default: every challenge in the league.")
+@click.option("--best", type=click.IntRange(1, None), default=None, metavar="N",
+              help="Season table: count each player's N best results (default: all, a total).")
+@click.option("--json", "as_json", is_flag=True, help="Print {standings, unranked, season} as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV: ranked rows, then unranked ones.")
+@click.option("--html", "html", default=None, metavar="OUT",
+              help="Write the standings page OUT and each entry's replay report into OUT's "
+                   "'<name>-reports/' folder beside it.")
+@click.option("--title", default="B-Grid league standings", show_default=True, help="The page's title.")
+@league_errors
+def standings_command(league, challenges, best, as_json, as_csv, html, title):
+    """One row per player per challenge: their best valid result, ranked by score, then
+    fewer turns, then the earlier submission; invalid and incomplete entries listed apart
+    with their first error. Over several challenges, a season table (total, or --best N).
+
+    \b
+    Examples:
+      bgrid league standings week49.db
+      bgrid league standings season.db --best 3 --json
+      bgrid league standings week49.db --html site/standings.html
+    """
+    if as_json + as_csv + (html is not None) > 1:
+        raise click.UsageError("give one of --json, --csv and --html")
+    page = None
+    if html is not None:  # before any work: a bad page name is the one line of output
+        from .generator.safe_output import check_target
+
+        page = check_target(html, "the standings page")
+    conn = open_league(league)
+    try:
+        table = compute_standings(conn, challenge_names(challenges), best)
+        if page is not None:
+            write_page(conn, table, page, title)
+            return
+    finally:
+        conn.close()
+    if as_json:
+        click.echo(json.dumps(table.as_dict(), indent=2, ensure_ascii=False))
+    elif as_csv:
+        click.echo(standings_csv(table), nl=False)
+    else:
+        click.echo(standings_text(table))
+
+
+def write_page(conn, table, page: Path, title: str) -> None:
+    """The page and the replay reports it links to (reports already written are kept)."""
+    from .generator.safe_output import make_folder, write_atomic
+
+    reports = make_folder(page.parent / reports_folder_name(page), "the replay reports folder")
+    ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
+    for entry_id in ids:
+        row = find_entry(conn, str(entry_id))
+        target = reports / f"{row['verification_id']}.html"
+        if not target.exists():
+            write_atomic(target, report_html(row["log"], row["source"]), "a replay report")
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp), "the standings page")
+    click.echo(str(page))
+    click.echo(f"{reports}/ ({len(ids)} replay reports)")
+
+
+def standings_csv(table) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for s in table.standings:
+        writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid", s.outcome,
+                         s.score, s.turns, s.damage, s.attempts, s.verification_id, ""])
+    for u in table.unranked:
+        writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict, "", "", "", "",
+                         "", u.verification_id, spreadsheet_safe(u.error)])
+    return buffer.getvalue()
+
+
+def standings_text(table) -> str:
+    lines = []
+    for challenge in table.challenges:
+        ranked = [s for s in table.standings if s.challenge == challenge]
+        unranked = [u for u in table.unranked if u.challenge == challenge]
+        lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}: {len(ranked)} ranked, "
+                     f"{len(unranked)} unranked")
+        for s in ranked:
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d} {s.outcome}, {s.turns} turns, "
+                         f"{s.damage} damage, {s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
+                         f"[id {s.verification_id}]")
+        for u in unranked:
+            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  [id {u.verification_id}]")
+    if len({s.challenge for s in table.standings}) > 1:
+        lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
+        for r in table.season:
+            lines.append(f"  {r.rank:>4}. {terminal_text(r.player)}  {r.points} points from {r.counted} "
+                         f"challenge{'s' if r.counted != 1 else ''}, {r.turns} turns")
+    if not lines:
+        lines.append("no entries yet")
+    return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""``--header FILE`` and ``--blank`` for the printables: a mission named the way a log names
+it, or one still to be set up at the table.
+
+The header is read with the verifier's own parser and map source (``docs/log-format.md``,
+Header), so one notation names a mission everywhere and a header the verifier refuses is
+refused here with the same message; the generator is handed a
+:class:`~bgrid.rules.map_sources.MapSource` of the game model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import pick_mission
+from .rules.errors import BGridError
+from .rules.map_sources import (MapSource, blank_source, challenge_source, explicit_source,
+                                seed_source, setup_source)
+from .rules.mission import mission_from_code, mission_from_seed, validate_spec
+from .rules.ruleset import load_ruleset
+
+
+def header_options(func):
+    """Add --header FILE and --blank to a command that has the mission options."""
+    func = click.option("--blank", is_flag=True,
+                        help="A sheet with an empty board and a box for the setup cards drawn at "
+                             "the table (R1-R5); --difficulty may fix the health.")(func)
+    func = click.option("--header", "header", default=None, metavar="FILE",
+                        type=click.Path(dir_okay=False, path_type=Path),
+                        help="The mission a log header names (challenge:, seed:, setup or map "
+                             "lines); a whole log is fine, only its header is read.")(func)
+    return func
+
+
+def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                header: Path | None, blank: bool) -> MapSource:
+    """The mission named by --seed, --code, --header or --blank. Raises
+    :class:`click.UsageError` on misuse, :class:`BGridError` for a header that is wrong."""
+    named = [seed is not None, code is not None, header is not None, blank]
+    if sum(named) > 1 or (sum(named) == 0):
+        raise click.UsageError("give exactly one of --seed N, --code CODE, --header FILE or --blank")
+    if header is not None:
+        if difficulty is not None or ridges is not None:
+            raise click.UsageError("--difficulty and --ridges go with --seed; the header names the mission")
+        return header_source(header)
+    if blank:
+        if ridges is not None:
+            raise click.UsageError("--ridges goes with --seed; on a blank sheet the ridges are drawn at the table")
+        if difficulty is None:
+            return blank_source(load_ruleset())
+        rs = load_ruleset()
+        return blank_source(rs, validate_spec(rs, difficulty, None, 0).difficulty)
+    mission = pick_mission(seed, code, difficulty, ridges)
+    return challenge_source(mission) if code is not None else seed_source(mission)
+
+
+def header_source(path: Path) -> MapSource:
+    """The mission of the log header in ``path`` (the body, if any, is not read)."""
+    from .verifier.log_parser import BODY_KEYWORDS, parse_log, read_log_bytes
+    from .verifier.map_source import mission_source
+    from .verifier.messages import LogError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BGridError(f"cannot read --header '{path}': {exc.strerror or exc}") from None
+    try:
+        lines = read_log_bytes(data).splitlines()
+        body = next((i for i, line in enumerate(lines)
+                     if line.split("#")[0].split()[:1] and line.split("#")[0].split()[0].lower() in BODY_KEYWORDS),
+                    len(lines))
+        log = parse_log("\n".join(lines[:body]) + "\n")  # E126 when it names no map
+        found = mission_source(log)
+    except LogError as exc:
+        raise BGridError(f"--header '{path}': {exc}") from None
+    h = log.header
+    if h.source == "challenge":
+        return challenge_source(mission_from_code(h.challenge))
+    if h.source == "seed":
+        return seed_source(mission_from_seed(h.seed, found.difficulty, h.ridges, found.ruleset.name))
+    if h.source == "setup":
+        return setup_source(found.ruleset, found.difficulty, found.game_map, h.setup_ridges,
+                            h.setup_bunkers, h.setup_artillery)
+    return explicit_source(found.ruleset, found.difficulty, found.game_map)

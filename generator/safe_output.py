@@ -1,0 +1,210 @@
+"""The one way bgrid puts a file or a folder on disk: whole or not at all.
+
+A file is written to a fresh temporary name in its own folder (``tempfile.mkstemp``:
+random, ``O_EXCL``, never through a symlink), flushed to the disk and renamed over the
+target, so a crash, an interrupt or a full disk never leaves a half file under the real
+name, and the temporary file is removed on every way out. Only a regular file (or nothing)
+is ever replaced: a symlink, a FIFO or a device named as an output is refused, not
+clobbered. A folder (a mission pack) is built beside its target and renamed into place.
+
+Every failure is an :class:`OutputError`, one line naming the path and the reason (the CLI
+answers it with exit status 2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+from typing import IO, Callable, Iterator
+
+from ..rules.errors import BGridError
+
+TEMP_PREFIX = ".bgrid-"
+TEMP_SUFFIX = ".tmp"
+
+
+class OutputError(BGridError):
+    """An output that cannot or must not be written."""
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def check_target(path: str | os.PathLike, what: str = "the output") -> Path:
+    """``path`` if it may be written: absent, or a regular file, in an existing folder.
+
+    Raises :class:`OutputError` for a folder, a symlink, a FIFO, a device or a socket (the
+    rename would replace them by a file), or a missing folder."""
+    path = Path(path)
+    if not str(path).strip():
+        raise OutputError(f"{what} needs a file name")
+    folder = path.parent
+    try:
+        is_folder = folder.is_dir()
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+    if not is_folder:
+        raise OutputError(f"cannot write {what} '{path}': the folder '{folder}' does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):  # the rename needs it even over an old file
+        raise OutputError(f"cannot write {what} '{path}': no permission to write in the folder '{folder}'")
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+    if stat.S_ISLNK(mode):
+        raise OutputError(f"will not write {what} '{path}': it is a symbolic link; give the file it "
+                          "points to, or another name")
+    if stat.S_ISDIR(mode):
+        raise OutputError(f"cannot write {what} '{path}': it is a folder; give a file name")
+    if not stat.S_ISREG(mode):
+        raise OutputError(f"will not write {what} '{path}': it is not a regular file "
+                          "(a FIFO, a device or a socket)")
+    return path
+
+
+def is_same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """True when both paths name one existing file (through links, '..', other spellings)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_inputs_as_outputs(outputs: dict[str, str | os.PathLike],
+                             inputs: list[str | os.PathLike]) -> None:
+    """Refuse an output path that is one of the inputs, before anything is read or written.
+
+    ``outputs`` maps the option (``--html``) to its path. Raises :class:`OutputError`."""
+    for option, out in outputs.items():
+        for given in inputs:
+            if is_same_file(out, given) or os.path.abspath(out) == os.path.abspath(given):
+                raise OutputError(f"{option} '{out}' is one of the inputs; it would be replaced. "
+                                  "Give the output another name")
+
+
+@contextlib.contextmanager
+def open_atomic(path: str | os.PathLike, what: str = "the output", *,
+                text: bool = True) -> Iterator[IO]:
+    """A handle to write ``path`` through; the file appears whole when the block ends without
+    an exception, and not at all otherwise. Raises :class:`OutputError`."""
+    path = check_target(path, what)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+    done = False
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") if text else os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an output is an ordinary file
+        check_target(path, what)  # it may have become a symlink or a FIFO meanwhile
+        os.replace(tmp, path)
+        done = True
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+    finally:
+        if not done:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def write_atomic(path: str | os.PathLike, data: bytes | str, what: str = "the output") -> Path:
+    """Write ``data`` (bytes, or text as UTF-8) to ``path`` whole or not at all; returns the path.
+
+    Raises :class:`OutputError`."""
+    with open_atomic(path, what, text=isinstance(data, str)) as handle:
+        handle.write(data)
+    return Path(path)
+
+
+def make_folder(path: str | os.PathLike, what: str = "the output folder") -> Path:
+    """``path`` as an existing folder, created with its parents if missing.
+
+    Raises :class:`OutputError` when it is a file or a symlink, or cannot be created."""
+    path = Path(path)
+    if not str(path).strip():
+        raise OutputError(f"{what} needs a folder name")
+    try:
+        if path.is_symlink() and not path.is_dir():
+            raise OutputError(f"will not write into {what} '{path}': it is a broken symbolic link")
+        if path.exists() and not path.is_dir():
+            raise OutputError(f"{what} '{path}' is a file, not a folder")
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create {what} '{path}': {_reason(exc)}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write in {what} '{path}': permission denied")
+    return path
+
+
+@contextlib.contextmanager
+def atomic_folder(target: str | os.PathLike, replaceable: Callable[[str], bool],
+                  what: str = "the folder") -> Iterator[Path]:
+    """A fresh folder beside ``target`` to fill; when the block ends without an exception it
+    takes ``target``'s place, else it is removed. So ``target`` is always complete or absent.
+
+    An existing ``target`` is replaced only when every entry in it is a regular file whose
+    name ``replaceable`` accepts (an earlier run's output); anything else there is the
+    user's, and the folder is refused. Raises :class:`OutputError`."""
+    target = Path(target)
+    make_folder(target.parent if str(target.parent) else Path("."), f"the folder of {what}")
+    _check_replaceable(target, replaceable, what)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=target.parent))
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{target}': {_reason(exc)}") from None
+    old = None
+    try:
+        yield tmp
+        os.chmod(tmp, 0o777 & ~_umask())
+        if os.path.lexists(target):
+            _check_replaceable(target, replaceable, what)
+            old = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=target.parent))
+            os.replace(target, old)  # onto the empty folder just made
+        try:
+            os.replace(tmp, target)
+        except BaseException:
+            if old is not None:
+                os.replace(old, target)
+                old = None
+            raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{target}': {_reason(exc)}") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_replaceable(target: Path, replaceable: Callable[[str], bool], what: str) -> None:
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{target}': {_reason(exc)}") from None
+    if not stat.S_ISDIR(mode):
+        raise OutputError(f"will not replace '{target}' by {what}: it is not a folder")
+    try:
+        entries = list(os.scandir(target))
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} '{target}': {_reason(exc)}") from None
+    for entry in entries:
+        if not (entry.is_file(follow_symlinks=False) and replaceable(entry.name)):
+            raise OutputError(f"will not replace '{target}' by {what}: it holds '{entry.name}', "
+                              "which bgrid did not write; move it away or choose another --out")

@@ -1,0 +1,141 @@
+"""Standings: who did best on each challenge, and over a season of challenges.
+
+The policy (``README.md``, "Running a league", says the same):
+
+- Only valid entries are ranked. A player's result on a challenge is their best valid
+  entry: the highest score (R24); on equal scores fewer turns; then the earlier submission.
+  Players are ranked by that same order, so every rank is distinct.
+- ``attempts`` counts every entry the player has on that challenge: valid, invalid and
+  incomplete (a duplicate is not an entry, an edited log is).
+- Invalid and incomplete entries are listed apart, each with its first error, never ranked.
+- The season table adds up, for each player, the scores of their results on the
+  challenges shown: all of them (total) or only their ``best`` N highest. Ties: fewer
+  turns over the counted results, then the earlier last submission among them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+from ..verifier.messages import CATALOG
+from .store import where_clause
+
+INCOMPLETE_TEXT = "the log stops before the mission ends"
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: str
+    challenge: str | None
+    outcome: str
+    score: int
+    turns: int
+    damage: int
+    attempts: int
+    verification_id: str
+    entry_id: int
+    submitted_at: str
+    player_from_file: bool
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("rank", "player", "challenge", "outcome", "score", "turns",
+                                              "damage", "attempts", "verification_id")}
+
+
+@dataclass(frozen=True)
+class Unranked:
+    player: str
+    challenge: str | None
+    verdict: str
+    error: str
+    verification_id: str
+    entry_id: int
+    submitted_at: str
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("player", "challenge", "verdict", "error", "verification_id")}
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    rank: int
+    player: str
+    points: int
+    counted: int  # challenges whose score is in the points
+    played: int  # challenges with a valid result
+    turns: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Standings:
+    standings: list[Standing] = field(default_factory=list)
+    unranked: list[Unranked] = field(default_factory=list)
+    season: list[SeasonRow] = field(default_factory=list)
+    best: int | None = None
+
+    @property
+    def challenges(self) -> list[str | None]:
+        seen = dict.fromkeys(s.challenge for s in self.standings)
+        seen.update(dict.fromkeys(u.challenge for u in self.unranked))
+        return sorted(seen, key=lambda c: (c is None, c or ""))
+
+    def as_dict(self) -> dict:
+        return {"standings": [s.as_dict() for s in self.standings],
+                "unranked": [u.as_dict() for u in self.unranked],
+                "season": {"best": self.best, "table": [r.as_dict() for r in self.season]}}
+
+
+def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None = None) -> Standings:
+    """The standings of the given challenges (all when none are given)."""
+    where, args = where_clause(challenges, table="best")
+    out = Standings(best=best)
+    rank, current = 0, object()
+    for row in conn.execute(f"""
+            SELECT best.player, best.challenge, entries.outcome, best.score, best.turns, entries.damage,
+                   (SELECT COUNT(*) FROM entries AS tried
+                    WHERE tried.challenge = best.challenge AND tried.player = best.player),
+                   entries.verification_id, best.entry_id, best.submitted_at, entries.player_from_file
+            FROM best JOIN entries ON entries.id = best.entry_id {where}
+            ORDER BY best.challenge, best.score DESC, best.turns, best.submitted_at, best.entry_id""", args):
+        rank = rank + 1 if row[1] == current else 1
+        current = row[1]
+        out.standings.append(Standing(rank, *row[:-1], bool(row[-1])))
+    where, args = where_clause(challenges)
+    invalid = f"{where} {'AND' if where else 'WHERE'} verdict != 'valid'"
+    for row in conn.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
+                            f"verification_id, id, submitted_at FROM entries {invalid} "
+                            "ORDER BY challenge, player, submitted_at, id", args):
+        out.unranked.append(Unranked(*row[:3], error_text(*row[3:6]), *row[6:]))
+    out.season = season_table(out.standings, best)
+    return out
+
+
+def error_text(code: str | None, line: int | None, message: str | None) -> str:
+    """An unranked entry's first error in one line: ``E206 wrong-card, line 8: …``."""
+    if code is None:
+        return INCOMPLETE_TEXT
+    where = f", line {line}" if line is not None else ""
+    return f"{code} {CATALOG.get(code, ('error',))[0]}{where}: {message}"
+
+
+def season_table(standings: list[Standing], best: int | None = None) -> list[SeasonRow]:
+    """Each player's points over the challenges: the sum of their scores, or of their
+    ``best`` N highest (see the module docstring for the order)."""
+    results: dict[str, list[Standing]] = defaultdict(list)
+    for s in standings:
+        results[s.player].append(s)
+    rows = []
+    for player, mine in results.items():
+        mine = sorted(mine, key=lambda s: (-s.score, s.turns, s.submitted_at))
+        counted = mine if best is None else mine[:best]
+        rows.append((-sum(s.score for s in counted), sum(s.turns for s in counted),
+                     max(s.submitted_at for s in counted), player, len(counted), len(mine)))
+    rows.sort()
+    return [SeasonRow(rank, player, -points, counted, played, turns)
+            for rank, (points, turns, _, player, counted, played) in enumerate(rows, start=1)]

@@ -1,0 +1,267 @@
+"""The league database: one SQLite file holding every submitted log and its verdict.
+
+Safety, in SQLite's own terms:
+
+- WAL journal and a busy timeout, so two ``submit`` runs at once both land (a writer waits
+  for the other's transaction instead of failing);
+- every write is one ``BEGIN IMMEDIATE`` … ``COMMIT`` transaction (one log, or one batch of
+  logs): a process killed at any point leaves each log either fully recorded or absent, and
+  a rerun records what is missing (a log already there is a duplicate, not a second row);
+- ``synchronous=NORMAL``: a killed process loses nothing committed; a power cut may lose the
+  last transactions but never leaves a half-written one;
+- the schema version is ``PRAGMA user_version`` and ``MIGRATIONS`` brings an older file up
+  to date in one transaction per step; ``PRAGMA application_id`` marks the file as a league;
+- every query is parameterised.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules.errors import BGridError
+
+APPLICATION_ID = 0x62677264  # "bgrd"
+BUSY_TIMEOUT_MS = 60_000
+
+# Each step takes the schema from version i to i + 1; a new step is appended, never edited.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        verification_id TEXT NOT NULL UNIQUE,
+        log_sha256 TEXT NOT NULL,
+        source TEXT NOT NULL,
+        player TEXT NOT NULL,
+        player_from_file INTEGER NOT NULL,
+        challenge TEXT,
+        ruleset TEXT,
+        difficulty TEXT,
+        verdict TEXT NOT NULL,
+        assurance TEXT,
+        outcome TEXT,
+        cause TEXT,
+        score INTEGER,
+        bunkers INTEGER,
+        artillery INTEGER,
+        damage INTEGER,
+        claim_outcome TEXT,
+        claim_score INTEGER,
+        turns INTEGER NOT NULL,
+        error_code TEXT,
+        error_line INTEGER,
+        error_message TEXT,
+        submitted_at TEXT NOT NULL,
+        bgrid_version TEXT NOT NULL
+    );
+    CREATE TABLE logs (
+        entry_id INTEGER PRIMARY KEY REFERENCES entries (id),
+        log BLOB NOT NULL
+    );
+    CREATE INDEX entries_by_bytes ON entries (log_sha256);
+    CREATE INDEX entries_by_player ON entries (challenge, player);
+    CREATE INDEX entries_by_verdict ON entries (verdict, challenge);
+    """,
+    # Each player's best valid entry on each challenge, kept as entries are recorded, so
+    # that standings read one challenge's rows in rank order from an index, sorting nothing.
+    """
+    CREATE TABLE best (
+        challenge TEXT NOT NULL,
+        player TEXT NOT NULL,
+        entry_id INTEGER NOT NULL REFERENCES entries (id),
+        score INTEGER NOT NULL,
+        turns INTEGER NOT NULL,
+        submitted_at TEXT NOT NULL,
+        PRIMARY KEY (challenge, player)
+    );
+    CREATE INDEX best_ranking ON best (challenge, score DESC, turns, submitted_at, entry_id);
+    INSERT INTO best (challenge, player, entry_id, score, turns, submitted_at)
+        SELECT challenge, player, id, score, turns, submitted_at FROM (
+            SELECT *, ROW_NUMBER() OVER (PARTITION BY challenge, player
+                                         ORDER BY score DESC, turns, submitted_at, id) AS pick
+            FROM entries WHERE verdict = 'valid')
+        WHERE pick = 1;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+# The columns of a recorded entry, in insertion order (all but id); its bytes go to ``logs``,
+# a table of their own, so that ranking reads only the small rows.
+COLUMNS = ("verification_id", "log_sha256", "source", "player", "player_from_file", "challenge",
+           "ruleset", "difficulty", "verdict", "assurance", "outcome", "cause", "score", "bunkers",
+           "artillery", "damage", "claim_outcome", "claim_score", "turns", "error_code", "error_line",
+           "error_message", "submitted_at", "bgrid_version")
+_INSERT = (f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
+           "ON CONFLICT (verification_id) DO NOTHING")
+# The standings order (league.standings): higher score, fewer turns, earlier submission.
+_BETTER = """excluded.score > best.score OR excluded.score = best.score AND (
+    excluded.turns < best.turns OR excluded.turns = best.turns AND (
+    excluded.submitted_at < best.submitted_at OR excluded.submitted_at = best.submitted_at
+    AND excluded.entry_id < best.entry_id))"""
+_KEEP_BEST = ("INSERT INTO best (challenge, player, entry_id, score, turns, submitted_at) "
+              "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (challenge, player) DO UPDATE SET "
+              "entry_id = excluded.entry_id, score = excluded.score, turns = excluded.turns, "
+              f"submitted_at = excluded.submitted_at WHERE {_BETTER}")
+
+
+class LeagueError(BGridError):
+    """A league file that is missing, not a league, or from a newer bgrid."""
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # Autocommit mode: transactions are opened by hand (BEGIN IMMEDIATE), so a writer takes
+    # the write lock before reading and the busy timeout covers every wait.
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+def _prepare(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+
+
+def create_league(path: str | Path) -> bool:
+    """Create the league file, or bring an existing league up to date. Returns True when a
+    new file was created. Raises :class:`LeagueError` for a file that is not a league."""
+    path = Path(path)
+    existed = path.exists()
+    if existed:
+        open_league(path).close()
+        return False
+    try:
+        conn = _connect(path)
+    except sqlite3.Error as exc:
+        raise LeagueError(f"cannot create the league '{path}': {exc}") from None
+    try:
+        _prepare(conn)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute("COMMIT")
+        migrate(conn, str(path))
+    finally:
+        conn.close()
+    return True
+
+
+def open_league(path: str | Path) -> sqlite3.Connection:
+    """A connection to an existing league, migrated to this bgrid's schema.
+
+    Raises :class:`LeagueError` naming the file and what is wrong with it."""
+    path = Path(path)
+    if not path.is_file():
+        raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
+    try:
+        conn = _connect(path)
+        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise LeagueError(f"'{path}' is not a league database ({exc})") from None
+    if application_id != APPLICATION_ID:
+        conn.close()
+        raise LeagueError(f"'{path}' is not a league database (another program's SQLite file)")
+    try:
+        _prepare(conn)
+        migrate(conn, str(path))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def migrate(conn: sqlite3.Connection, name: str = "league") -> None:
+    """Apply the migration steps the file has not had, one transaction each.
+
+    Raises :class:`LeagueError` for a file written by a newer schema."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise LeagueError(f"'{name}' has league schema version {version}; this bgrid knows up to "
+                          f"{SCHEMA_VERSION}: a newer bgrid wrote it")
+    while version < SCHEMA_VERSION:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # another process may have migrated while this one waited for the lock
+            if conn.execute("PRAGMA user_version").fetchone()[0] == version:
+                for statement in MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What recording one log did: a new entry, or the entry it duplicates."""
+
+    entry_id: int
+    is_new: bool
+
+
+def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
+    """Insert entries (dicts keyed by ``COLUMNS`` and ``log``) in one transaction. A row whose
+    verification id is already recorded is not inserted: its result names the entry there."""
+    out = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for row in rows:
+            cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS])
+            if cursor.rowcount == 1:
+                conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (cursor.lastrowid, row["log"]))
+                if row["verdict"] == "valid":
+                    conn.execute(_KEEP_BEST, (row["challenge"], row["player"], cursor.lastrowid, row["score"],
+                                              row["turns"], row["submitted_at"]))
+                out.append(Stored(cursor.lastrowid, True))
+            else:
+                found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
+                                     (row["verification_id"],)).fetchone()
+                out.append(Stored(found["id"], False))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return out
+
+
+def entry_by_bytes(conn: sqlite3.Connection, sha256: str) -> sqlite3.Row | None:
+    """The entry holding exactly these bytes, if any (a resubmitted file skips verifying)."""
+    return conn.execute("SELECT id, verification_id, verdict FROM entries WHERE log_sha256 = ? "
+                        "ORDER BY id LIMIT 1", (sha256,)).fetchone()
+
+
+def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
+    """An entry, with its log, by its number or its verification id."""
+    ref = ref.strip()
+    query = "SELECT entries.*, logs.log FROM entries JOIN logs ON logs.entry_id = entries.id WHERE "
+    if ref.isascii() and ref.isdigit():
+        return conn.execute(query + "entries.id = ?", (int(ref),)).fetchone()
+    return conn.execute(query + "verification_id = ?", (ref.lower(),)).fetchone()
+
+
+def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),
+                 player: str | None = None) -> list[sqlite3.Row]:
+    """Entries in submission order, optionally for some challenges and one player."""
+    where, args = where_clause(challenges, player)
+    return conn.execute("SELECT id, verification_id, source, player, player_from_file, challenge, "
+                        "verdict, outcome, score, turns, damage, error_code, error_line, submitted_at "
+                        f"FROM entries {where} ORDER BY id", args).fetchall()
+
+
+def where_clause(challenges: Iterable[str], player: str | None = None,
+                 table: str = "entries") -> tuple[str, list]:
+    """A WHERE clause (and its arguments) keeping some challenges and one player."""
+    clauses, args = [], []
+    challenges = list(challenges)
+    if challenges:
+        clauses.append(f"{table}.challenge IN ({', '.join('?' * len(challenges))})")
+        args.extend(challenges)
+    if player is not None:
+        clauses.append(f"{table}.player = ?")
+        args.append(player)
+    return ("WHERE " + " AND ".join(clauses)) if clauses else "", args

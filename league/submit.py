@@ -1,0 +1,133 @@
+"""Submitting logs: verify each one and record it with its verdict.
+
+A log is identified by its verification id (``verifier.verdict``): the same log sent again,
+even reformatted, is a duplicate and recorded once; an edited log has another id and is a
+new attempt. A file whose exact bytes are already recorded is answered from the database
+without replaying it, which makes a rerun after an interrupted submit quick.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+
+from ..verifier.verdict import Verdict
+from ..verifier.verify import verify_log
+from .store import entry_by_bytes, record
+
+CHALLENGE_PREFIX = "challenge "
+
+
+@dataclass(frozen=True)
+class Submission:
+    """The answer for one submitted log."""
+
+    source: str
+    entry_id: int
+    is_new: bool
+    verification_id: str
+    verdict: str
+    player: str
+    player_from_file: bool
+    challenge: str | None
+    summary: str  # the verdict's one line, or the duplicate's
+
+
+def bgrid_version() -> str:
+    try:
+        return metadata.version("bgrid")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def utc_now() -> str:
+    """Submission time: UTC, ISO 8601 to the microsecond, so the order of two submissions in
+    one second is kept (the earlier one wins a tie)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def challenge_key(verdict: Verdict) -> str | None:
+    """What the entry was played on, as standings group it: the challenge code, or for a log
+    on the player's own deck its map source and difficulty (``seed 1944, 2 ridges, hard``);
+    None when the log names no map that could be read."""
+    source = verdict.map_source
+    if source is None:
+        return None
+    if source.startswith(CHALLENGE_PREFIX):
+        return source[len(CHALLENGE_PREFIX):]
+    return f"{source}, {verdict.difficulty}" if verdict.difficulty else source
+
+
+def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, version: str) -> dict:
+    """The database row of one verified log."""
+    player = (verdict.player or "").strip()
+    challenge = challenge_key(verdict)
+    err = verdict.errors[0] if verdict.errors else None
+    score = verdict.score
+    return {
+        "verification_id": verdict.verification_id,
+        "log_sha256": hashlib.sha256(data).hexdigest(),
+        "log": data,
+        "source": source,
+        "player": player or os.path.basename(source),
+        "player_from_file": 0 if player else 1,
+        "challenge": challenge,
+        "ruleset": verdict.ruleset,
+        "difficulty": verdict.difficulty,
+        "verdict": verdict.verdict,
+        "assurance": verdict.assurance,
+        "outcome": verdict.outcome,
+        "cause": verdict.cause,
+        "score": None if score is None else score.total,
+        "bunkers": None if score is None else score.bunkers,
+        "artillery": None if score is None else score.artillery,
+        "damage": None if score is None else score.damage,
+        "claim_outcome": None if verdict.claim is None else verdict.claim[0],
+        "claim_score": None if verdict.claim is None else verdict.claim[1],
+        "turns": verdict.turns,
+        "error_code": None if err is None else err.code,
+        "error_line": None if err is None else err.line,
+        "error_message": None if err is None else err.message,
+        "submitted_at": submitted_at,
+        "bgrid_version": version,
+    }
+
+
+def submit_logs(conn, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,
+                clock=utc_now) -> Iterator[Submission]:
+    """Verify and record ``logs`` ((source name, bytes) pairs), ``batch`` logs per
+    transaction, yielding one :class:`Submission` per log in order once its batch is
+    committed. ``clock`` gives the submitted-at text of each log."""
+    version = bgrid_version()
+    pending: list[tuple[dict, Verdict]] = []
+    for source, data in logs:
+        known = entry_by_bytes(conn, hashlib.sha256(data).hexdigest())
+        if known is not None:
+            yield from _commit(conn, pending)
+            pending = []
+            yield Submission(source, known["id"], False, known["verification_id"], known["verdict"],
+                             "", False, None, f"{source}: duplicate of entry {known['id']} "
+                             f"[id {known['verification_id']}]")
+            continue
+        verdict = verify_log(data, source=source)
+        pending.append((entry_row(data, source, verdict, clock(), version), verdict))
+        if len(pending) >= batch:
+            yield from _commit(conn, pending)
+            pending = []
+    yield from _commit(conn, pending)
+
+
+def _commit(conn, pending: list[tuple[dict, Verdict]]) -> Iterator[Submission]:
+    if not pending:
+        return
+    stored = record(conn, [row for row, _ in pending])
+    for (row, verdict), done in zip(pending, stored):
+        summary = verdict.summary() if done.is_new else \
+            f"{row['source']}: duplicate of entry {done.entry_id} [id {row['verification_id']}]"
+        yield Submission(row["source"], done.entry_id, done.is_new, row["verification_id"],
+                         row["verdict"], row["player"], bool(row["player_from_file"]),
+                         row["challenge"], summary)

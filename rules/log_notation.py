@@ -1,0 +1,158 @@
+"""The log's statements as values that print their own canonical spelling
+(``docs/log-format.md``): the one notation layer the log writer builds and prints and the
+verifier's parser reads into, as python-chess reads and exports PGN through one set of classes.
+
+A statement keeps the engine's own values (``rules.actions``) for the play and the cards
+drawn or revealed as chance outcomes. ``canonical()`` prints a statement in the one spelling
+the log writer uses; the verification id hashes these lines, so reformatting a log never
+changes it. A statement the writer builds has no tokens (line 0); one the parser reads keeps
+where each token stood, for messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .actions import Action
+from .board import Cell, column_name
+from .cards import Card
+
+
+class Token(NamedTuple):
+    """One word of a line and its 1-based column (in characters, after a BOM). A named
+    tuple, not a dataclass: a log has thousands and tuples are built several times faster."""
+
+    text: str
+    column: int
+
+
+def card_text(card: Card | None) -> str:
+    return "none" if card is None else str(card)
+
+
+class Statement(NamedTuple):
+    """One body line.
+
+    ``kind`` is the keyword (``turn enter draw resupply move alt guns bomb throttle automa
+    reshuffle state``). ``action`` is the player's play; ``cards`` the cards drawn or
+    revealed by the line in order (None where the log wrote ``none``, R36) and
+    ``card_tokens`` the index in ``tokens`` of each. ``action_token`` indexes the played card.
+
+    A named tuple like :class:`Token`: a log has a statement a line, and the parser builds
+    one from a remembered line (``log_parser``) ten times faster than a frozen dataclass.
+    """
+
+    kind: str
+    line: int
+    tokens: tuple[Token, ...]
+    number: int | None = None
+    action: Action | None = None
+    action_token: int = 0
+    cards: tuple[Card | None, ...] = ()
+    card_tokens: tuple[int, ...] = ()
+    column: int | None = None  # entry column chosen after a face card or Joker (R13)
+    column_token: int = 0
+    checks: tuple[tuple[str, object, int], ...] = ()  # state: (key, value, token index)
+
+    def token(self, index: int) -> Token:
+        """The token at ``index``; past the end, an empty token just after the line's last."""
+        if index < len(self.tokens):
+            return self.tokens[index]
+        last = self.tokens[-1]
+        return Token("", last.column + len(last.text))
+
+    def canonical(self) -> str:
+        k = self.kind
+        if k == "turn":
+            return f"turn {self.number}"
+        if k == "enter":
+            out = f"enter {card_text(self.cards[0])}"
+            return out if self.column is None else f"{out} {column_name(self.column)}"
+        if k == "draw":
+            return "draw " + " ".join(card_text(c) for c in self.cards)
+        if k == "resupply":
+            return f"resupply {self.action.king} -> {card_text(self.cards[0])}"
+        if k in ("guns", "bomb"):
+            return f"{self.action} -> {card_text(self.cards[0])}"
+        if k in ("move", "alt", "throttle"):
+            return str(self.action)
+        if k == "automa":
+            return f"automa {card_text(self.cards[0])}"
+        if k == "reshuffle":
+            return "reshuffle"
+        order = {"at": 0, "facing": 1, "alt": 2, "dmg": 3, "health": 4}
+        parts = []
+        for key, value, _ in sorted(self.checks, key=lambda c: order[c[0]]):
+            if key == "health":  # dmg N/H
+                parts[-1] += f"/{value}"
+            else:
+                parts.append(f"{key} {'off' if value is None else value}")
+        return "state " + " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderEntry:
+    """One ``key: value`` line: the key as matched (lower case), its tokens after the colon."""
+
+    key: str
+    line: int
+    key_column: int
+    value: str
+    value_column: int
+    tokens: tuple[Token, ...]
+
+
+@dataclass
+class Header:
+    """The header, validated: exactly one map source and the optional keys."""
+
+    version: int = 1
+    source: str = ""  # "challenge" | "seed" | "setup" | "map"
+    challenge: str | None = None
+    seed: int | None = None
+    ridges: int | None = None
+    difficulty: str | None = None
+    ruleset: str | None = None
+    player: str | None = None
+    date: str | None = None
+    claim: tuple[str, int] | None = None  # (outcome, score)
+    setup_ridges: list[list[Card]] = field(default_factory=list)
+    setup_bunkers: list[Card] | None = None
+    setup_artillery: list[Card] | None = None
+    map_mountains: list[Cell] | None = None
+    map_bunkers: list[Cell] | None = None
+    map_artillery: list[Cell] | None = None
+    entries: dict[str, list[HeaderEntry]] = field(default_factory=dict)
+
+    def entry(self, key: str) -> HeaderEntry | None:
+        found = self.entries.get(key)
+        return found[0] if found else None
+
+    def canonical_lines(self) -> list[str]:
+        """The header in the writer's spelling, in a fixed key order."""
+        out = ["bgrid-log: 1"]
+        if self.challenge is not None:
+            out.append(f"challenge: {self.challenge}")
+        if self.seed is not None:
+            out.append(f"seed: {self.seed}")
+        if self.ridges is not None:
+            out.append(f"ridges: {self.ridges}")
+        for cards in self.setup_ridges:
+            out.append("setup ridge: " + " ".join(map(str, cards)))
+        if self.setup_bunkers is not None:
+            out.append("setup bunkers: " + " ".join(map(str, self.setup_bunkers)))
+        if self.setup_artillery is not None:
+            out.append("setup artillery: " + " ".join(map(str, self.setup_artillery)))
+        for key, cells in (("mountains", self.map_mountains), ("bunkers", self.map_bunkers),
+                           ("artillery", self.map_artillery)):
+            if cells is not None:
+                shown = sorted(cells) if key == "mountains" else cells
+                out.append(f"map {key}: " + " ".join(map(str, shown)))
+        for key in ("difficulty", "ruleset", "player", "date"):
+            value = getattr(self, key)
+            if value is not None:
+                out.append(f"{key}: {value}")
+        if self.claim is not None:
+            out.append(f"claim: {self.claim[0]} {self.claim[1]}")
+        return out

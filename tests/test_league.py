@@ -1,0 +1,298 @@
+"""The league database: submitting, duplicates, attempts, standings and their tie-breaks,
+unranked entries, the schema version and the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.league import LeagueError, compute_standings, create_league, open_league, submit_logs
+from bgrid.league.store import SCHEMA_VERSION
+from league_logs import CODE, OTHER_CODE, games, write_logs
+
+
+def seconds_clock():
+    """Submission times a microsecond apart, in call order."""
+    counter = itertools.count()
+    return lambda: f"2026-12-01T10:00:00.{next(counter):06d}Z"
+
+
+@pytest.fixture
+def league(tmp_path):
+    path = tmp_path / "league.db"
+    create_league(path)
+    conn = open_league(path)
+    yield conn
+    conn.close()
+
+
+def submit(conn, logs, clock=None, **kw):
+    return list(submit_logs(conn, logs, clock=clock or seconds_clock(), **kw))
+
+
+def test_a_submitted_log_is_recorded_with_its_verdict_and_bytes(league):
+    game = games(10)[0]
+    data = game.by("Ada")
+    [sub] = submit(league, [("ada.log", data)])
+    row = league.execute("SELECT * FROM entries JOIN logs ON logs.entry_id = entries.id WHERE id = ?",
+                         (sub.entry_id,)).fetchone()
+    assert sub.is_new and row["log"] == data
+    assert (row["player"], row["challenge"], row["verdict"], row["score"], row["turns"]) == \
+        ("Ada", CODE, "valid", game.score, game.turns)
+    assert row["ruleset"] == "standard-1" and row["player_from_file"] == 0
+    assert row["claim_score"] == game.score and row["submitted_at"].endswith("Z")
+    assert row["bunkers"] * 2 + row["artillery"] - row["damage"] == game.score  # R24
+
+
+def test_the_same_log_twice_is_recorded_once_and_reported_as_a_duplicate(league):
+    data = games(10)[1].by("Ada")
+    first, again = submit(league, [("a.log", data), ("copy.log", data)])
+    assert first.is_new and not again.is_new and again.entry_id == first.entry_id
+    assert "duplicate of entry" in again.summary
+    assert league.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
+
+
+def test_a_reformatted_copy_has_the_same_id_and_is_a_duplicate(league):
+    data = games(10)[1].by("Ada")
+    reformatted = data.replace(b"\n", b"  \n\n").replace(b"turn 1", b"turn   1")
+    first, again = submit(league, [("a.log", data), ("b.log", reformatted)])
+    assert not again.is_new and again.verification_id == first.verification_id
+
+
+def test_an_edited_log_by_the_same_player_is_a_second_attempt(league):
+    game = games(10)[2]
+    first, edited = submit(league, [("a.log", game.by("Ada")), ("a2.log", game.by("Ada", "date: 2026-12-01"))])
+    assert edited.is_new and edited.verification_id != first.verification_id
+    table = compute_standings(league)
+    [row] = table.standings
+    assert (row.player, row.attempts) == ("Ada", 2)
+
+
+def test_a_log_without_a_player_line_is_recorded_under_its_file_name_and_flagged(league):
+    [sub] = submit(league, [("inbox/anon-7.log", games(10)[3].by(None))])
+    assert sub.player == "anon-7.log" and sub.player_from_file
+    [row] = compute_standings(league).standings
+    assert row.player == "anon-7.log" and row.player_from_file
+
+
+def test_ranking_is_by_score_then_fewer_turns_then_earlier_submission(league):
+    pool = games(120)
+    # two games with one score and different turn counts, and one game sent by two players
+    by_score = {}
+    for g in pool:
+        by_score.setdefault(g.score, []).append(g)
+    score, same = next((s, gs) for s, gs in sorted(by_score.items(), reverse=True)
+                       if len({g.turns for g in gs}) > 1)
+    short, long_ = min(same, key=lambda g: g.turns), max(same, key=lambda g: g.turns)
+    top = max(pool, key=lambda g: (g.score, -g.turns))
+    assert top.score > score
+    logs = [("p1", long_.by("Long")), ("p2", short.by("Short")), ("p3", top.by("Top")),
+            ("p4", short.by("Later twin"))]
+    submit(league, logs, clock=seconds_clock())
+    table = compute_standings(league)
+    assert [(s.rank, s.player) for s in table.standings] == [
+        (1, "Top"), (2, "Short"), (3, "Later twin"), (4, "Long")]
+    assert [s.score for s in table.standings] == [top.score, score, score, score]
+    assert [s.turns for s in table.standings] == [top.turns, short.turns, short.turns, long_.turns]
+
+
+def test_a_players_best_attempt_counts_and_every_attempt_is_counted(league):
+    pool = sorted(games(40), key=lambda g: (-g.score, g.turns))
+    best, worse = pool[0], pool[-1]
+    broken = best.by("Ada").replace(b"claim:", b"claim: victory 99\n#", 1)  # a wrong claim
+    submit(league, [("1", worse.by("Ada")), ("2", best.by("Ada")), ("3", broken)])
+    table = compute_standings(league)
+    [row] = table.standings
+    assert (row.player, row.score, row.turns, row.attempts) == ("Ada", best.score, best.turns, 3)
+    assert [u.player for u in table.unranked] == ["Ada"]
+
+
+def test_invalid_and_incomplete_entries_are_listed_apart_with_their_first_error(league):
+    game = games(10)[4]
+    lines = game.by("Bo").decode().split("\n")
+    truncated = "\n".join(line for line in lines if not line.startswith("claim"))
+    truncated = truncated[: truncated.rindex("turn ")].encode()
+    wrong_card = game.by("Cy").decode().replace("enter 7S", "enter 8S", 1).encode()
+    submit(league, [("v", game.by("Ada")), ("i", truncated), ("w", wrong_card)])
+    table = compute_standings(league)
+    assert [s.player for s in table.standings] == ["Ada"]
+    unranked = {u.player: u for u in table.unranked}
+    assert unranked["Bo"].verdict == "incomplete"
+    assert unranked["Cy"].verdict == "invalid" and unranked["Cy"].error.startswith("E206 wrong-card, line ")
+
+
+def test_standings_are_per_challenge_and_the_season_adds_up_best_results(league):
+    here, there = games(30), games(30, OTHER_CODE)
+    a1, a2 = max(here, key=lambda g: g.score), max(there, key=lambda g: g.score)
+    b1, b2 = min(here, key=lambda g: g.score), min(there, key=lambda g: g.score)
+    submit(league, [("1", a1.by("Ada")), ("2", b1.by("Bo")), ("3", a2.by("Bo")), ("4", b2.by("Ada"))])
+    table = compute_standings(league)
+    assert {s.challenge for s in table.standings} == {CODE, OTHER_CODE}
+    total = {r.player: r.points for r in table.season}
+    assert total == {"Ada": a1.score + b2.score, "Bo": b1.score + a2.score}
+    best_one = {r.player: r.points for r in compute_standings(league, best=1).season}
+    assert best_one == {"Ada": a1.score, "Bo": a2.score}
+    only = compute_standings(league, [OTHER_CODE])
+    assert [s.player for s in only.standings] == ["Bo", "Ada"]
+
+
+def test_one_transaction_per_batch_records_the_same_as_one_per_log(tmp_path):
+    logs = [(f"g{k}", g.by(f"P{k % 7}")) for k, g in enumerate(games(30))]
+    tables = []
+    for batch in (1, 8):
+        path = tmp_path / f"b{batch}.db"
+        create_league(path)
+        conn = open_league(path)
+        subs = submit(conn, logs + logs[:5], batch=batch)
+        assert sum(s.is_new for s in subs) == 30
+        tables.append(compute_standings(conn).as_dict())
+        conn.close()
+    assert tables[0] == tables[1]
+
+
+def test_a_database_from_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "new.db"
+    create_league(path)
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(LeagueError, match="newer bgrid"):
+        open_league(path)
+
+
+def test_another_programs_sqlite_file_is_not_taken_for_a_league(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE t (x)")
+    with pytest.raises(LeagueError, match="not a league"):
+        open_league(path)
+
+
+def test_a_new_league_is_at_the_current_schema_in_wal_mode(tmp_path):
+    path = tmp_path / "l.db"
+    assert create_league(path) is True and create_league(path) is False
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
+
+
+@pytest.fixture
+def inbox(tmp_path):
+    pool = games(10)
+    write_logs(tmp_path / "inbox", {"ada.log": pool[0].by("Ada"), "bo.log": pool[1].by("Bo"),
+                                    "anon.log": pool[2].by(None)})
+    return tmp_path / "inbox"
+
+
+def test_cli_submit_then_resubmit_reports_duplicates(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    assert run("league", "init", db).exit_code == 0
+    first = run("league", "submit", db, inbox)
+    assert first.exit_code == 0 and "recorded 3, duplicates 0" in first.output
+    assert "no player: line; recorded as 'anon.log'" in first.output
+    again = run("league", "submit", db, inbox)
+    assert again.exit_code == 0 and "recorded 0, duplicates 3" in again.output
+
+
+def test_cli_standings_json_has_the_documented_shape(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    result = run("league", "standings", db, "--json")
+    data = json.loads(result.output)
+    assert set(data["standings"][0]) == {"rank", "player", "challenge", "outcome", "score", "turns", "damage",
+                                         "attempts", "verification_id"}
+    assert [s["rank"] for s in data["standings"]] == [1, 2, 3] and data["unranked"] == []
+
+
+def test_cli_csv_keeps_a_hostile_name_from_becoming_a_formula(tmp_path):
+    db = tmp_path / "l.db"
+    write_logs(tmp_path / "in", {"x.log": games(10)[0].by("=HYPERLINK(\"http://x\")")})
+    run("league", "init", db)
+    run("league", "submit", db, tmp_path / "in")
+    rows = list(csv.DictReader(io.StringIO(run("league", "standings", db, "--csv").output)))
+    assert rows[0]["player"] == "'=HYPERLINK(\"http://x\")"
+
+
+def test_cli_list_filters_by_challenge_in_any_spelling_and_by_player(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    out = run("league", "list", db, "--challenge", CODE.lower().replace("-", " "), "--player", "Bo").output
+    assert out.count("\n") == 1 and " Bo " in out
+    assert run("league", "list", db, "--challenge", OTHER_CODE).output == ""
+
+
+def test_cli_show_replays_the_stored_log(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    result = run("league", "show", db, "1")
+    assert result.exit_code == 0 and "valid" in result.output and "player" in result.output
+    assert run("league", "show", db, "99").exit_code == 2
+
+
+def test_cli_submit_to_a_missing_league_says_how_to_create_it(tmp_path, inbox):
+    result = run("league", "submit", tmp_path / "none.db", inbox)
+    assert result.exit_code == 2 and "bgrid league init" in result.output
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_cli_terminal_output_escapes_format_characters_in_names(tmp_path):
+    # a right-to-left override would reorder the rest of the terminal line
+    db = tmp_path / "l.db"
+    write_logs(tmp_path / "in", {"x.log": games(10)[0].by("Eve\u202elive")})
+    run("league", "init", db)
+    run("league", "submit", db, tmp_path / "in")
+    for command in ("standings", "list"):
+        out = run("league", command, db).output
+        assert "\u202e" not in out and "Eve\\u202elive" in out
+
+
+def test_a_league_from_the_first_schema_is_migrated_and_its_best_results_filled_in(tmp_path):
+    path = tmp_path / "old.db"
+    create_league(path)
+    conn = open_league(path)
+    pool = games(20)
+    submit(conn, [(f"{k}", g.by(f"P{k % 3}")) for k, g in enumerate(pool)])
+    expected = compute_standings(conn).as_dict()
+    conn.close()
+    with sqlite3.connect(path) as raw:  # the file as schema version 1 left it
+        raw.execute("DROP TABLE best")
+        raw.execute("PRAGMA user_version = 1")
+    conn = open_league(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert compute_standings(conn).as_dict() == expected
+    best = {p: max((g for k, g in enumerate(pool) if k % 3 == int(p[1])), key=lambda g: (g.score, -g.turns))
+            for p in ("P0", "P1", "P2")}
+    assert {s["player"]: s["score"] for s in expected["standings"]} == {p: g.score for p, g in best.items()}
+    conn.close()
+
+
+def test_cli_a_failing_database_is_one_line_not_a_traceback(tmp_path, monkeypatch, inbox):
+    import bgrid.cmd_league
+
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+
+    def broken(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(bgrid.cmd_league, "submit_logs", broken)
+    result = run("league", "submit", db, inbox)
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("failed: attempt to write a readonly database")
+    assert "Traceback" not in result.output

@@ -1,0 +1,225 @@
+"""Outputs are written whole or not at all, never over an input, a symlink, a FIFO or a device,
+and no temporary file survives a failure or an interrupt (generator/safe_output.py and the
+commands that write: verify --html, simulate --write-logs, sheet/deck/pack)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.generator import safe_output
+from bgrid.generator.safe_output import OutputError, write_atomic
+
+LOG = "bgrid-log: 1\nseed: 1944\n\nturn 1\nenter 7H\n"
+
+
+def run(args, **kwargs):
+    return CliRunner().invoke(cli, args, **kwargs)
+
+
+def leftovers(folder):
+    """Every temporary file or folder under ``folder``."""
+    return [os.path.join(d, n) for d, dirs, files in os.walk(folder) for n in dirs + files
+            if n.endswith(".tmp")]
+
+
+def test_a_failed_rename_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(OutputError, match="No space left"):
+        write_atomic(target, b"new contents")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
+
+
+def test_an_interrupt_while_writing_leaves_no_temporary(tmp_path):
+    target = tmp_path / "report.html"
+    with pytest.raises(KeyboardInterrupt):
+        with safe_output.open_atomic(target) as handle:
+            handle.write("half")
+            raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_replaces_whole_with_ordinary_permissions(tmp_path):
+    target = tmp_path / "a.bin"
+    write_atomic(target, b"one")
+    write_atomic(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # like open(), not mkstemp's 0600
+
+
+def test_report_over_its_own_log_is_refused_and_the_log_kept(tmp_path):
+    log = tmp_path / "ada.log"
+    log.write_text(LOG)
+    for spelling in (str(log), str(tmp_path / "." / "ada.log"), str(tmp_path / "x" / ".." / "ada.log")):
+        (tmp_path / "x").mkdir(exist_ok=True)
+        result = run(["verify", str(log), "--html", spelling])
+        assert result.exit_code == 2, result.output
+        assert "is one of the inputs" in result.output and result.output.count("\n") == 1
+        assert log.read_text() == LOG
+
+
+def test_report_over_a_log_of_the_verified_folder_is_refused(tmp_path):
+    (tmp_path / "a.log").write_text(LOG)
+    (tmp_path / "b.log").write_text(LOG)
+    result = run(["verify", str(tmp_path), "--html", str(tmp_path / "b.log")])
+    assert result.exit_code == 2 and "is one of the inputs" in result.output
+    assert (tmp_path / "b.log").read_text() == LOG
+    assert "valid" not in result.output  # refused before anything was verified
+
+
+def test_report_through_a_symlink_is_refused_and_the_target_kept(tmp_path):
+    (tmp_path / "a.log").write_text(LOG)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "r.html").symlink_to(victim)
+    result = run(["verify", str(tmp_path / "a.log"), "--html", str(tmp_path / "r.html")])
+    assert result.exit_code == 2 and "symbolic link" in result.output
+    assert (tmp_path / "r.html").is_symlink() and victim.read_text() == "precious"
+
+
+def test_report_onto_a_fifo_is_refused_and_the_fifo_kept(tmp_path):
+    (tmp_path / "a.log").write_text(LOG)
+    fifo = tmp_path / "r.html"
+    os.mkfifo(fifo)
+    result = run(["verify", str(tmp_path / "a.log"), "--html", str(fifo)])
+    assert result.exit_code == 2 and "not a regular file" in result.output
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_sheet_onto_a_device_node_is_refused(tmp_path):
+    device = tmp_path / "full.pdf"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # like /dev/full
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+    result = run(["sheet", "--seed", "1", "--out", str(device)])
+    assert result.exit_code == 2 and "not a regular file" in result.output
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+def test_a_disk_full_while_writing_the_report_is_exit_2_with_nothing_left(tmp_path, monkeypatch):
+    (tmp_path / "a.log").write_text(LOG)
+
+    def disk_full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = run(["verify", str(tmp_path / "a.log"), "--html", str(tmp_path / "r.html")])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (f"Error: cannot write the report '{tmp_path / 'r.html'}': "
+                                              "No space left on device")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.log"]
+
+
+def test_write_logs_never_writes_through_a_planted_symlink(tmp_path):
+    folder = tmp_path / "L"
+    folder.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    (folder / ".game-00000.log.tmp").symlink_to(victim)
+    result = run(["simulate", "--seed", "1944", "--games", "2", "--write-logs", str(folder), "--force"])
+    assert result.exit_code == 0, result.output
+    assert victim.read_text() == "precious"
+    assert sorted(p.name for p in folder.iterdir()) == [".game-00000.log.tmp", "game-00000.log",
+                                                        "game-00001.log"]
+
+
+def test_write_logs_refuses_a_folder_that_holds_files(tmp_path):
+    assert run(["simulate", "--seed", "1", "--games", "3", "--write-logs", str(tmp_path)]).exit_code == 0
+    result = run(["simulate", "--seed", "2", "--games", "2", "--write-logs", str(tmp_path)])
+    assert result.exit_code == 2 and "already holds 3 files" in result.output and "--force" in result.output
+    assert "seed: 1\n" in (tmp_path / "game-00002.log").read_text()
+
+
+def test_write_logs_with_force_replaces_the_earlier_run_whole(tmp_path):
+    (tmp_path / "notes.md").write_text("mine")
+    assert run(["simulate", "--seed", "1", "--games", "5", "--write-logs", str(tmp_path), "--force"]).exit_code == 0
+    assert run(["simulate", "--seed", "2", "--games", "2", "--write-logs", str(tmp_path), "--force"]).exit_code == 0
+    logs = sorted(tmp_path.glob("game-*.log"))
+    assert [p.name for p in logs] == ["game-00000.log", "game-00001.log"]
+    assert all("seed: 2\n" in p.read_text() for p in logs)
+    assert (tmp_path / "notes.md").read_text() == "mine"
+
+
+def test_force_without_write_logs_is_misuse():
+    result = run(["simulate", "--seed", "1", "--games", "1", "--force"])
+    assert result.exit_code == 2 and "--force goes with --write-logs" in result.output
+
+
+def test_an_interrupted_write_logs_run_leaves_no_temporary_file(tmp_path):
+    folder = tmp_path / "L"
+    proc = subprocess.Popen([sys.executable, "-c", "from bgrid.cli import main; main()", "simulate",
+                             "--seed", "1944", "--games", "1000000", "--write-logs", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(folder.glob("game-*.log"))) < 3:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"Traceback" not in err
+    assert len(list(folder.glob("game-*.log"))) >= 3
+    assert leftovers(tmp_path) == []
+
+
+def _fake_pack(names):
+    def pack_files(mission, paper="a4", **kwargs):
+        return {name.format(paper=paper): f"{name} {paper}".encode() for name in names}
+    return pack_files
+
+
+PACK = ("sheet-{paper}.pdf", "deck-{paper}.pdf", "map.json")
+
+
+def test_an_interrupted_pack_is_absent_not_half_written(tmp_path, monkeypatch):
+    monkeypatch.setattr("bgrid.generator.pack.pack_files", _fake_pack(PACK))
+    real = safe_output.write_atomic
+    calls = []
+
+    def interrupted(path, data, what="the output"):
+        calls.append(path)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(path, data, what)
+
+    monkeypatch.setattr(safe_output, "write_atomic", interrupted)
+    result = run(["pack", "--seed", "1944", "--out", str(tmp_path)])
+    assert result.exit_code == 130
+    assert list(tmp_path.iterdir()) == []  # no pack folder, no temporary
+
+
+def test_a_second_pack_replaces_the_first_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr("bgrid.generator.pack.pack_files", _fake_pack(PACK))
+    assert run(["pack", "--seed", "1944", "--out", str(tmp_path)]).exit_code == 0
+    assert run(["pack", "--seed", "1944", "--out", str(tmp_path), "--paper", "letter"]).exit_code == 0
+    (folder,) = tmp_path.iterdir()
+    assert sorted(p.name for p in folder.iterdir()) == ["deck-letter.pdf", "map.json", "sheet-letter.pdf"]
+    assert (folder / "map.json").read_bytes() == b"map.json letter"
+
+
+def test_a_pack_folder_holding_the_users_files_is_not_replaced(tmp_path, monkeypatch):
+    monkeypatch.setattr("bgrid.generator.pack.pack_files", _fake_pack(PACK))
+    assert run(["pack", "--seed", "1944", "--out", str(tmp_path)]).exit_code == 0
+    (folder,) = tmp_path.iterdir()
+    (folder / "my-notes.txt").write_text("mine")
+    result = run(["pack", "--seed", "1944", "--out", str(tmp_path), "--paper", "letter"])
+    assert result.exit_code == 2 and "my-notes.txt" in result.output
+    assert (folder / "my-notes.txt").read_text() == "mine" and (folder / "map.json").read_bytes() == b"map.json a4"
+    assert leftovers(tmp_path) == []

@@ -1,0 +1,78 @@
+"""The damage ledger: every point of damage with its turn, line, cause and source.
+
+Built from the engine's ``Damage`` events as the replay meets them, with the events just
+before each one that say where it came from: the entry card (R13), the artillery that fired
+(which pieces, from where, along which line, at what range; R18) or the exhaustion of the
+draw pile (R22). One entry per point, for every verdict up to where the replay got.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.automa import artillery_reach
+from ..rules.board import COLUMN_LETTERS, distance
+from ..rules.events import ArtilleryFired, DamageCause, Reshuffled, Revealed
+from ..rules.state import GameState
+
+_RULE = {DamageCause.ENTRY: "R13", DamageCause.ARTILLERY: "R18", DamageCause.EXHAUSTION: "R22"}
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One point of damage."""
+
+    turn: int
+    line: int
+    cause: str  # "entry", "artillery", "exhaustion"
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"turn {self.turn}, line {self.line}: {self.message} ({self.rule})"
+
+    def as_dict(self) -> dict:
+        return {"turn": self.turn, "line": self.line, "cause": self.cause, "rule": self.rule,
+                "message": self.message}
+
+
+def damage_entries(turn: int, line: int, events, index: int, state: GameState,
+                   entry_card=None) -> list[LedgerEntry]:
+    """The entries for the ``Damage`` event at ``events[index]``, one per point. ``turn`` is
+    the engine's turn at that event; ``entry_card`` the card of an entry line."""
+    ev = events[index]
+    cause = ev.cause
+    if cause is DamageCause.ARTILLERY:
+        fired = next(e for e in reversed(events[:index]) if type(e) is ArtilleryFired)
+        message = _fire_text(fired.cells, state)
+    elif cause is DamageCause.EXHAUSTION:
+        shuffled = next((e for e in reversed(events[:index]) if type(e) is Reshuffled), None)
+        message = ("exhaustion: the draw pile ran out" if shuffled is None else
+                   f"exhaustion: the draw pile ran out when the {shuffled.purpose} card was needed, "
+                   f"and the discard pile ({shuffled.count} cards) became the draw pile")
+    else:
+        card = entry_card or next((e.card for e in events if type(e) is Revealed
+                                   and e.purpose == "entry"), None)
+        shown = f" on {card}" if card is not None else ""
+        message = f"entry{shown}, a face card or Joker: the player chose the column"
+    entry = LedgerEntry(turn, line, str(cause), _RULE[cause], message)
+    return [entry] * ev.amount
+
+
+def _fire_text(cells, state: GameState) -> str:
+    """``artillery at H6, line of sight along row 6, range 2``; several pieces share the
+    one point (the saturation cap)."""
+    bomber = state.cell
+    parts = []
+    for piece in cells:
+        if piece == bomber:
+            parts.append(f"at {piece}, the bomber's own cell, range 0")
+            continue
+        along = (f"row {piece.row}" if piece.row == bomber.row
+                 else f"column {COLUMN_LETTERS[piece.column]}")
+        parts.append(f"at {piece}, line of sight along {along}, range {distance(piece, bomber)}")
+    reach = artillery_reach(state)
+    text = "artillery " + "; ".join(parts) + f" (reach {reach} at altitude {state.altitude})"
+    if len(cells) > 1:
+        text += f": {len(cells)} pieces fired, 1 damage at most an Automa phase"
+    return text

@@ -1,0 +1,138 @@
+"""``bgrid verify --explain``: the replay told turn by turn in plain words.
+
+Read from the replay's history: for each statement, the engine's events it caused and the
+bomber just after them. The player walks their paper against it line by line: the Automa
+card and what it made the artillery do (fire, move, hold, recover), who moved where, what
+each play did. The account stops where the replay stopped; the verdict follows it.
+"""
+
+from __future__ import annotations
+
+from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
+                            AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
+                            Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
+                            Suppressed, Victory)
+
+_SUIT_WORDS = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
+_MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
+               "toward-bunker": "the artillery steps toward the nearest bunker",
+               "hold": "the artillery holds"}
+_PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
+              "exit": "the bomber has left the map: the player phase ends (R6)",
+              "actions": "two actions and no King or Joker left: the player phase ends (R6)"}
+_HOLD_WHY = {"hold": "the card says hold", "no-bunker": "no bunker is left (R19)"}
+
+
+def explain(verdict) -> list[str]:
+    """The account of a verdict made with ``verify_log(..., history=True)``; empty for a log
+    that could not be read as far as its body."""
+    if verdict.history is None or verdict.body is None:
+        return []
+    stop = verdict.errors[0].line if verdict.errors else None
+    return narrate(verdict.lines, verdict.body, verdict.history, stop)
+
+
+def narrate(lines: list[str], statements, history, stop_line: int | None = None) -> list[str]:
+    """The account, one line a statement, a ``turn`` line opening each turn; it ends before
+    ``stop_line`` (the first error's line), where the replay stopped."""
+    by_statement: dict[int, list] = {}
+    for stmt, _turn, events, after in history:
+        by_statement.setdefault(stmt.line, []).append((events, after))
+    out: list[str] = []
+    for st in statements:
+        if stop_line is not None and st.line >= stop_line:
+            break
+        if st.kind == "turn":
+            out.append(f"turn {st.number}")
+            continue
+        told = _statement_text(st, by_statement.get(st.line, ()))
+        out.append(f"  line {st.line:>3}  {lines[st.line - 1].split('#')[0].strip()}: {told}")
+    return out
+
+
+def _statement_text(st, calls) -> str:
+    if st.kind == "state":
+        return "the paper agrees with the replay"
+    if st.kind == "reshuffle":
+        return "the draw pile is empty here"
+    if not calls:
+        return "nothing happens"
+    parts: list[str] = []
+    drawn: list[str] = []
+    after = calls[-1][1]
+    for events, _after in calls:
+        for ev in events:
+            text = _event_text(ev, after, drawn)
+            if text:
+                parts.append(text)
+    if drawn:
+        parts.insert(0, f"draws {' '.join(drawn)}")
+    cell, facing, altitude, damage, health, hand, _rs = after
+    where = "off the map" if cell is None else f"at {cell} facing {facing}"
+    parts.append(f"now {where}, alt {altitude}, dmg {damage}/{health}, hand {' '.join(map(str, hand)) or 'empty'}")
+    return "; ".join(parts)
+
+
+def _event_text(ev, after, drawn: list[str]) -> str | None:
+    kind = type(ev)
+    ruleset = after[6]
+    if kind is Drew:
+        drawn.append(str(ev.card))
+        return None
+    if kind is Entered:
+        text = f"the bomber enters at {ev.cell} facing {ev.facing}, altitude {ev.altitude}"
+        if ev.chosen:
+            text += " (a face card or Joker: the column is the player's, 1 damage, R13)"
+        if ev.shifted_from is not None:
+            text += f" (shifted from {ev.shifted_from}, a mountain, R13)"
+        return text
+    if kind is Moved:
+        path = " ".join(map(str, ev.path))
+        text = f"flies {ev.start} to {path}" if path else f"turns in {ev.start}"
+        if ev.exited:
+            return text + ", then off the board: it leaves the map"
+        if ev.blocked:
+            return text + f", facing {ev.facing}; the next cell is a mountain: the move stops (R9)"
+        return text + f", facing {ev.facing}"
+    if kind is AltitudeChanged:
+        return f"altitude {ev.old} to {ev.new}"
+    if kind is Revealed:
+        if ev.purpose == "automa":
+            if ev.card.is_joker:
+                return "Automa card JK: no fire, no movement"
+            suit = ev.card.suit.value
+            return f"Automa card {ev.card}: {_SUIT_WORDS[suit]}, {_MOVE_WORDS[ruleset.automa_suits[suit]]}"
+        if ev.purpose in ("guns", "bomb"):
+            extra = " (a Joker: counts as a Heart, R17)" if ev.card.is_joker else ""
+            return f"reveals {ev.card}{extra}"
+        return None
+    if kind is ArtilleryHeld:
+        if ev.into is not None:
+            return f"artillery {ev.cell} holds: {ev.into} is in the way (R20)"
+        return f"artillery {ev.cell} holds ({_HOLD_WHY[ev.reason]})"
+    if kind is PlayerPhaseEnded:
+        return _PHASE_END.get(ev.reason)
+    told = _SIMPLE.get(kind)
+    return None if told is None else told(ev)
+
+
+#: The events told in one phrase of their own fields.
+_SIMPLE = {
+    Bonus: lambda ev: f"{ev.reason} bonus: one band better (R16)",
+    Destroyed: lambda ev: f"the {ev.kind} at {ev.cell} is destroyed",
+    Crater: lambda ev: f"near miss: a crater at {ev.cell}",
+    Suppressed: lambda ev: f"the artillery at {ev.cell} is suppressed" + (" (it already was, R39)"
+                                                                        if ev.already else ""),
+    Missed: lambda ev: f"a miss on {ev.cell}",
+    AutomaSkipped: lambda ev: "no Automa phase: the bomber is off the map",
+    ArtilleryFired: lambda ev: ("artillery fires from " + " ".join(map(str, ev.cells))
+                                + " (1 damage at most, R18)"),
+    ArtilleryMoved: lambda ev: f"artillery {ev.start} to {ev.end}",
+    Recovered: lambda ev: (f"the artillery at {ev.cell} was suppressed, skipped this phase and is "
+                           "ready again (R21)"),
+    Reshuffled: lambda ev: (f"the draw pile is empty: the discard pile ({ev.count} cards) becomes "
+                            "the draw pile (R22)"),
+    Damage: lambda ev: f"{ev.amount} damage ({ev.cause}), {ev.total} in all",
+    Victory: lambda ev: "the last bunker is destroyed: victory (R23)",
+    Defeat: lambda ev: f"the mission is lost: {ev.cause} (R23)",
+}
