@@ -50,11 +50,8 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
     """
     mission = _mission(seed, code, difficulty, ridges, header_file)
     if write_log_file is not None:
-        target = Path(write_log_file)
-        if target.is_dir():
-            raise BGridError(f"--write-log '{write_log_file}' is a folder, not a file")
-        if not target.parent.is_dir():
-            raise BGridError(f"--write-log: no folder '{target.parent}' to write '{target.name}' in")
+        from .generator.safe_output import check_target
+        check_target(write_log_file, "the solution log")  # before a long search, not after
     began = time.monotonic()
     deadline = None if budget is None else began + budget
     show = (not as_json) and sys.stderr.isatty()
@@ -152,9 +149,8 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
 
 def solution_log(mission, line) -> str:
     """The line as a mission log on the challenge deck, claiming its outcome and score."""
-    from .verifier.log_writer import write_log
-
     from .rules.engine import new_game
+    from .rules.log_writer import write_log
 
     state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                      mission.reshuffle)
@@ -164,6 +160,6 @@ def solution_log(mission, line) -> str:
 
 
 def _write_solution(mission, line, path: str) -> None:
-    from .generator.pack import write_atomic
+    from .generator.safe_output import write_atomic
 
-    write_atomic(Path(path), solution_log(mission, line).encode("utf-8"))
+    write_atomic(path, solution_log(mission, line), "the solution log")

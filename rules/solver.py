@@ -249,10 +249,11 @@ def best_of(results) -> Line | None:
 
 
 def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: float | None = None,
-          portfolio=PORTFOLIO, scale: int = 1, progress=None) -> Par:
+          portfolio=None, scale: int = 1, progress=None) -> Par:
     """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
     and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
     line kept. ``progress(result)`` is called after each member."""
+    portfolio = PORTFOLIO if portfolio is None else portfolio
     start = start_of(game_map, ruleset, difficulty, deck, reshuffle)
     results = []
     for member in portfolio:
@@ -269,3 +270,31 @@ def solve_mission(mission, **options) -> Par:
     """:func:`solve` for a ``rules.mission.Mission`` (its challenge deck)."""
     return solve(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                  mission.reshuffle, **options)
+
+
+#: How many seeds ``first_winnable`` tries before giving up.
+WINNABLE_TRIES = 20
+
+
+def is_winnable(mission, **options) -> bool:
+    """The winnable predicate (for ``bgrid pack --winnable`` and dated challenges): the
+    portfolio's solve of the challenge deck finds a victory."""
+    par = solve_mission(mission, **options)
+    return par.best is not None and par.best.is_victory
+
+
+def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
+    """The documented rule for winnable challenges: the first seed from ``spec.seed`` onward
+    (same ruleset, difficulty and ridges) whose solve finds a victory. Returns (mission,
+    par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory."""
+    from dataclasses import replace
+
+    from .errors import BGridError
+    from .mission import mission_from_spec
+
+    for seed in range(spec.seed, spec.seed + tries):
+        mission = mission_from_spec(replace(spec, seed=seed))
+        par = solve_mission(mission, **options)
+        if par.best is not None and par.best.is_victory:
+            return mission, par
+    raise BGridError(f"no winnable challenge among seeds {spec.seed} to {spec.seed + tries - 1}")

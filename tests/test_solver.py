@@ -12,7 +12,7 @@ from bgrid.rules.actions import Bomb, Move
 from bgrid.rules.cards import Card
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.search import play_plan
-from bgrid.rules.solver import PORTFOLIO, solve
+from bgrid.rules.solver import PORTFOLIO, solve, solve_mission
 from bgrid.verifier.verify import verify_log
 
 from engine_boards import RULESET, board, stacked
@@ -106,4 +106,22 @@ def test_solve_header_with_a_challenge_code_solves_that_challenge(tmp_path, monk
 def test_solve_write_log_into_a_missing_folder_is_refused_before_searching(tmp_path):
     result = CliRunner().invoke(cli, ["solve", "--seed", "1", "--write-log",
                                       str(tmp_path / "no" / "par.log")])
-    assert result.exit_code == 2 and "no folder" in result.output
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_pack_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(tmp_path, monkeypatch):
+    import bgrid.rules.solver as solver
+    monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
+    # With the one diving search, seeds 4-8 solve to defeats and seed 9 to a victory.
+    outcomes = {s: solve_mission(mission_from_seed(s)).best.outcome for s in range(4, 10)}
+    assert [s for s, o in outcomes.items() if o == "victory"] == [9]
+    result = CliRunner().invoke(cli, ["pack", "--seed", "4", "--winnable", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(next(tmp_path.glob("*/map.json")).read_text())
+    assert record["seed"] == 9 and record["winnable"] is True
+    assert record["par"] == solve_mission(mission_from_seed(9)).best.score
+
+
+def test_pack_winnable_needs_a_challenge_deck(tmp_path):
+    result = CliRunner().invoke(cli, ["pack", "--blank", "--winnable", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--winnable needs --seed or --code" in result.output
