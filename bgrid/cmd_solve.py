@@ -128,7 +128,6 @@ def _member_result(mission, index: int, deadline: float | None):
 
 
 def _run(mission, deadline, jobs: int, show: bool) -> Par:
-    err = click.get_text_stream("stderr")
     results = []
 
     def report(result) -> None:
@@ -137,10 +136,10 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
             best = best_of(results)
             found = "none" if result.line is None else result.line.score
             click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
-                       f"(best {best.score if best else 'none'})", file=err)
+                       f"(best {best.score if best else 'none'})", err=True)
 
     if jobs == 1:
-        return solve_mission(mission, deadline=deadline, progress=report)
+        return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_member_result, mission, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
