@@ -418,9 +418,10 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
     }
 
 
-def render_sheet_html(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> str:
+def render_sheet_html(mission: Mission | MapSource, paper: str = "a4", player: str | None = None,
+                      par: int | None = None) -> str:
     """The sheet as HTML (autoescaped, strict: a missing value raises)."""
-    return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player))
+    return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player) | {"par": par})
 
 
 def sheet_name(mission: Mission | MapSource) -> str:
@@ -563,8 +564,11 @@ def pdf_identifier(*parts: str) -> bytes:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32].encode()
 
 
-def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> bytes:
-    """The mission sheet as PDF bytes; the same arguments always give the same bytes."""
-    html = render_sheet_html(mission, paper, player)
-    return html_to_pdf(html, pdf_identifier("sheet", sheet_key(mission), paper.lower(), player or ""),
+def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | None = None,
+                 par: int | None = None) -> bytes:
+    """The mission sheet as PDF bytes; the same arguments always give the same bytes.
+    ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable · par N"."""
+    html = render_sheet_html(mission, paper, player, par)
+    parts = ("sheet", sheet_key(mission), paper.lower(), player or "") + (() if par is None else (f"par {par}",))
+    return html_to_pdf(html, pdf_identifier(*parts),
                        style=sheet_stylesheet())
