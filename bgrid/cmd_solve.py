@@ -49,9 +49,11 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
       bgrid solve --header my-run.log --jobs 4
     """
     mission = _mission(seed, code, difficulty, ridges, header_file)
-    if write_log_file is not None:
-        from .generator.safe_output import check_target
-        check_target(write_log_file, "the solution log")  # before a long search, not after
+    if write_log_file is not None:  # before the search: it may run for minutes
+        from .generator.safe_output import check_target, refuse_inputs_as_outputs
+
+        check_target(write_log_file, "--write-log")
+        refuse_inputs_as_outputs({"--write-log": write_log_file}, [header_file] if header_file else [])
     began = time.monotonic()
     deadline = None if budget is None else began + budget
     show = (not as_json) and sys.stderr.isatty()
@@ -162,4 +164,4 @@ def solution_log(mission, line) -> str:
 def _write_solution(mission, line, path: str) -> None:
     from .generator.safe_output import write_atomic
 
-    write_atomic(path, solution_log(mission, line), "the solution log")
+    write_atomic(path, solution_log(mission, line), "--write-log")

@@ -14,7 +14,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from .cards import JOKER_RANK, Card
-from .errors import NotationError, RulesetError
+from .errors import RulesetError
 
 AUTOMA_MOVES = ("toward-bomber", "hold", "toward-bunker")
 DEFAULT_RULESET = "standard-1"
