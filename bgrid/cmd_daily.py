@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import click
@@ -21,7 +21,7 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 def parse_day(text: str | None) -> date:
     """``YYYY-MM-DD`` as a date; None is today in UTC. Raises :class:`click.BadParameter`."""
     if text is None:
-        return datetime.now(timezone.utc).date()
+        return datetime.now(UTC).date()
     try:
         if _DATE.fullmatch(text.strip()) is None:
             raise ValueError

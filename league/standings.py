@@ -105,13 +105,17 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
             ORDER BY best.challenge, best.score DESC, best.turns, best.submitted_at, best.entry_id""", args):
         rank = rank + 1 if row[1] == current else 1
         current = row[1]
-        out.standings.append(Standing(rank, *row[:-1], bool(row[-1])))
+        player, challenge, outcome, score, turns, damage, tries, verification_id, entry_id, at, by_name = row
+        out.standings.append(Standing(rank, player, challenge, outcome, score, turns, damage, tries,
+                                      verification_id, entry_id, at, bool(by_name)))
     where, args = where_clause(challenges)
     invalid = f"{where} {'AND' if where else 'WHERE'} verdict != 'valid'"
     for row in conn.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
                             f"verification_id, id, submitted_at FROM entries {invalid} "
                             "ORDER BY challenge, player, submitted_at, id", args):
-        out.unranked.append(Unranked(*row[:3], error_text(*row[3:6]), *row[6:]))
+        player, challenge, verdict, code, line, message, verification_id, entry_id, at = row
+        out.unranked.append(Unranked(player, challenge, verdict, error_text(code, line, message),
+                                     verification_id, entry_id, at))
     out.season = season_table(out.standings, best)
     return out
 

@@ -213,11 +213,13 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
         for row in rows:
             cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS])
             if cursor.rowcount == 1:
-                conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (cursor.lastrowid, row["log"]))
+                entry_id = cursor.lastrowid
+                assert entry_id is not None  # the INSERT above has just added a row
+                conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (entry_id, row["log"]))
                 if row["verdict"] == "valid":
-                    conn.execute(_KEEP_BEST, (row["challenge"], row["player"], cursor.lastrowid, row["score"],
+                    conn.execute(_KEEP_BEST, (row["challenge"], row["player"], entry_id, row["score"],
                                               row["turns"], row["submitted_at"]))
-                out.append(Stored(cursor.lastrowid, True))
+                out.append(Stored(entry_id, True))
             else:
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
                                      (row["verification_id"],)).fetchone()
