@@ -97,7 +97,7 @@ def stages(logs: list[bytes]) -> str:
         c3 = time.process_time()
         Replay(log, mission).run()
         c4 = time.process_time()
-        for key, t in zip(spent, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
+        for key, t in zip(spent, (c1 - c0, c2 - c1, c3 - c2, c4 - c3), strict=True):
             spent[key] += t
     total = sum(spent.values())
     return ", ".join(f"{k} {v / len(logs) * 1e6:,.0f} ({v / total:.0%})" for k, v in spent.items())
