@@ -122,7 +122,7 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
     if len(numbers) != len(cards):
         raise BGridError(f"{len(numbers)} reshuffle numbers for a deck of {len(cards)} cards")
     by_card: dict[Card, list[int]] = {}
-    for card, number in zip(cards, numbers):
+    for card, number in zip(cards, numbers, strict=True):
         by_card.setdefault(card, []).append(number)
     state.challenge = True
     state.draw_pile = cards

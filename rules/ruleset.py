@@ -9,12 +9,12 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
 from .cards import JOKER_RANK, Card
-from .errors import NotationError, RulesetError
+from .errors import RulesetError
 
 AUTOMA_MOVES = ("toward-bomber", "hold", "toward-bunker")
 DEFAULT_RULESET = "standard-1"
@@ -261,7 +261,7 @@ def _card_kinds(data: dict, cards: dict, where: str) -> tuple[CardKind, ...]:
     return tuple(kinds)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     """The ruleset shipped under ``name``. Raises :class:`RulesetError` for an unknown name
     or a broken file."""
@@ -278,7 +278,7 @@ def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     return rs
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset_names() -> tuple[str, ...]:
     folder = resources.files(__package__).joinpath("rulesets")
     return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))

@@ -68,7 +68,8 @@ def test_a_reformatted_copy_has_the_same_id_and_is_a_duplicate(league):
 
 def test_an_edited_log_by_the_same_player_is_a_second_attempt(league):
     game = games(10)[2]
-    first, edited = submit(league, [("a.log", game.by("Ada")), ("a2.log", game.by("Ada", "date: 2026-12-01"))])
+    first, edited = submit(league, [("a.log", game.by("Ada")),
+                                    ("a2.log", game.by("Ada", "date: 2026-12-01"))])
     assert edited.is_new and edited.verification_id != first.verification_id
     table = compute_standings(league)
     [row] = table.standings
