@@ -261,6 +261,7 @@ def _restack(state: GameState, pile: list[Card]) -> list[Card]:
     """R26: lowest reshuffle number on top. The Jokers of the pile take the lowest Joker
     numbers (they cannot be told apart; see the module docstring)."""
     numbers = state.reshuffle_numbers
+    assert numbers is not None  # a challenge deck carries its reshuffle numbers (R26)
     joker_numbers = iter(numbers.get(JOKER, ()))
     keyed = [(next(joker_numbers) if card.is_joker else numbers[card][0], i, card)
              for i, card in enumerate(sorted(pile, key=lambda c: not c.is_joker))]
@@ -288,8 +289,9 @@ def _begin_draw(state: GameState) -> None:
 def _entry_revealed(state: GameState, card: Card, events: list) -> None:
     events.append(Revealed(card, CardPurpose.ENTRY))
     state.in_play.append(card)
-    if card.is_number:
-        _enter(state, card, card.column, False, events)
+    column = card.column  # Ace–10 only
+    if column is not None:
+        _enter(state, card, column, False, events)
     else:
         state.entry_card = card  # R13: face card or Joker, the player chooses
         state.phase = Phase.ENTRY_COLUMN
@@ -393,6 +395,7 @@ def _resolve_pending(state: GameState, card: Card, events: list) -> None:
         events.append(Drew(card, CardPurpose.RESUPPLY))
         _after_action(state, events)
         return
+    assert action is not None  # a reveal is pending only after its play (R8)
     purpose = CardPurpose.GUNS if isinstance(action, Guns) else CardPurpose.BOMB
     events.append(Revealed(card, purpose))
     state.in_play.append(card)
@@ -420,7 +423,9 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
     this very state (the simulation's fast path). Anything else: use :func:`apply`."""
     events: list = []
     if isinstance(action, EnterColumn):
-        _enter(state, state.entry_card, action.column, True, events)
+        entry = state.entry_card
+        assert entry is not None  # a column is chosen only after a face card or Joker (R13)
+        _enter(state, entry, action.column, True, events)
     elif isinstance(action, EndPhase):
         _end_player_phase(state, PhaseEndReason.END, events)
     else:
