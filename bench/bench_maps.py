@@ -1,4 +1,4 @@
-"""How many seeded maps ``bgrid`` builds per second (issue 2; target ≥ 5,000 maps/s).
+"""How many seeded maps ``bgrid`` builds per second (target ≥ 5,000 maps/s).
 
 A "map" is the whole seeded mission of ``mission_from_seed``: the two setup draws (R5), the
 map (R1–R3), the challenge deck (R25) and the reshuffle numbers (R26), exactly what

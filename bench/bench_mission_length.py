@@ -1,4 +1,4 @@
-"""Mission length in turns, to size the mission sheet's turn log (issue 11).
+"""Mission length in turns, to size the mission sheet's turn log.
 
     nice -n 10 .venv/bin/python bench/bench_mission_length.py [--games 500]
 

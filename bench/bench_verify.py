@@ -1,6 +1,17 @@
 """Benchmark: mission logs verified per second on a simulated corpus (target 1,000/s).
 
     .venv/bin/python bench/bench_verify.py [--logs 300] [--rounds 5]
+    nice -n 10 .venv/bin/python bench/bench_verify.py --folder 2000 [--jobs 2] [--rounds 3]
+
+``--folder N`` measures the whole process instead: N logs of different missions with explicit
+maps (the random and the greedy player in turn, own decks, all difficulties, 1-4 ridges) are
+written to a temporary folder, then ``bgrid verify DIR --json`` runs as a separate process,
+with ``--jobs 1`` and with ``--jobs J`` in turn (interleaved, so a load change on a shared
+machine hits both). Reports per mode the median wall time and logs/s, the CPU time of the
+child processes and logs/s per core (CPU), the ``--jobs`` speed-up in wall time, checks that
+both outputs are the same bytes, and the cost of the notes and the damage ledger (the replay
+alone, in this process: ``Replay`` against one that keeps only what the verdict itself needs).
+The aim (issue 10): over 2,000 logs/s per core as a whole process.
 
 Simulated missions (random legal play, half on challenge decks, all difficulties and ridge
 counts) are written as logs first (not timed); then each round verifies every log from
@@ -15,17 +26,26 @@ verifier remembers 64 missions, so the 300 different ones are built anew every r
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
+from bgrid.rules.events import PlayerPhaseEnded
+from bgrid.rules.greedy import greedy_action
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.seeding import stream
+from bgrid.rules.state import Phase
 from bgrid.verifier.log_parser import parse_log
 from bgrid.rules.log_writer import simulated_log
 from bgrid.verifier.map_source import mission_source
 from bgrid.verifier.replay import Replay
 from bgrid.verifier.verdict import verification_id
-from bgrid.verifier.verify import verify_log
+from bgrid.verifier.verify import Verifier
 
 TARGET = 1000  # logs per second
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
@@ -45,29 +65,119 @@ def corpus(n: int, *, one_mission: bool = False) -> list[bytes]:
     return out
 
 
+def explicit_header(mission) -> list[str]:
+    """The mission's map written out cell by cell (the 'explicit map' source): the verifier
+    then builds the map from the header, not from a seed."""
+    m = mission.game_map
+    return ["bgrid-log: 1", "map mountains: " + " ".join(map(str, sorted(m.mountains))),
+            "map bunkers: " + " ".join(map(str, m.bunkers)),
+            "map artillery: " + " ".join(map(str, m.artillery)),
+            f"difficulty: {mission.spec.difficulty}"]
+
+
+def folder_corpus(n: int, folder: Path) -> None:
+    """``n`` logs of different missions with explicit maps, played by the random and the
+    greedy player in turn on the player's own shuffled deck, all difficulties and 1-4 ridges,
+    written to ``folder`` (not timed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for k in range(n):
+        mission = mission_from_seed(60_000 + k, DIFFICULTIES[k % 4], 1 + (k // 4) % 4)
+        player = {"player": greedy_action} if k % 2 else {}
+        text, _ = simulated_log(mission, stream("standard-1", f"folder-{k}", 1), challenge_deck=False,
+                                **player)
+        body = text.split("\n\n", 1)[1]
+        claim = next(line for line in text.splitlines() if line.startswith("claim:"))
+        (folder / f"log-{k:05d}.log").write_text("\n".join(explicit_header(mission) + [claim, ""])
+                                                 + "\n" + body, encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--logs", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--folder", type=int, default=0, metavar="N",
+                    help="measure the whole `bgrid verify DIR --json` process on N logs")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="the --jobs to compare with one job (default: all cores)")
     args = ap.parse_args()
+    if args.folder:
+        measure_folder(args.folder, args.jobs, args.rounds)
+        return
     for title, one in (("different missions (half challenge decks)", False),
                        ("one challenge, many runs (a tournament folder)", True)):
         print(f"== {title}")
         measure(corpus(args.logs, one_mission=one), args.rounds)
 
 
+def measure_folder(n: int, jobs: int, rounds: int) -> None:
+    bgrid = Path(sys.executable).with_name("bgrid")
+    with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp:
+        folder = Path(tmp) / "logs"
+        folder_corpus(n, folder)
+        print(f"== whole process: bgrid verify DIR --json, {n} logs (explicit maps, random and "
+              f"greedy players), rounds: {rounds}")
+        outputs: dict[int, bytes] = {}
+        wall: dict[int, list[float]] = {1: [], jobs: []}
+        cpu: dict[int, list[float]] = {1: [], jobs: []}
+        for _ in range(rounds):
+            for j in wall:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                done = subprocess.run([str(bgrid), "verify", str(folder), "--json", "--jobs", str(j)],
+                                      capture_output=True, check=False)
+                wall[j].append(time.perf_counter() - t0)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[j].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+                outputs[j] = done.stdout
+        for j in wall:
+            w, c = statistics.median(wall[j]), statistics.median(cpu[j])
+            print(f"--jobs {j}: median wall {w:.2f} s ({n / w:,.0f} logs/s), CPU {c:.2f} s "
+                  f"({n / c:,.0f} logs/s per core)")
+        print(f"--jobs {jobs} speed-up (wall, medians): {statistics.median(wall[1]) / statistics.median(wall[jobs]):.2f}x; "
+              f"same output bytes: {outputs[1] == outputs[jobs]}")
+        logs = [p.read_bytes() for p in sorted(folder.glob("*.log"))]
+    print("notes and damage ledger: " + coaching_cost(logs, rounds))
+
+
+class _PlainReplay(Replay):
+    """The replay without notes and ledger: only the bookkeeping its messages need."""
+
+    def _record(self, events, turn, index, notable=False):
+        for ev in events:
+            if type(ev) is PlayerPhaseEnded:
+                self.phase_end = ev.reason
+        if self.state.phase is Phase.OVER and self.end_line is None:
+            self.end_line = self.stmt.line
+
+
+def coaching_cost(logs: list[bytes], rounds: int) -> str:
+    """The replay's CPU time with notes and ledger against without, medians, interleaved."""
+    parsed = [(log, mission_source(log)) for log in map(parse_log, logs)]
+    spent: dict[type, list[float]] = {Replay: [], _PlainReplay: []}
+    for _ in range(rounds):
+        for kind in spent:
+            c0 = time.process_time()
+            for log, mission in parsed:
+                kind(log, mission).run()
+            spent[kind].append(time.process_time() - c0)
+    with_, without = statistics.median(spent[Replay]), statistics.median(spent[_PlainReplay])
+    return (f"replay {with_ / len(logs) * 1e6:,.0f} us a log with them, {without / len(logs) * 1e6:,.0f} "
+            f"without: +{with_ / without - 1:.0%} of the replay")
+
+
 def measure(logs: list[bytes], rounds: int) -> None:
     statements = sum(len(parse_log(b).statements) for b in logs)
+    verifier = Verifier()  # kept from round to round, as the CLI keeps one for a folder
     for b in logs[:20]:  # warm caches (rulesets, maps' ridge cells)
-        verify_log(b)
+        verifier.verify(b)
     rates, cpu_rates, parse_share = [], [], []
     for _ in range(rounds):
         t0 = time.perf_counter()
         for b in logs:
-            parse_log(b)
+            parse_log(b, verifier.lines)
         t1 = time.perf_counter()
         c1 = time.process_time()
-        verdicts = [verify_log(b) for b in logs]
+        verdicts = [verifier.verify(b) for b in logs]
         t2 = time.perf_counter()
         cpu_rates.append(len(logs) / (time.process_time() - c1))
         assert all(v.verdict == "valid" for v in verdicts), "the corpus must verify valid"
@@ -81,21 +191,21 @@ def measure(logs: list[bytes], rounds: int) -> None:
           f"by CPU time {statistics.median(cpu_rates):,.0f} logs/s (steadier on a shared machine)")
     print(f"ratio to the target of {TARGET:,} logs/s: {median / TARGET:.2f}")
     print(f"parsing alone: {statistics.median(parse_share):.0%} of the verify time")
-    print("where the CPU time goes (one pass, us a log): " + stages(logs))
+    print("where the CPU time goes (one pass, us a log): " + stages(logs, verifier))
 
 
-def stages(logs: list[bytes]) -> str:
+def stages(logs: list[bytes], memo: Verifier) -> str:
     """verify_log's steps timed one by one (a valid log takes every step)."""
     spent = dict.fromkeys(("parse", "mission", "id", "replay"), 0.0)
     for b in logs:
         c0 = time.process_time()
-        log = parse_log(b)
+        log = parse_log(b, memo.lines)
         c1 = time.process_time()
-        mission = mission_source(log)
+        mission = mission_source(log, memo.missions)
         c2 = time.process_time()
         verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
         c3 = time.process_time()
-        Replay(log, mission).run()
+        Replay(log, mission, memo.starts).run()
         c4 = time.process_time()
         for key, t in zip(spent, (c1 - c0, c2 - c1, c3 - c2, c4 - c3), strict=True):
             spent[key] += t

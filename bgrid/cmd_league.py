@@ -22,8 +22,8 @@ from .verifier.safe_text import printable_lines, terminal_text
 from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
-# One transaction per log costs about a quarter of the verifier's speed; per 50 logs the
-# database is lost in the noise (bench/bench_league.py).
+# One transaction per log adds a quarter to a half to the verifier's time, batches of 100
+# under a quarter (bench/bench_league.py, docs/league.md).
 DEFAULT_BATCH = 50
 CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
                "verification_id", "error")
@@ -298,7 +298,7 @@ def standings_text(table) -> str:
         for u in unranked:
             lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  "
                          f"[id {u.verification_id}]")
-    if len({s.challenge for s in table.standings}) > 1:
+    if table.season:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
         for r in table.season:
             lines.append(f"  {r.rank:>4}. {terminal_text(r.player)}  {r.points} points from {r.counted} "

@@ -168,8 +168,11 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
 @_deck_options
 @click.option("--player", default=None, metavar="NAME", callback=_player_name,
               help="Pilot name printed on the sheet.")
+@click.option("--winnable", is_flag=True,
+              help="Pack the first seed from the given one onward (same difficulty and ridges) "
+                   "whose solve (bgrid solve) finds a victory; the sheet and map.json give its par.")
 def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png, low_ink, gutter_fold,
-                 duplex_offset, player):
+                 duplex_offset, player, winnable):
     """Write a mission pack into OUT/<code>/: the sheet, the challenge deck and map.json.
 
     A hand setup, an explicit map (--header) or a blank sheet has no deck order: its pack
@@ -181,6 +184,7 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
       bgrid pack --code 0M00-0001-WR3 --paper letter --out packs
       bgrid pack --blank
       bgrid pack --header ada.log
+      bgrid pack --seed 1944 --winnable
     """
     from .generator.pack import is_pack_file, pack_files
     from .generator.safe_output import atomic_folder, make_folder, write_atomic
@@ -191,7 +195,10 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
     make_folder(out, "the --out folder")
-    files = pack_files(source, paper, player=player, **settings)
+    par = None
+    if winnable:
+        source, par = _winnable(source, code is not None)
+    files = pack_files(source, paper, player=player, par=par, **settings)
     if png:
         for name in [n for n in files if n.endswith(".pdf")]:
             files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())
@@ -203,3 +210,15 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
             write_atomic(building / name, data)
     for name in files:
         click.echo(str(folder / name))
+
+
+def _winnable(source, by_code: bool):
+    """The first winnable challenge from ``source``'s seed onward (``rules.solver``) and its par."""
+    from .rules.map_sources import challenge_source, seed_source
+    from .rules.solver import first_winnable
+
+    if source.mission is None:
+        raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
+    click.echo(f"solving from seed {source.mission.spec.seed} for a winnable challenge…", err=True)
+    mission, par = first_winnable(source.mission.spec)
+    return (challenge_source(mission) if by_code else seed_source(mission)), par.best.score

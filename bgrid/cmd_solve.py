@@ -49,12 +49,11 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
       bgrid solve --header my-run.log --jobs 4
     """
     mission = _mission(seed, code, difficulty, ridges, header_file)
-    if write_log_file is not None:
-        target = Path(write_log_file)
-        if target.is_dir():
-            raise BGridError(f"--write-log '{write_log_file}' is a folder, not a file")
-        if not target.parent.is_dir():
-            raise BGridError(f"--write-log: no folder '{target.parent}' to write '{target.name}' in")
+    if write_log_file is not None:  # before the search: it may run for minutes
+        from .generator.safe_output import check_target, refuse_inputs_as_outputs
+
+        check_target(write_log_file, "--write-log")
+        refuse_inputs_as_outputs({"--write-log": write_log_file}, [header_file] if header_file else [])
     began = time.monotonic()
     deadline = None if budget is None else began + budget
     show = (not as_json) and sys.stderr.isatty()
@@ -129,7 +128,6 @@ def _member_result(mission, index: int, deadline: float | None):
 
 
 def _run(mission, deadline, jobs: int, show: bool) -> Par:
-    err = click.get_text_stream("stderr")
     results = []
 
     def report(result) -> None:
@@ -138,10 +136,10 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
             best = best_of(results)
             found = "none" if result.line is None else result.line.score
             click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
-                       f"(best {best.score if best else 'none'})", file=err)
+                       f"(best {best.score if best else 'none'})", err=True)
 
     if jobs == 1:
-        return solve_mission(mission, deadline=deadline, progress=report)
+        return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_member_result, mission, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
@@ -153,9 +151,8 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
 
 def solution_log(mission, line) -> str:
     """The line as a mission log on the challenge deck, claiming its outcome and score."""
-    from .verifier.log_writer import write_log
-
     from .rules.engine import new_game
+    from .rules.log_writer import write_log
 
     state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                      mission.reshuffle)
@@ -165,6 +162,6 @@ def solution_log(mission, line) -> str:
 
 
 def _write_solution(mission, line, path: str) -> None:
-    from .generator.pack import write_atomic
+    from .generator.safe_output import write_atomic
 
-    write_atomic(Path(path), solution_log(mission, line).encode("utf-8"))
+    write_atomic(path, solution_log(mission, line), "--write-log")

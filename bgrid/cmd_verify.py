@@ -25,7 +25,7 @@ from .verifier.log_parser import MAX_BYTES
 from .verifier.safe_text import display_name, html_text, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
-from .verifier.verify import verify_log
+from .verifier.verify import Verifier
 
 LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
@@ -163,7 +163,7 @@ def verify_command(logs, as_json, html, explain, quiet, jobs):
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
     options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None)
-    if len(items) == 1 and not failed:
+    if len(items) == 1 and not failed and items[0].skipped is None:
         return _verify_one(items[0], as_json, html, options)
     counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
     ctx = click.get_current_context()
@@ -181,10 +181,15 @@ class Options:
     report: bool = False
 
 
+# This process's memos (missions and lines remembered from log to log); after a fork, each
+# worker process of --jobs has its own.
+_VERIFIER = Verifier()
+
+
 def _verdict_of(data: bytes, shown: str, options: Options, keep_board: bool):
     """One log's verdict; what nobody will read (the board, the history) is dropped before
     the verdict travels back from a worker process."""
-    verdict = verify_log(data, source=shown, history=options.explain or keep_board)
+    verdict = _VERIFIER.verify(data, source=shown, history=options.explain or keep_board)
     if options.explain:
         verdict.explanation = narrative.explain(verdict)
     if not keep_board:

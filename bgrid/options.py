@@ -28,7 +28,7 @@ class WholeNumber(click.ParamType):
             return value
         text = value.strip()
         if _SEED.fullmatch(text) is None:
-            self.fail(f"'{value}' is not a whole number", param, ctx)
+            self.fail(f"'{value}' is not a valid integer (plain digits 0-9)", param, ctx)
         if len(text.lstrip("+-").lstrip("0")) > SEED_DIGITS:
             self.fail(f"a number of {len(text)} digits is out of range", param, ctx)
         number = int(text)

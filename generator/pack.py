@@ -22,19 +22,24 @@ def is_pack_file(name: str) -> bool:
 
 def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
-               duplex_offset: tuple[float, float] = (0.0, 0.0)) -> dict[str, bytes]:
+               duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None) -> dict[str, bytes]:
     """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
     :func:`variant_suffix`), ``map.json``. A mission without a known deck order (a hand
-    setup, an explicit map, a blank sheet) gets a plain deck and no ``map.json``."""
+    setup, an explicit map, a blank sheet) gets a plain deck and no ``map.json``. ``par``: the
+    challenge was chosen winnable (``bgrid pack --winnable``); the sheet and ``map.json`` say
+    so, with the par."""
     paper = paper.lower()
     variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
     seeded = mission.mission if isinstance(mission, MapSource) else mission
     files = {
-        f"sheet-{paper}.pdf": render_sheet(mission, paper, player),
+        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par),
         f"deck-{paper}{variant}.pdf": render_deck(seeded, paper, low_ink=low_ink, gutter_fold=gutter_fold,
                                          duplex_offset=duplex_offset),
     }
     if seeded is not None:
-        files["map.json"] = (json.dumps(mission_json(seeded), indent=2) + "\n").encode()
+        record = mission_json(seeded)
+        if par is not None:
+            record |= {"winnable": True, "par": par}
+        files["map.json"] = (json.dumps(record, indent=2) + "\n").encode()
     return files
 

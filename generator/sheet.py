@@ -19,7 +19,7 @@ mission, so the same mission and paper always give the same bytes.
 Speed (bench/bench_print.py): WeasyPrint's cost grows with the number of HTML elements it
 cascades and lays out, so the parts made of many small pieces are SVG drawings given as
 ``data:`` images (the board, the QR code, the stacking list, the by-card table, the turn
-log's ruling) and ``sheet.css`` is parsed, with its fonts, once a process
+log's ruling and turn numbers) and ``sheet.css`` is parsed, with its fonts, once a process
 (:func:`sheet_stylesheet`).
 """
 
@@ -44,6 +44,7 @@ from ..rules.errors import BGridError
 from ..rules.map_sources import MapSource, seed_source
 from ..rules.mission import Mission
 from ..rules.ruleset import Play, Ruleset
+from ..rules.setup import ARTILLERY, BUNKERS
 from .paper import paper_size
 from .qr import qr_svg
 
@@ -65,12 +66,13 @@ PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
 LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 26),
                ("k", "resupply K → card", 16), ("a", "action 1", 27), ("a", "action 2", 27),
                ("m", "automa", 10), ("p", "at facing", 11), ("n", "ALT", 6), ("n", "DMG", 6),
-               ("r", "art 1", 9), ("r", "art 2", 9), ("r", "art 3", 9), ("r", "art 4", 9))
+               *(("r", f"art {n}", 9) for n in range(1, ARTILLERY + 1)))
 #: The example row, a cell a column: what a player writes there (a King played between
 #: actions goes in the action cell: R29).
 LOG_EXAMPLE = ("e.g.", "7H", "2S 9H KD JH 5C", "KD → 4S", "move 5C FFLF", "alt JH", "8H",
                "H3 E", "5", "0", "C6", "D6 s", "", "✕")
 LOG_LINE_MM = 0.2  # the empty rows' ruling
+LOG_NUMBER_FONT = ("DejaVuSansCondensed-Bold.ttf", 2.4)  # the turn numbers (6.8 pt)
 # WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
 # 0.3 mm) inside its box: the drawn rows shift by as much to continue the table's lines.
 LOG_GRID_INSET_MM = 0.15
@@ -112,7 +114,7 @@ _SUIT_MOVES = {
 }
 
 
-def longest_mission_turns(ruleset: Ruleset, actions_per_turn: int = 2) -> int:
+def longest_mission_turns(ruleset: Ruleset) -> int:
     """The most turns a mission can last: the turn log prints a row for each.
 
     Every turn takes at least one card from the deck (the entry card when the bomber is off
@@ -128,7 +130,7 @@ def longest_mission_turns(ruleset: Ruleset, actions_per_turn: int = 2) -> int:
     """
     deck = len(FULL_DECK)
     passes = ruleset.reshuffles_allowed + 1
-    cards = deck + (passes - 1) * (deck - (ruleset.hand_size - actions_per_turn))
+    cards = deck + (passes - 1) * (deck - (ruleset.hand_size - ruleset.actions_per_turn))
     return 1 + (cards - 1 - ruleset.hand_size) + 1
 
 
@@ -302,9 +304,10 @@ def _mm(value: float) -> float:
     return round(value, 3)  # short, stable numbers in the drawings
 
 
-def log_context(paper_width: float, row_mm: float, rows: int) -> dict:
-    """The turn log's columns stretched to the text width, and the ruling of ``rows``
-    empty rows (drawn as one image under the row numbers)."""
+def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
+    """The turn log's columns stretched to the text width, and its empty rows drawn as one
+    image: the ruling and the turn numbers ``rows`` (one :func:`label_run`; as a column of
+    HTML lines they were a tenth of the sheet's render time)."""
     width = paper_width - 2 * PAGE_MARGIN_MM[1]
     scale = width / sum(share for _, _, share in LOG_COLUMNS)
     widths = [_mm(share * scale) for _, _, share in LOG_COLUMNS]
@@ -314,11 +317,15 @@ def log_context(paper_width: float, row_mm: float, rows: int) -> dict:
     for w in widths[:-1]:
         x += w
         edges.append(_mm(x))
-    height = rows * row_mm
+    height = len(rows) * row_mm
+    middle, baseline = columns[0]["width"] / 2, row_mm / 2 + LOG_NUMBER_FONT[1] * 0.36
+    numbers = label_run([(str(n), middle, i * row_mm + baseline) for i, n in enumerate(rows)],
+                        LOG_NUMBER_FONT, centred=True)
     return {"columns": columns, "width": _mm(width), "height": _mm(height + LOG_LINE_MM / 2),
             "stroke": LOG_LINE_MM, "row_mm": row_mm, "inset": LOG_GRID_INSET_MM,
-            "row_lines": [_mm(r * row_mm) for r in range(1, rows + 1)],
-            "column_lines": [0.0] + edges + [_mm(width)]}
+            "row_lines": [_mm(r * row_mm) for r in range(1, len(rows) + 1)],
+            "column_lines": [0.0] + edges + [_mm(width)], "numbers": numbers,
+            "number_size": LOG_NUMBER_FONT[1]}
 
 
 def log_pages(paper: str, turns: int) -> list[list[int]]:
@@ -383,7 +390,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
     row_mm = LOG_ROW_MM[paper] + LOG_LINE_MM  # room + ruling
     pages: list[dict[str, Any]] = []
     for rows in log_pages(paper, turns):
-        log = log_context(width, row_mm, len(rows))
+        log = log_context(width, row_mm, rows)
         pages.append({"rows": rows, "log": log, "lines": _drawing("log.svg.j2", log=log)})
     board = board_context(source)
     health = source.health
@@ -399,11 +406,13 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "ridges": source.ridge_count,
         "ruleset": rs.name,
         "health": health,
+        "example_health": health or rs.health(rs.default_difficulty),  # a blank sheet's example
         "damage_boxes": list(range(1, (health or max(rs.difficulties.values())) + 1)),
         "player": player,
-        "bunkers": [] if m is None else cells(sorted(m.bunkers, key=lambda c: (c.column, c.row))),
+        "bunkers": [""] * BUNKERS if m is None else cells(sorted(m.bunkers, key=lambda c: (c.column, c.row))),
         "artillery": [{"number": n, "cell": c} for n, c in
-                      enumerate(cells(m.artillery) if m is not None else [""] * 4, start=1)],
+                      enumerate(cells(m.artillery) if m is not None else [""] * ARTILLERY, start=1)],
+        "counts": {"bunkers": BUNKERS, "artillery": ARTILLERY},
         "header_lines": source.header_lines(),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),
@@ -422,9 +431,10 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
     }
 
 
-def render_sheet_html(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> str:
+def render_sheet_html(mission: Mission | MapSource, paper: str = "a4", player: str | None = None,
+                      par: int | None = None) -> str:
     """The sheet as HTML (autoescaped, strict: a missing value raises)."""
-    return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player))
+    return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player) | {"par": par})
 
 
 def sheet_name(mission: Mission | MapSource) -> str:
@@ -567,8 +577,11 @@ def pdf_identifier(*parts: str) -> bytes:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32].encode()
 
 
-def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> bytes:
-    """The mission sheet as PDF bytes; the same arguments always give the same bytes."""
-    html = render_sheet_html(mission, paper, player)
-    return html_to_pdf(html, pdf_identifier("sheet", sheet_key(mission), paper.lower(), player or ""),
+def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | None = None,
+                 par: int | None = None) -> bytes:
+    """The mission sheet as PDF bytes; the same arguments always give the same bytes.
+    ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable · par N"."""
+    html = render_sheet_html(mission, paper, player, par)
+    parts = ("sheet", sheet_key(mission), paper.lower(), player or "") + (() if par is None else (f"par {par}",))
+    return html_to_pdf(html, pdf_identifier(*parts),
                        style=sheet_stylesheet())

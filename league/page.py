@@ -32,11 +32,10 @@ def render_page(table: Standings, *, title: str = "B-Grid league standings", lin
         groups.append({"challenge": challenge,
                        "ranked": [s for s in table.standings if s.challenge == challenge],
                        "unranked": [u for u in table.unranked if u.challenge == challenge]})
-    season = table.season if len({s.challenge for s in table.standings}) > 1 else []
     env = _environment()
     env.filters["untrusted"] = html_text
     return env.get_template("standings.html.j2").render(
-        title=title, groups=groups, season=season, best=table.best, links=links, generated=generated,
+        title=title, groups=groups, season=table.season, best=table.best, links=links, generated=generated,
         ranked_count=len(table.standings), unranked_count=len(table.unranked))
 
 

@@ -84,6 +84,39 @@ MIGRATIONS: tuple[str, ...] = (
             FROM entries WHERE verdict = 'valid')
         WHERE pick = 1;
     """,
+    # ``results`` replaces ``best``: one row per player and challenge with their attempts
+    # and a copy of their best valid entry's columns, so that standings are one index scan
+    # of one table (no join, no count per row); and unranked entries get an index in the
+    # order they are listed.
+    """
+    CREATE TABLE results (
+        challenge TEXT NOT NULL,
+        player TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        entry_id INTEGER REFERENCES entries (id),
+        score INTEGER,
+        turns INTEGER,
+        submitted_at TEXT,
+        outcome TEXT,
+        damage INTEGER,
+        verification_id TEXT,
+        player_from_file INTEGER,
+        PRIMARY KEY (challenge, player)
+    );
+    INSERT INTO results
+        SELECT tried.challenge, tried.player, tried.attempts, entries.id, entries.score, entries.turns,
+               entries.submitted_at, entries.outcome, entries.damage, entries.verification_id,
+               entries.player_from_file
+        FROM (SELECT challenge, player, COUNT(*) AS attempts FROM entries
+              WHERE challenge IS NOT NULL GROUP BY challenge, player) AS tried
+        LEFT JOIN best ON best.challenge = tried.challenge AND best.player = tried.player
+        LEFT JOIN entries ON entries.id = best.entry_id;
+    DROP TABLE best;
+    CREATE INDEX results_ranking ON results (challenge, score DESC, turns, submitted_at, entry_id)
+        WHERE entry_id IS NOT NULL;
+    CREATE INDEX entries_unranked ON entries (challenge, player, submitted_at, id)
+        WHERE verdict != 'valid';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -95,15 +128,19 @@ COLUMNS = ("verification_id", "log_sha256", "source", "player", "player_from_fil
            "error_message", "submitted_at", "bgrid_version")
 _INSERT = (f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
            "ON CONFLICT (verification_id) DO NOTHING")
+_COUNT_ATTEMPT = ("INSERT INTO results (challenge, player, attempts) VALUES (:challenge, :player, 1) "
+                  "ON CONFLICT (challenge, player) DO UPDATE SET attempts = attempts + 1")
 # The standings order (league.standings): higher score, fewer turns, earlier submission.
-_BETTER = """excluded.score > best.score OR excluded.score = best.score AND (
-    excluded.turns < best.turns OR excluded.turns = best.turns AND (
-    excluded.submitted_at < best.submitted_at OR excluded.submitted_at = best.submitted_at
-    AND excluded.entry_id < best.entry_id))"""
-_KEEP_BEST = ("INSERT INTO best (challenge, player, entry_id, score, turns, submitted_at) "
-              "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (challenge, player) DO UPDATE SET "
-              "entry_id = excluded.entry_id, score = excluded.score, turns = excluded.turns, "
-              f"submitted_at = excluded.submitted_at WHERE {_BETTER}")
+_KEEP_BEST = """UPDATE results SET entry_id = :entry_id, score = :score, turns = :turns,
+    submitted_at = :submitted_at, outcome = :outcome, damage = :damage,
+    verification_id = :verification_id, player_from_file = :player_from_file
+    WHERE challenge = :challenge AND player = :player AND (entry_id IS NULL
+        OR :score > score OR :score = score AND (:turns < turns OR :turns = turns AND (
+           :submitted_at < submitted_at OR :submitted_at = submitted_at AND :entry_id < entry_id)))"""
+
+
+_RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage", "verification_id",
+                "player_from_file")
 
 
 class LeagueError(BGridError):
@@ -216,9 +253,10 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
                 entry_id = cursor.lastrowid
                 assert entry_id is not None  # the INSERT above has just added a row
                 conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (entry_id, row["log"]))
+                if row["challenge"] is not None:
+                    conn.execute(_COUNT_ATTEMPT, row)
                 if row["verdict"] == "valid":
-                    conn.execute(_KEEP_BEST, (row["challenge"], row["player"], entry_id, row["score"],
-                                              row["turns"], row["submitted_at"]))
+                    conn.execute(_KEEP_BEST, {k: row[k] for k in _RESULT_KEYS} | {"entry_id": entry_id})
                 out.append(Stored(entry_id, True))
             else:
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",

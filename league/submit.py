@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 
 from ..verifier.verdict import Verdict
-from ..verifier.verify import verify_log
+from ..verifier.verify import Verifier
 from .store import entry_by_bytes, record
 
 CHALLENGE_PREFIX = "challenge "
@@ -103,6 +103,7 @@ def submit_logs(conn, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,
     transaction, yielding one :class:`Submission` per log in order once its batch is
     committed. ``clock`` gives the submitted-at text of each log."""
     version = bgrid_version()
+    verifier = Verifier()  # the missions of a batch of one challenge are built once
     pending: list[tuple[dict, Verdict]] = []
     for source, data in logs:
         known = entry_by_bytes(conn, hashlib.sha256(data).hexdigest())
@@ -113,7 +114,7 @@ def submit_logs(conn, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,
                              "", False, None, f"{source}: duplicate of entry {known['id']} "
                              f"[id {known['verification_id']}]")
             continue
-        verdict = verify_log(data, source=source)
+        verdict = verifier.verify(data, source=source)
         pending.append((entry_row(data, source, verdict, clock(), version), verdict))
         if len(pending) >= batch:
             yield from _commit(conn, pending)

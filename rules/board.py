@@ -19,8 +19,6 @@ from __future__ import annotations
 import enum
 from functools import lru_cache
 
-import shapely
-
 from .errors import NotationError
 from .notation import ascii_upper
 
@@ -193,12 +191,19 @@ def is_in_range(a: Cell, b: Cell, reach: int, mountains) -> bool:
 
 # -- ridges (R2) ------------------------------------------------------------------------
 
-# Cell squares in doubled coordinates: cell (c, r) spans [2c, 2c+2] × [2r, 2r+2], so every
-# centre is an integer point and corner touches are exact.
-_SQUARES = shapely.box(
-    [2 * (i % SIZE) for i in range(SIZE * SIZE)], [2 * (i // SIZE) for i in range(SIZE * SIZE)],
-    [2 * (i % SIZE) + 2 for i in range(SIZE * SIZE)], [2 * (i // SIZE) + 2 for i in range(SIZE * SIZE)])
-shapely.prepare(_SQUARES)
+@lru_cache(maxsize=1)
+def _squares():
+    """Shapely and the cell squares in doubled coordinates: cell (c, r) spans [2c, 2c+2] ×
+    [2r, 2r+2], so every centre is an integer point and corner touches are exact. Imported
+    on first use: only setup draws ridges, and verifying a log on an explicit map (or a
+    folder of them, one process a folder) need not load Shapely and NumPy at all."""
+    import shapely  # noqa: PLC0415
+
+    squares = shapely.box(
+        [2 * (i % SIZE) for i in range(SIZE * SIZE)], [2 * (i // SIZE) for i in range(SIZE * SIZE)],
+        [2 * (i % SIZE) + 2 for i in range(SIZE * SIZE)], [2 * (i // SIZE) + 2 for i in range(SIZE * SIZE)])
+    shapely.prepare(squares)
+    return shapely, squares
 
 
 @lru_cache(maxsize=SIZE ** 4)
@@ -211,13 +216,14 @@ def ridge_cells(a: Cell, b: Cell) -> tuple[Cell, ...]:
     """
     if a == b:
         return (CELLS[a],)
+    shapely, squares = _squares()
     line = shapely.LineString([(2 * (a % SIZE) + 1, 2 * (a // SIZE) + 1),
                                (2 * (b % SIZE) + 1, 2 * (b // SIZE) + 1)])
     # DE-9IM "T********": the interiors of square and segment meet. The square's interior is
     # open, so a segment that meets it runs inside it for a positive length, and one that only
     # touches a corner (or runs along an edge, impossible between centres) does not meet it.
     # GEOS decides this exactly on these integer coordinates: no length tolerance needed.
-    crossed = shapely.relate_pattern(_SQUARES, line, "T********")
+    crossed = shapely.relate_pattern(squares, line, "T********")
     return tuple(CELLS[i] for i in crossed.nonzero()[0])
 
 

@@ -515,17 +515,34 @@ _PLAY = {Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """R24: the parts and the total."""
-    bunkers: int    # bunkers destroyed × 2
-    artillery: int  # artillery destroyed × 1
-    damage: int     # damage taken × −1 (zero or negative)
-    total: int
+    """R24: what was destroyed and taken, the ruleset's points for each, and the total
+    (+2 a bunker, +1 an artillery piece destroyed, −1 a point of damage in standard-1)."""
+
+    bunkers: int  # bunkers destroyed
+    artillery: int  # artillery pieces destroyed
+    damage: int  # damage taken
+    bunker_points: int = 2
+    artillery_points: int = 1
+    damage_points: int = -1
+
+    @property
+    def total(self) -> int:
+        return (self.bunkers * self.bunker_points + self.artillery * self.artillery_points
+                + self.damage * self.damage_points)
+
+    def breakdown(self) -> str:
+        """``2 bunkers × +2, 1 artillery × +1, 3 damage × -1 = 2``."""
+        return (f"{self.bunkers} bunker{'s' if self.bunkers != 1 else ''} × {self.bunker_points:+d}, "
+                f"{self.artillery} artillery × {self.artillery_points:+d}, "
+                f"{self.damage} damage × {self.damage_points:+d} = {self.total}")
+
+    def as_dict(self) -> dict[str, int]:
+        return {"bunkers": self.bunkers, "artillery": self.artillery, "damage": self.damage,
+                "total": self.total}
 
 
 def score(state: GameState) -> Score:
-    """The score of the mission so far (R24): +2 a bunker, +1 an artillery piece destroyed,
-    −1 a point of damage. It can be negative."""
+    """The score of the mission so far (R24). It can be negative."""
     rs = state.ruleset
-    parts = (state.bunkers_destroyed * rs.score_bunker, state.artillery_destroyed * rs.score_artillery,
-             state.damage * rs.score_damage)
-    return Score(*parts, sum(parts))
+    return Score(state.bunkers_destroyed, state.artillery_destroyed, state.damage,
+                 rs.score_bunker, rs.score_artillery, rs.score_damage)

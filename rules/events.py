@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import MISSING, dataclass, field, fields
 
+from .actions import Action
 from .board import Cell, Facing
 from .cards import Card
 from .state import CardPurpose, DefeatCause
@@ -59,7 +60,7 @@ class Drew:
 @dataclass(frozen=True, slots=True)
 class Played:
     """The player's action, as given (``rules.actions``); an EnterColumn is not a play."""
-    action: object
+    action: Action
 
 
 @dataclass(frozen=True, slots=True)

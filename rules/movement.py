@@ -39,9 +39,9 @@ def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
     """Follow ``steps`` from ``cell``/``facing`` with ``points`` movement points.
 
     ``is_clear``: the bomber flies at or above the mountain clearance (R9), so mountains do
-    not stop it; ``clearance`` (that altitude) is only named in messages. Raises :class:`IllegalActionError` for too many steps, a step after an exit
-    or a blocked step (its ``step`` the index of the letter at fault), or no forward step that
-    happens (R9, R31).
+    not stop it; ``clearance`` (that altitude) is only named in messages. Raises
+    :class:`IllegalActionError` for too many steps, a step after an exit or a blocked step (its
+    ``step`` the index of the letter at fault), or no forward step that happens (R9, R31).
     """
     if len(steps) > points:
         raise IllegalActionError(

@@ -9,13 +9,15 @@ calls do not give directly:
 * :func:`turn_outcomes` — every distinct state at the next turn's first decision (or the
   end), each with the plays that reach it;
 * :func:`play_plan` — a line of plays replayed on the checked path (:func:`engine.reveal`,
-  :func:`engine.apply`), its events ready for ``verifier.log_writer``.
+  :func:`engine.apply`), its events ready for :mod:`rules.log_writer`.
 
 The cards-drawn counter is ``state.cards_drawn`` (kept by the engine); "reveal the top card"
 of a known deck is :func:`reveal_top`.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 from .cards import FULL_DECK, JOKER_RANK
 from .engine import apply, apply_legal, reveal, reveal_drawn, score
@@ -74,22 +76,26 @@ def run_chance(state: GameState) -> None:
         reveal_drawn(state, 0)
 
 
-def turn_outcomes(state: GameState) -> dict:
+def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
     """Every distinct outcome of the player's turn from ``state`` (a decision of a challenge
     deck mission): ``{state_key: (state, plays)}`` where each state is at the first decision
     of a later turn or over, and ``plays`` is a tuple of actions that gets there from
-    ``state`` (the cards between them are the deck's). Depth-first over the turn's plays,
+    ``state`` (the cards between them are the deck's). Breadth-first over the turn's plays (a limit keeps every first play),
     with repeats merged on :func:`state_key` at every decision of the turn; the order is
     that of :func:`legal_actions`, so the result is the same on every run.
+
+    ``limit`` caps the distinct states met within the turn: a turn with Kings and Jokers can
+    hold tens of thousands, and a heuristic search would rather see a deterministic part of
+    them than wait. With a limit the result may miss outcomes.
     """
     turn = state.turn
     out: dict = {}
     seen = {state_key(state)}
-    stack = [(state, ())]
+    queue = deque([(state, ())])
     phases = CHANCE_PHASES
     over = Phase.OVER
-    while stack:
-        node, plays = stack.pop()
+    while queue:
+        node, plays = queue.popleft()
         for action in legal_actions(node):
             child = node.copy()
             apply_legal(child, action)
@@ -99,6 +105,8 @@ def turn_outcomes(state: GameState) -> dict:
             if key in seen:
                 continue
             seen.add(key)
+            if limit is not None and len(seen) > limit:
+                return out
             if child.phase in phases:
                 while child.phase in phases:
                     reveal_drawn(child, 0)
@@ -107,7 +115,7 @@ def turn_outcomes(state: GameState) -> dict:
                 if key not in out:
                     out[key] = (child, plays + (action,))
             else:
-                stack.append((child, plays + (action,)))
+                queue.append((child, plays + (action,)))
     return out
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from .board import distance
 from .cards import ACE, JOKER_RANK
 from .engine import new_game, score
-from .search import best_possible, run_chance, turn_outcomes
+from .search import best_possible, card_mask, run_chance, turn_outcomes
 from .state import GameState, Outcome
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
@@ -53,15 +53,18 @@ class Member:
 
 #: The standard portfolio (version :data:`PORTFOLIO_VERSION`): eight width-1 beams.
 PORTFOLIO: tuple[Member, ...] = (
-    Member("balanced", 1, 4_000, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
-    Member("hunter", 1, 4_000, 4.0, 2.0, 2.0, 2.0, 6.0, 0.5),
-    Member("careful", 1, 4_000, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
-    Member("bombardier", 1, 4_000, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
-    Member("pilot", 1, 4_000, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
-    Member("diver", 1, 4_000, 2.5, 3.0, 1.5, 3.0, 10.0, 2.0),
-    Member("wary", 1, 4_000, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
-    Member("direct", 1, 4_000, 5.0, 1.5, 1.0, 1.0, 4.0, 0.0),
+    Member("balanced", 1, 1_500, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
+    Member("hunter", 1, 1_500, 4.0, 2.0, 2.0, 2.0, 6.0, 0.5),
+    Member("careful", 1, 1_500, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
+    Member("bombardier", 1, 1_500, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
+    Member("pilot", 1, 1_500, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
+    Member("diver", 1, 1_500, 2.5, 3.0, 1.5, 3.0, 10.0, 2.0),
+    Member("wary", 1, 1_500, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
+    Member("direct", 1, 1_500, 5.0, 1.5, 1.0, 1.0, 4.0, 0.0),
 )
+
+#: Distinct states a search looks at within one turn (``search.turn_outcomes``'s limit).
+TURN_LIMIT = 3000
 
 _BOMBS = (7, 8, ACE, JOKER_RANK)
 _SCORE_WEIGHT = 10.0
@@ -149,7 +152,7 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
 
     def expand(node) -> None:
         nonlocal nodes
-        for key, (child, plays) in turn_outcomes(node[0]).items():
+        for key, (child, plays) in turn_outcomes(node[0], TURN_LIMIT).items():
             nodes += 1
             if key not in seen:
                 seen.add(key)
@@ -175,13 +178,23 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
         if best is None or best_possible(node[0]) > best[0]:
             expand(node)
         if layers:
-            pick = max((item for layer in layers.values() for item in layer),
-                       key=lambda item: (-item[0] - member.fuel * item[2][0].cards_drawn, -item[1]))
+            here = _standing(node[0])
+            children = [item for layer in layers.values() for item in layer]
+            # A pass keeps every hope and spends the least fuel, so a value alone would
+            # pass for ever; the dive moves on whenever anything else is possible.
+            moving = [item for item in children if _standing(item[2][0]) != here] or children
+            pick = max(moving, key=lambda item: (-item[0] - member.fuel * item[2][0].cards_drawn,
+                                                 -item[1]))
             layers.clear()
             layers[pick[2][0].cards_drawn] = [pick]
     if best is None:
         return MemberResult(member.name, None, nodes, complete)
     return MemberResult(member.name, _line(best[0], best[1]), nodes, complete)
+
+
+def _standing(state: GameState) -> tuple:
+    """Where the bomber is and what it holds: unchanged by a turn of passing."""
+    return (state.cell, state.facing, state.altitude, card_mask(state.hand))
 
 
 def _line(total: int, node) -> Line:
@@ -236,10 +249,11 @@ def best_of(results) -> Line | None:
 
 
 def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: float | None = None,
-          portfolio=PORTFOLIO, scale: int = 1, progress=None) -> Par:
+          portfolio=None, scale: int = 1, progress=None) -> Par:
     """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
     and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
     line kept. ``progress(result)`` is called after each member."""
+    portfolio = PORTFOLIO if portfolio is None else portfolio
     start = start_of(game_map, ruleset, difficulty, deck, reshuffle)
     results = []
     for member in portfolio:
@@ -256,3 +270,31 @@ def solve_mission(mission, **options) -> Par:
     """:func:`solve` for a ``rules.mission.Mission`` (its challenge deck)."""
     return solve(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                  mission.reshuffle, **options)
+
+
+#: How many seeds ``first_winnable`` tries before giving up.
+WINNABLE_TRIES = 20
+
+
+def is_winnable(mission, **options) -> bool:
+    """The winnable predicate (for ``bgrid pack --winnable`` and dated challenges): the
+    portfolio's solve of the challenge deck finds a victory."""
+    par = solve_mission(mission, **options)
+    return par.best is not None and par.best.is_victory
+
+
+def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
+    """The documented rule for winnable challenges: the first seed from ``spec.seed`` onward
+    (same ruleset, difficulty and ridges) whose solve finds a victory. Returns (mission,
+    par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory."""
+    from dataclasses import replace
+
+    from .errors import BGridError
+    from .mission import mission_from_spec
+
+    for seed in range(spec.seed, spec.seed + tries):
+        mission = mission_from_spec(replace(spec, seed=seed))
+        par = solve_mission(mission, **options)
+        if par.best is not None and par.best.is_victory:
+            return mission, par
+    raise BGridError(f"no winnable challenge among seeds {spec.seed} to {spec.seed + tries - 1}")

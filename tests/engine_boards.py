@@ -72,19 +72,7 @@ def of(events, kind) -> list:
     return [e for e in events if isinstance(e, kind)]
 
 
-def snapshot(state: GameState) -> tuple:
-    """Every slot of a state as comparable, hashable values (sets sorted; the map and the
-    ruleset, which never change, by identity)."""
-    out = []
-    for name in GameState.__slots__:
-        value = getattr(state, name)
-        if name in ("game_map", "ruleset"):
-            value = id(value)
-        if isinstance(value, (set, frozenset)):
-            value = tuple(sorted(value))
-        elif isinstance(value, list):
-            value = tuple(value)
-        elif isinstance(value, dict):
-            value = tuple(sorted(value.items(), key=str))
-        out.append((name, value))
-    return tuple(out)
+def snapshot(state: GameState) -> str:
+    """The whole state as a comparable, hashable value: its serialised form, which reads back
+    to an equal state (``GameState.serialize``)."""
+    return state.serialize()

@@ -139,25 +139,16 @@ def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
     remembered line must never carry one log's context into the next. Seen once during this
     review, while the parser's memo was being changed: a log verified right after another
     reported E125 'before the first turn' on its line 8."""
-    from bgrid.verifier import log_parser, map_source, replay, verify as verify_module
+    from bgrid.verifier import Verifier
 
-    memos = [getattr(module, name, None) for module, name in
-             ((log_parser, "_REMEMBERED"), (map_source, "_SOURCES"), (replay, "_STARTS"))]
-
-    def forget() -> None:  # the verifier's memos between logs, as far as they exist
-        for memo in memos:
-            if isinstance(memo, dict):
-                memo.clear()
+    verifier = Verifier()
 
     base = LOG.split("automa JD")[0]
     logs = [LOG, base + "alt 10H\n", base + "automa JD\nturn 2\n", LOG + "draw 9C 2D\n",
             LOG.replace("move 2H FF", "move 2H FFF")]
     logs += [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent / "logs" / "corpus").glob("*.log"))[:20]]
-    together = [verify_module.verify_log(text).summary() for text in logs + logs[::-1]]
-    alone = []
-    for text in logs + logs[::-1]:
-        forget()
-        alone.append(verify_module.verify_log(text).summary())
+    together = [verifier.verify(text).summary() for text in logs + logs[::-1]]
+    alone = [Verifier().verify(text).summary() for text in logs + logs[::-1]]
     assert together == alone
 
 

@@ -1,5 +1,5 @@
-"""Every doctest in the game model and the generator runs and passes (style guide: doctests on
-notation helpers run under pytest)."""
+"""Every doctest in the game model, the generator and the verifier runs and passes (style guide:
+doctests on notation helpers run under pytest)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import pkgutil
 import pytest
 
 import bgrid.generator
+import bgrid.verifier
 import bgrid.rules
 
 
 def _modules():
-    for package in (bgrid.rules, bgrid.generator):
+    for package in (bgrid.rules, bgrid.generator, bgrid.verifier):
         yield package.__name__
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             yield info.name

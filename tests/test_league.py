@@ -263,24 +263,38 @@ def test_cli_terminal_output_escapes_format_characters_in_names(tmp_path):
         assert "\u202e" not in out and "Eve\\u202elive" in out
 
 
-def test_a_league_from_the_first_schema_is_migrated_and_its_best_results_filled_in(tmp_path):
-    path = tmp_path / "old.db"
-    create_league(path)
-    conn = open_league(path)
+def test_a_league_from_the_first_schema_is_migrated_and_its_results_filled_in(tmp_path):
+    from bgrid.league.store import APPLICATION_ID, COLUMNS, MIGRATIONS
+    from bgrid.league.submit import entry_row
+    from bgrid.verifier.verify import verify_log
+
     pool = games(20)
-    submit(conn, [(f"{k}", g.by(f"P{k % 3}")) for k, g in enumerate(pool)])
-    expected = compute_standings(conn).as_dict()
-    conn.close()
-    with sqlite3.connect(path) as raw:  # the file as schema version 1 left it
-        raw.execute("DROP TABLE best")
+    logs = [(f"{k}", g.by(f"P{k % 3}")) for k, g in enumerate(pool)]
+    broken = pool[0].by("P0").replace(b"claim:", b"claim: victory 99\n#", 1)
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as raw:  # a league as schema version 1 wrote it
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        raw.executescript(MIGRATIONS[0])
         raw.execute("PRAGMA user_version = 1")
+        for k, (name, data) in enumerate(logs + [("bad", broken)]):
+            row = entry_row(data, name, verify_log(data, source=name), f"2026-12-01T10:00:00.{k:06d}Z", "old")
+            entry = raw.execute(f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+                                [row[c] for c in COLUMNS]).lastrowid
+            raw.execute("INSERT INTO logs VALUES (?, ?)", (entry, data))
     conn = open_league(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert compute_standings(conn).as_dict() == expected
+    migrated = compute_standings(conn).as_dict()
+    conn.close()
+    fresh_path = tmp_path / "new.db"
+    create_league(fresh_path)
+    fresh = open_league(fresh_path)
+    submit(fresh, logs + [("bad", broken)])
+    assert migrated == compute_standings(fresh).as_dict()
+    fresh.close()
     best = {p: max((g for k, g in enumerate(pool) if k % 3 == int(p[1])), key=lambda g: (g.score, -g.turns))
             for p in ("P0", "P1", "P2")}
-    assert {s["player"]: s["score"] for s in expected["standings"]} == {p: g.score for p, g in best.items()}
-    conn.close()
+    assert {s["player"]: s["score"] for s in migrated["standings"]} == {p: g.score for p, g in best.items()}
+    assert {s["player"]: s["attempts"] for s in migrated["standings"]} == {"P0": 8, "P1": 7, "P2": 6}
 
 
 def test_cli_a_failing_database_is_one_line_not_a_traceback(tmp_path, monkeypatch, inbox):

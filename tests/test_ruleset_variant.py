@@ -123,7 +123,7 @@ def test_the_verifier_names_the_variant_hand_size():
 
 def test_the_sheet_aid_prints_the_variant_values():
     mission = dataclasses.replace(mission_from_seed(1944), ruleset=VARIANT)
-    aid = aid_context(mission)
+    aid = aid_context(VARIANT)
     assert aid["reach"] == [5, 4, 3, 2, 1, 1]  # max(1, 5 - altitude) for altitudes 0-5 (R18)
     assert aid["ranks"]["alt1"] == "10 J Q" and aid["ranks"]["alt2"] == ""
     html = render_sheet_html(mission)

@@ -164,7 +164,8 @@ def test_force_without_write_logs_is_misuse():
     assert result.exit_code == 2 and "--force goes with --write-logs" in result.output
 
 
-def test_an_interrupted_write_logs_run_leaves_no_temporary_file(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_write_logs_run_leaves_no_temporary_file(tmp_path, signum):
     folder = tmp_path / "L"
     proc = subprocess.Popen([sys.executable, "-c", "from bgrid.cli import main; main()", "simulate",
                              "--seed", "1944", "--games", "1000000", "--write-logs", str(folder)],
@@ -172,7 +173,7 @@ def test_an_interrupted_write_logs_run_leaves_no_temporary_file(tmp_path):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(folder.glob("game-*.log"))) < 3:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"Traceback" not in err
     assert len(list(folder.glob("game-*.log"))) >= 3
@@ -224,3 +225,11 @@ def test_a_pack_folder_holding_the_users_files_is_not_replaced(tmp_path, monkeyp
     assert (folder / "my-notes.txt").read_text() == "mine"
     assert (folder / "map.json").read_bytes() == b"map.json a4"
     assert leftovers(tmp_path) == []
+
+
+def test_solve_refuses_to_write_its_line_over_the_header_log(tmp_path):
+    mine = tmp_path / "mine.log"
+    mine.write_text("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n\nturn 1\n")
+    result = run(["solve", "--header", str(mine), "--write-log", str(mine)])
+    assert result.exit_code == 2 and "is one of the inputs" in result.output
+    assert mine.read_text().endswith("turn 1\n")

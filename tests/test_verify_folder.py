@@ -131,7 +131,7 @@ def test_each_log_is_printed_before_the_next_is_verified(tmp_path, monkeypatch):
         (tmp_path / f"g{k}.log").write_text(valid_log(k))
     import bgrid.cmd_verify as cmd_verify
 
-    real = cmd_verify.verify_log
+    real = cmd_verify._VERIFIER.verify
     printed = []
 
     def spy(data, source, **options):
@@ -139,7 +139,7 @@ def test_each_log_is_printed_before_the_next_is_verified(tmp_path, monkeypatch):
         printed.append(sys.stdout.buffer.getvalue().decode())
         return real(data, source=source, **options)
 
-    monkeypatch.setattr(cmd_verify, "verify_log", spy)
+    monkeypatch.setattr(cmd_verify._VERIFIER, "verify", spy)
     assert run(["verify", str(tmp_path)]).exit_code == 0
     assert [text.count(": valid, ") for text in printed] == [0, 1, 2]
 

@@ -77,7 +77,7 @@ CASES = {
     "E210": (MAP + "turn 1\nenter none\n", 6, 7, "R36", "draw pile of 54 cards"),
     "E211": (HERE / "logs" / "messages" / "E211.log", 95, 8, "R36", "'automa none'"),
     "E212": (CRASH + "automa 7C\n", 9, 1, "R37", "defeat (crash)"),
-    "E213": (START + "state at C1 facing S alt 3\n", 7, 26, "log-format: Body", "the replay has alt 4"),
+    "E213": (START + "state at C1 facing S alt 3\n", 7, 26, "R13", "the replay has alt 4"),
     "E214": (CRASH.replace("turn 1\n", "claim: defeat 1\nturn 1\n", 1), 5, 8, "R38",
              "defeat (crash) with score 0"),
 }

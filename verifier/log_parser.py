@@ -46,11 +46,11 @@ _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL b
 # ASCII only and takes a variation selector only after the suit (rules/notation.py).
 _new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
 
-# Body lines read before, by their exact text: (kind, the statement's fields after its line
-# number, the canonical line). Logs repeat most lines ("automa 8C", "draw 4S", "turn 3"), and
-# a statement depends on its line's text alone, so a repeated line is neither tokenised nor
-# parsed again. Bounded: only short lines, and the dict is emptied when full.
-_REMEMBERED: dict[str, tuple] = {}
+# Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (kind,
+# the statement's fields after its line number, the canonical line). Logs repeat most lines
+# ("automa 8C", "draw 4S", "turn 3"), and a statement depends on its line's text alone, so a
+# repeated line is neither tokenised nor parsed again. Bounded: only short lines, and the
+# dict is emptied when full.
 _REMEMBER_MAX = 4096
 _REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~12 MB
 
@@ -90,8 +90,9 @@ def read_log_bytes(data: bytes) -> str:
     return text
 
 
-def parse_log(source: str | bytes) -> ParsedLog:
-    """Parse a whole log. Raises :class:`LogError` (code E0xx/E1xx) at the first problem."""
+def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None) -> ParsedLog:
+    """Parse a whole log. Raises :class:`LogError` (code E0xx/E1xx) at the first problem.
+    ``remembered``: body lines read before, by text (kept from log to log by a ``Verifier``)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         text = read_log_bytes(bytes(source))
     else:
@@ -109,12 +110,14 @@ def parse_log(source: str | bytes) -> ParsedLog:
     # One search over the whole text usually shows that no line holds a control character
     # (a CR counts only when it ends a line); then the lines need not be searched one by one.
     clean = _CONTROL_IN_TEXT.search(text) is None and text.count("\r") == text.count("\r\n")
-    return _Parser(lines, clean).run()
+    return _Parser(lines, clean, {} if remembered is None else remembered).run()
 
 
 class _Parser:
-    def __init__(self, lines: list[str], clean: bool = False) -> None:
+    def __init__(self, lines: list[str], clean: bool = False,
+                 remembered: dict[str, tuple] | None = None) -> None:
         self.lines = lines
+        self.remembered = {} if remembered is None else remembered
         self.clean = clean  # no control character in any line (parse_log has looked)
         self.header = Header()
         self.statements: list[Statement] = []
@@ -151,7 +154,7 @@ class _Parser:
         in_body = False
         seen_version = False
         clean = self.clean
-        statements, body_text, remembered = self.statements, self.body_text, _REMEMBERED
+        statements, body_text, remembered = self.statements, self.body_text, self.remembered
         for index, raw in enumerate(self.lines):
             if in_body:
                 known = remembered.get(raw)  # only lines that parsed without error are kept
@@ -550,6 +553,12 @@ class _Parser:
                 raise self.error("E107", f"state key '{key}' needs a value, e.g. "
                                  f"'{_EXAMPLES['state']}'")
             vt = args[i + 1]
+            if "," in vt.text and len(vt.text) > 1:  # 'state at G1, facing S', as a draw line's hint
+                code = {"at": "E102", "facing": "E115"}.get(key, "E105")
+                noun = {"at": "a cell", "facing": "a facing", "alt": "an altitude"}.get(key, "a damage")
+                raise self.error(code, f"'{vt.text}' is not {noun}: the checks of a state line "
+                                 "are separated by spaces, not commas, e.g. 'state at G1 facing S "
+                                 "alt 4 dmg 0'", vt)
             if key == "at":
                 value = None if vt.text.lower() == "off" else self.cell(vt)
             elif key == "facing":

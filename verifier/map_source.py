@@ -71,17 +71,17 @@ def _fail(log: ParsedLog, key: str, code: str, message: str, *, at_value: bool =
                     text=log.line_text(entry.line))
 
 
-# Missions built from a challenge code or a seed, by the header values that fixed them: a
-# folder of logs often holds many runs of one challenge, and building a mission (shuffles,
-# map) costs more than reading a whole log. The same values always give the same source
-# (``mission_from_spec`` is deterministic); a header that fails is never remembered.
-# Bounded, oldest out first.
-_SOURCES: dict[tuple, MissionSource] = {}
 _SOURCES_KEPT = 64
 
 
-def mission_source(log: ParsedLog) -> MissionSource:
-    """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130)."""
+def mission_source(log: ParsedLog, remembered: dict[tuple, MissionSource] | None = None) -> MissionSource:
+    """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130).
+
+    ``remembered`` (a ``Verifier``'s memo): missions built from a challenge code or a seed, by
+    the header values that fixed them; a folder of logs often holds many runs of one
+    challenge, and building a mission (shuffles, map) costs more than reading a whole log.
+    The same values always give the same source (``mission_from_spec`` is deterministic); a
+    header that fails is never remembered. Bounded, oldest out first."""
     h: Header = log.header
     if h.source == "challenge":
         key = ("challenge", h.challenge, h.ruleset)
@@ -89,12 +89,14 @@ def mission_source(log: ParsedLog) -> MissionSource:
         key = ("seed", h.seed, h.ridges, h.difficulty, h.ruleset)
     else:  # hand setups and explicit maps are rare and cheap enough: built each time
         return _build(log)
-    source = _SOURCES.get(key)
+    if remembered is None:
+        return _build(log)
+    source = remembered.get(key)
     if source is None:
         source = _build(log)
-        if len(_SOURCES) >= _SOURCES_KEPT:
-            del _SOURCES[next(iter(_SOURCES))]
-        _SOURCES[key] = source
+        if len(remembered) >= _SOURCES_KEPT:
+            del remembered[next(iter(remembered))]
+        remembered[key] = source
     return source
 
 

@@ -10,15 +10,15 @@ rule, the state and the legal alternatives.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
 from ..rules.board import Cell
-from ..rules.cards import Card
+from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, chance_pending, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import (ArtilleryHeld, Bonus, Damage, Entered, Moved, PhaseEndReason,
-                            PlayerPhaseEnded, Revealed, TurnStarted)
+from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Moved, PhaseEndReason,
+                            PlayerPhaseEnded, TurnStarted)
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
 from .ledger import damage_entries
@@ -34,13 +34,13 @@ _KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",
                     CardPurpose.BOMB: "bomb", CardPurpose.AUTOMA: "automa"}
 _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
               PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
-              PhaseEndReason.ACTIONS: "two actions were played and no King or Joker is left to "
-                                      "play (R6)",
+              PhaseEndReason.ACTIONS: "{actions} actions were played and no King or Joker is "
+                                      "left to play (R6)",
               PhaseEndReason.END: "the player phase was ended"}
 
 
 @dataclass
-class Trace:
+class ReplayBoard:
     """The board where the replay stopped, for the HTML report (which draws the mission
     itself from the replay's history)."""
 
@@ -65,44 +65,53 @@ class Trace:
         self.bomber = state.cell
 
 
-# By the source object: ``mission_source`` hands out the same object for the same mission,
-# and hashing a 54-card deck (Python-level Card.__hash__) cost more than copying the start.
-# The entry keeps its source alive, so the id cannot be reused while it is here.
-_STARTS: dict[int, tuple[MissionSource, GameState]] = {}
 _STARTS_KEPT = 64
 
 
-def start_state(source: MissionSource) -> GameState:
-    """A fresh copy of the mission's start. Starts are remembered: a folder of logs often
-    holds many players' runs of one challenge, and a copy is much cheaper than a new game."""
-    kept = _STARTS.get(id(source))
+def mission_start(source: MissionSource,
+                  remembered: dict[int, tuple[MissionSource, GameState]] | None = None) -> GameState:
+    """A fresh copy of the mission's start. ``remembered`` (a ``Verifier``'s memo) keeps the
+    starts: a folder of logs often holds many players' runs of one challenge, and a copy is
+    much cheaper than a new game. By the source object: ``mission_source`` hands out the same
+    object for the same mission, and hashing a 54-card deck (Python-level Card.__hash__) costs
+    more than copying the start; the entry keeps its source alive, so the id cannot be reused
+    while it is there."""
+    kept = None if remembered is None else remembered.get(id(source))
     if kept is not None and kept[0] is source:
         return kept[1].copy()
     start = new_game(source.game_map, source.ruleset, source.difficulty, deck=source.deck,
                      reshuffle_numbers=source.reshuffle)
-    if len(_STARTS) >= _STARTS_KEPT:
-        _STARTS.pop(next(iter(_STARTS)))
-    _STARTS[id(source)] = (source, start)
+    if remembered is None:
+        return start
+    if len(remembered) >= _STARTS_KEPT:
+        remembered.pop(next(iter(remembered)))
+    remembered[id(source)] = (source, start)
     return start.copy()
 
 
 class Replay:
     """One replay. :meth:`run` returns the final state or raises the first :class:`LogError`."""
 
-    def __init__(self, log: ParsedLog, source: MissionSource) -> None:
+    def __init__(self, log: ParsedLog, source: MissionSource,
+                 starts: dict[int, tuple[MissionSource, GameState]] | None = None) -> None:
         self.log = log
         self.source = source
-        self.state: GameState = start_state(source)
+        self.state: GameState = mission_start(source, starts)
         self.turn_logged = 0  # the last `turn N` the log wrote
         self.none_written = False  # R36: the statement that ended the mission wrote `none`
         self.end_line: int | None = None  # the line whose statement ended the mission
         self.phase_end: PhaseEndReason | None = None  # why the last player phase ended
-        self.trace = Trace()
+        self.trace = ReplayBoard()
         self.stmt: Statement | None = None
         self.notes: list = []  # notes.Note, at most one a statement
         self.ledger: list = []  # ledger.LedgerEntry, one a point of damage
         self._held_told: set = set()  # blocked artillery steps already noted (notes.note_on)
         self.damage_mismatch = False  # the first error is a state line's wrong 'dmg'
+        self.automa_card: Card | None = None  # the Automa card of the log's turn, once played
+        # what last set the bomber's place and altitude, as (rule, line), for a state line
+        # that disagrees (E213 cites the rule that made the state it checks)
+        self.position_from: tuple[str, int | None] = ("R13", None)
+        self.altitude_from: tuple[str, int | None] = ("R13", None)
         # (statement, turn before, events, state text after) per engine call, kept only
         # when someone reads it (--explain, the HTML report): None leaves it out
         self.history: list | None = None
@@ -121,34 +130,32 @@ class Replay:
                         legal=legal_summary(self.state, self.turn_logged) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events, turn: int, index: int) -> None:
-        """Note the path, the damage (the ledger) and the end; ``turn`` is the turn before the
-        events, ``index`` the token of the statement they answer (where a note points)."""
+    def _record(self, events, turn: int, index: int, notable: bool = False) -> None:
+        """Keep the damage (the ledger), the notes and the end; ``turn`` is the turn before
+        the events, ``index`` the token of the statement they answer (where a note points),
+        ``notable`` true when the caller already saw a note's reason (a Joker revealed)."""
+        if len(events) == 1 and type(events[0]) is Drew and self.history is None:
+            return  # a card into the hand, the commonest call: nothing to keep
         if self.history is not None:
             s = self.state
             self.history.append((self.stmt, turn, events, (s.cell, s.facing, s.altitude, s.damage,
                                                             s.health, tuple(s.hand), s.ruleset)))
-        notable = False
-        for i, ev in enumerate(events):
-            kind = type(ev)  # events are final frozen classes: an identity test is enough
-            if kind is TurnStarted:
-                turn = ev.turn
-            elif kind is PlayerPhaseEnded:
-                self.phase_end = ev.reason
-            elif kind is Entered:
-                notable = notable or ev.shifted_from is not None
-            elif kind is Moved:
-                notable = notable or ev.blocked
-            elif kind is Damage:
-                st = self.stmt
-                card = st.cards[0] if st.kind == "enter" and st.cards else None
-                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
-            elif kind is Bonus:
-                notable = True
-            elif kind is Revealed:
-                notable = notable or ev.card.is_joker
-            elif kind is ArtilleryHeld:
-                notable = notable or ev.into is not None
+        kinds = set(map(type, events))  # at C speed: most calls need nothing more
+        if not kinds.isdisjoint(_WATCHED):
+            if PlayerPhaseEnded in kinds:
+                for ev in reversed(events):
+                    if type(ev) is PlayerPhaseEnded:
+                        self.phase_end = ev.reason
+                        break
+            if Damage in kinds:
+                self._ledger(events, turn)
+            if Moved in kinds or Entered in kinds:
+                self.position_from = ("R9" if Moved in kinds else "R13", self.stmt.line)
+            if AltitudeChanged in kinds:
+                self.altitude_from = ("R11" if self.stmt.kind == "throttle" else "rulebook: Card Actions",
+                                      self.stmt.line)
+            if not notable and not kinds.isdisjoint(_MAY_NOTE):
+                notable = self._is_notable(events)
         if notable:
             note = note_on(self.stmt.line, self.stmt.token(index).column, events, self.state,
                            self._held_told)
@@ -159,12 +166,41 @@ class Replay:
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = self.stmt.line
 
+    def _ledger(self, events, turn: int) -> None:
+        """The damage of these events into the ledger, each point with the engine's turn."""
+        st = self.stmt
+        card = st.cards[0] if st.kind == "enter" and st.cards else None
+        for i, ev in enumerate(events):
+            kind = type(ev)
+            if kind is TurnStarted:
+                turn = ev.turn
+            elif kind is Damage:
+                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
+
+    def _is_notable(self, events) -> bool:
+        """Whether the events hold a reason for a note (notes.note_on says which)."""
+        told = self._held_told
+        for ev in events:
+            kind = type(ev)
+            if kind is ArtilleryHeld:
+                if ev.into is not None and (ev.cell, ev.into) not in told:
+                    return True
+            elif kind is Moved:
+                if ev.blocked:
+                    return True
+            elif kind is Entered:
+                if ev.shifted_from is not None:
+                    return True
+            elif kind is Bonus:
+                return True
+        return False
+
     def play(self, action, index: int) -> None:
         turn = self.state.turn
         try:
             events = apply(self.state, action)  # checks first; an illegal play changes nothing
         except IllegalActionError as exc:
-            if exc.code == "not-in-hand":
+            if exc.code == "not-in-hand" and exc.card is not None:
                 hand = " ".join(map(str, self.state.hand)) or "empty"
                 raise self.fail("E204", f"{exc.card} is not in the hand (hand: {hand})",
                                 self._card_token(exc.card)) from None
@@ -210,19 +246,39 @@ class Replay:
             if exc.code in ("wrong-card", "card-not-in-deck"):
                 raise self._bad_card(exc, index, purpose) from None
             raise self.fail("E203", str(exc), index, rule=exc.rule, detail=exc.code) from None
-        self._record(events, turn, index)
+        # R17: a Joker revealed on the player's own check is worth a note
+        self._record(events, turn, index, card.rank == JOKER_RANK and purpose in _OWN_CHECKS)
 
     def _bad_card(self, exc: IllegalActionError, index: int, purpose: CardPurpose) -> LogError:
         state, card = self.state, exc.card
         if exc.expected is not None:
             return self.fail("E206", f"the challenge deck gives {exc.expected} as the {purpose} card "
-                             f"here, not {card}", index, rule=exc.rule)
+                             f"here, not {card}{self._deck_hint(card, index)}", index, rule=exc.rule)
         where = _PILE_WORDS.get(exc.pile, "out of the deck")
         after = (" (after the reshuffle the draw pile is the discard pile of that moment, R35)"
                  if state.exhaustions else "")
         return self.fail("E205", f"{card} cannot be the {purpose} card: it is already drawn in this "
                          f"pass through the deck, now {where}{after}", index,
                          rule="R35" if state.exhaustions else "R22")
+
+    def _deck_hint(self, card: Card, index: int) -> str:
+        """Why a challenge card may be out of place: a draw line whose cards are the right
+        ones in another order (the order follows), or a card that comes a few cards further
+        down the deck (a statement that takes a card was left out: the cards skipped follow)."""
+        pile, st = self.state.draw_pile, self.stmt
+        if st.kind == "draw":
+            written = [c for c in st.cards[st.card_tokens.index(index):] if c is not None]
+            coming = pile[:len(written)]
+            if len(written) > 1 and sorted(map(str, written)) == sorted(map(str, coming)):
+                return (f": the line holds the right cards in another order; the deck gives them as "
+                        f"{' '.join(map(str, coming))}")
+        ahead = next((k for k, c in enumerate(pile[:_SKIP_LOOKAHEAD]) if c == card), None)
+        if ahead:
+            skipped = " ".join(map(str, pile[:ahead]))
+            return (f"; {card} comes {ahead} card{'s' if ahead > 1 else ''} later, after {skipped}: "
+                    f"was a statement that takes {'a card' if ahead == 1 else 'cards'} left out "
+                    "(a resupply, a guns or bomb reveal, a draw)?")
+        return ""
 
     # -- messages about order -----------------------------------------------------------
     def _ended_for_want_of_card(self) -> str:
@@ -233,13 +289,20 @@ class Replay:
         return (f"the mission ended here: {why} when the {s.end_card_purpose} card was needed; "
                 f"the log writes '{kind} none' there (R36) and nothing after it but state lines")
 
+    def _turn_closed(self) -> str:
+        """What closed the log's turn, in brackets: its Automa card, or the exit that skipped
+        the Automa phase (not the end of the player phase: the Automa card came after it)."""
+        if self.automa_card is not None:
+            return f" (the Automa card {self.automa_card} closed turn {self.turn_logged})"
+        if self.phase_end is PhaseEndReason.EXIT:
+            return f" ({_PHASE_END[self.phase_end]}; no Automa phase off the map)"
+        return ""
+
     def _expected(self) -> str:
         """What the log should have next, from the engine's phase."""
         s = self.state
         if s.turn != self.turn_logged:
-            because = f" ({_PHASE_END[self.phase_end]})" if self.phase_end in _PHASE_END and \
-                self.phase_end != "end" else ""
-            return f"turn {s.turn} begins here{because}: write 'turn {s.turn}' first"
+            return f"turn {s.turn} begins here{self._turn_closed()}: write 'turn {s.turn}' first"
         phase = s.phase
         if phase is Phase.ENTRY_REVEAL:
             return "the bomber is off the map, so 'enter CARD' comes next (R6)"
@@ -250,9 +313,16 @@ class Replay:
         if phase is Phase.ACTIONS:
             return "the player phase is on: plays, or 'automa' to end it"
         if phase is Phase.AUTOMA_REVEAL:
-            because = _PHASE_END.get(self.phase_end, "the player phase is over")
+            because = self._phase_end_words()
             return f"{because}; the Automa card comes next: 'automa CARD'"
         return f"the game waits in phase {phase}"
+
+    def _phase_end_words(self) -> str:
+        """Why the last player phase ended, in words (the ruleset's count of actions)."""
+        if self.phase_end not in _PHASE_END:
+            return "the player phase is over"
+        actions = self.state.ruleset.actions_per_turn
+        return _PHASE_END[self.phase_end].format(actions={2: "two", 3: "three"}.get(actions, actions))
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
@@ -316,6 +386,7 @@ class Replay:
             raise self.fail("E201", f"expected 'turn {s.turn}': turns count 1, 2, 3 … without gaps",
                             1)
         self.turn_logged = st.number
+        self.automa_card = None
 
     def do_enter(self, st: Statement) -> None:
         if self.state.phase is not Phase.ENTRY_REVEAL:
@@ -383,12 +454,23 @@ class Replay:
                    if not s.is_on_map else "")
             raise self.fail("E202", off + self._expected(), 0)
         self.take_card(st.cards[0], 1, CardPurpose.AUTOMA)
+        self.automa_card = st.cards[0]
 
     def do_reshuffle(self, st: Statement) -> None:
         s = self.state
         if s.draw_pile and not s.fresh_reshuffle:
             raise self.fail("E209", f"'reshuffle', but the draw pile still holds {len(s.draw_pile)} "
                             "cards here (R36)", 0)
+
+    def _made(self, key: str) -> tuple[str, int | None]:
+        """The rule that made the value a state line checks, and the line that applied it."""
+        if key in ("at", "facing"):
+            return self.position_from
+        if key == "alt":
+            return self.altitude_from
+        if key == "dmg" and self.ledger:
+            return self.ledger[-1].rule, self.ledger[-1].line
+        return ("R4", None) if key == "health" else ("R18", None)
 
     def do_state(self, st: Statement) -> None:
         s = self.state
@@ -406,7 +488,10 @@ class Replay:
                 # a state line checks the paper, it is no play: the state is the answer, and
                 # the next draw is no alternative to it
                 self.damage_mismatch = key == "dmg"  # the ledger says where the damage came from
-                raise self.fail("E213", msg, index, legal=False)
+                rule, since = self._made(key)
+                if since is not None and key != "health":
+                    msg += f" (as line {since} left it)"
+                raise self.fail("E213", msg, index, legal=False, rule=rule)
 
 
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
@@ -414,6 +499,11 @@ _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their 
 _OVER = Phase.OVER
 _PILE_WORDS = {"hand": "in the hand", "discard pile": "on the discard pile", "in play": "being played"}
 _END_PHASE = EndPhase()
+_OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
+_SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for
+# the events _record looks at; the others need nothing from it
+_MAY_NOTE = frozenset({ArtilleryHeld, Moved, Entered, Bonus})
+_WATCHED = _MAY_NOTE | {PlayerPhaseEnded, Damage, AltitudeChanged}
 
 
 def _same_card(token: str, card: Card) -> bool:

@@ -11,8 +11,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..rules.engine import Score
 from .messages import LogError
+
+if TYPE_CHECKING:  # the replay builds verdicts' records; it is not needed to read one
+    from .replay import ReplayBoard
+
+__all__ = ["INCOMPLETE", "INVALID", "VALID", "Score", "Verdict", "raw_id", "verification_id"]
 
 VALID, INVALID, INCOMPLETE = "valid", "invalid", "incomplete"
 ID_LENGTH = 16
@@ -28,32 +35,6 @@ def verification_id(canonical_text: str, ruleset: str, map_key: str) -> str:
 
 def raw_id(data: bytes) -> str:
     return hashlib.sha256(b"bgrid-verify-raw\x00" + data).hexdigest()[:ID_LENGTH]
-
-
-@dataclass(frozen=True)
-class Score:
-    """R24: +2 a bunker, +1 an artillery piece destroyed, −1 a point of damage (ruleset values)."""
-
-    bunkers: int
-    artillery: int
-    damage: int
-    bunker_points: int = 2
-    artillery_points: int = 1
-    damage_points: int = -1
-
-    @property
-    def total(self) -> int:
-        return (self.bunkers * self.bunker_points + self.artillery * self.artillery_points
-                + self.damage * self.damage_points)
-
-    def breakdown(self) -> str:
-        return (f"{self.bunkers} bunker{'s' if self.bunkers != 1 else ''} × {self.bunker_points:+d}, "
-                f"{self.artillery} artillery × {self.artillery_points:+d}, "
-                f"{self.damage} damage × {self.damage_points:+d} = {self.total}")
-
-    def as_dict(self) -> dict:
-        return {"bunkers": self.bunkers, "artillery": self.artillery, "damage": self.damage,
-                "total": self.total}
 
 
 @dataclass
@@ -72,7 +53,7 @@ class Verdict:
     state: str | None = None  # the state where an incomplete log stops
     turns: int = 0  # the last turn the log wrote (where an invalid log went wrong)
     statements: int = 0
-    trace: object = None
+    trace: ReplayBoard | None = None
     player: str | None = None  # the header's 'player:'
     map_source: str | None = None  # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
     difficulty: str | None = None

@@ -7,26 +7,49 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 
 from __future__ import annotations
 
+from ..rules.engine import score
+from ..rules.state import GameState
+from .explain import describe_state, legal_summary
 from .log_parser import MAX_BYTES, parse_log, read_log_bytes
 from .map_source import MissionSource, mission_source, source_text
 from .messages import LogError
-from .explain import describe_state, legal_summary
 from .replay import Replay
-from .verdict import INCOMPLETE, INVALID, VALID, Score, Verdict, raw_id, verification_id
+from .verdict import INCOMPLETE, INVALID, VALID, Verdict, raw_id, verification_id
 
 
-def verify_log(data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
+class Verifier:
+    """Verifies logs one after another and remembers what it built for the ones before: body
+    lines already parsed, the missions of challenge codes and seeds, and their start states.
+    A folder often holds many runs of one challenge, and building a mission costs more than
+    reading a whole log. The caller owns it (the CLI keeps one per run, or per worker
+    process); nothing is remembered at module level. Each memo is bounded.
+    """
+
+    def __init__(self) -> None:
+        self.lines: dict[str, tuple] = {}  # a body line's text -> its statement's fields
+        self.missions: dict[tuple, MissionSource] = {}  # header values -> the mission
+        self.starts: dict[int, tuple[MissionSource, GameState]] = {}  # id(mission) -> its start
+
+    def verify(self, data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
+        """The verdict on one log given as bytes (a file) or text (see :func:`verify_log`)."""
+        return verify_log(data, source, history=history, verifier=self)
+
+
+def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
+               verifier: Verifier | None = None) -> Verdict:
     """The verdict on one log given as bytes (a file) or text. ``history``: keep each
-    statement's events in ``verdict.history`` (for ``--explain`` and the replay report)."""
+    statement's events in ``verdict.history`` (for ``--explain`` and the replay report).
+    ``verifier`` keeps what it builds for the next log (without one, nothing is kept)."""
+    memo = verifier if verifier is not None else Verifier()
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     try:
         # text is held to the byte limit too (log-format: Lexical counts bytes, not characters)
         log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray))
-                        or len(raw) > MAX_BYTES else data)
+                        or len(raw) > MAX_BYTES else data, memo.lines)
     except LogError as exc:
-        return _notation_verdict(exc, raw, source, history)
+        return _notation_verdict(exc, raw, source, memo, history)
     try:
-        mission = mission_source(log)
+        mission = mission_source(log, memo.missions)
     except LogError as exc:
         return _identified(Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw)),
                            log.header)
@@ -38,7 +61,7 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False)
                                   statements=len(log.statements)), log.header, mission)
     replay = None
     try:
-        replay = Replay(log, mission)
+        replay = Replay(log, mission, memo.starts)
         if history:
             replay.history = []
         state = replay.run()
@@ -70,9 +93,7 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False)
     if owed is not None:  # R36: the end is the log's to write
         verdict.state = f"{describe_state(state, replay.turn_logged)}; next: {owed}"
         return verdict
-    rs = mission.ruleset
-    verdict.score = Score(state.bunkers_destroyed, state.artillery_destroyed, state.damage,
-                          rs.score_bunker, rs.score_artillery, rs.score_damage)
+    verdict.score = score(state)
     verdict.outcome = str(state.outcome)
     verdict.cause = "all bunkers destroyed" if state.cause is None else str(state.cause)
     claim = log.header.claim
@@ -108,7 +129,8 @@ def _identified(verdict: Verdict, header, mission: MissionSource | None = None) 
     return verdict
 
 
-def _notation_verdict(exc: LogError, raw: bytes, source: str, history: bool = False) -> Verdict:
+def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
+                      history: bool = False) -> Verdict:
     """A log that cannot be read to its end. For a bad line in the body the lines before it
     are replayed: a rule broken earlier is the first error; otherwise the notation error is
     told with the state and the legal plays at its line."""
@@ -119,10 +141,10 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, history: bool = Fa
     _identified(verdict, partial.header)
     replay = None
     try:
-        mission = mission_source(partial)
+        mission = mission_source(partial, memo.missions)
         _identified(verdict, partial.header, mission)
         verdict.assurance = mission.assurance
-        replay = Replay(partial, mission)
+        replay = Replay(partial, mission, memo.starts)
         if history:
             replay.history = []
         state = replay.run()

@@ -1,0 +1,127 @@
+"""The solver: known best lines on small missions, solution logs that verify, the bound."""
+
+import dataclasses
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.cmd_solve import solution_log
+from bgrid.rules.actions import Bomb, Move
+from bgrid.rules.cards import Card
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.search import play_plan
+from bgrid.rules.solver import PORTFOLIO, solve, solve_mission
+from bgrid.verifier.verify import verify_log
+
+from engine_boards import RULESET, board, stacked
+
+#: A reduced portfolio for the suite's time: one member that only dives.
+QUICK = (dataclasses.replace(PORTFOLIO[0], nodes=0),)
+SMALL = (dataclasses.replace(PORTFOLIO[0], nodes=300), dataclasses.replace(PORTFOLIO[3], nodes=300))
+
+
+def solve_board(game_map, deck, portfolio=SMALL, difficulty="normal"):
+    return solve(game_map, RULESET, difficulty, deck, None, portfolio=portfolio)
+
+
+def test_a_bunker_one_move_away_is_bombed_on_the_first_turn():
+    # Entry 3H: C1 facing south at altitude 4; the hand 2S 7H 10C JC QC; the bomb's reveal
+    # 5H is a heart, a hit from the high band (R16). Move FF to C3, bomb: victory, 2 points.
+    game_map = board(bunkers="C3")
+    par = solve_board(game_map, stacked("3H 2S 7H 10C JC QC 5H"))
+    line = par.best
+    assert (line.score, line.outcome, line.turns) == (2, "victory", 1)
+    assert line.plays == (Move(Card.parse("2S"), "FF"), Bomb(Card.parse("7H")))
+    assert par.upper_bound == 2 and par.optimal
+
+
+def test_a_forced_exhaustion_costs_its_point_and_nothing_more():
+    # Six cards only: the entry card and the hand. The bomb's reveal finds the pile empty,
+    # so the discard pile (3H 2S; the 7H is still being resolved, R35) becomes the pile,
+    # 1 damage (R22), and its top card 3H is a heart: a hit. Best: 2 - 1 = 1.
+    game_map = board(bunkers="C3")
+    deck = [Card.parse(t) for t in "3H 2S 7H 10C JC QC".split()]
+    par = solve_board(game_map, deck)
+    assert (par.best.score, par.best.outcome) == (1, "victory")
+    assert par.upper_bound == 2 and not par.optimal
+    from bgrid.rules.engine import new_game, score
+    state = new_game(game_map, RULESET, "normal", deck)
+    play_plan(state, par.best.plays)
+    assert state.exhaustions == 1 and score(state).total == 1
+
+
+def test_a_face_card_entry_lowers_the_upper_bound():
+    # KS first: the entry column is chosen and costs 1 damage (R13), whatever the line.
+    par = solve_board(board(bunkers="C3"), stacked("KS 2S 7H 10C JC QC 5H"))
+    assert par.upper_bound == 1
+    assert par.best.score <= 1
+
+
+@pytest.mark.parametrize("seed", range(300, 320))
+def test_solution_logs_verify_with_the_reported_score(seed):
+    mission = mission_from_seed(seed)
+    par = solve(mission.game_map, mission.ruleset, "normal", mission.deck, mission.reshuffle,
+                portfolio=QUICK)
+    verdict = verify_log(solution_log(mission, par.best))
+    assert verdict.verdict == "valid" and verdict.assurance == "exact"
+    assert verdict.score.total == par.best.score
+    assert par.upper_bound >= par.best.score
+
+
+def test_solve_json_reports_par_and_the_written_log_verifies(tmp_path, monkeypatch):
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    log = tmp_path / "par.log"
+    result = CliRunner().invoke(cli, ["solve", "--seed", "1944", "--json", "--write-log", str(log)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in ("code", "par", "outcome", "victory_found", "upper_bound", "optimal", "turns",
+                "seconds", "portfolio"):
+        assert key in data
+    verdict = verify_log(log.read_bytes())
+    assert verdict.verdict == "valid" and verdict.score.total == data["par"]
+
+
+def test_solve_header_without_a_deck_order_is_refused(tmp_path):
+    header = tmp_path / "run.log"
+    header.write_text("bgrid-log: 1\nseed: 1944\n\nturn 1\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["solve", "--header", str(header)])
+    assert result.exit_code == 2
+    assert "names no deck order" in result.output and "Traceback" not in result.output
+
+
+def test_solve_header_with_a_challenge_code_solves_that_challenge(tmp_path, monkeypatch):
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    code = mission_from_seed(1944).code
+    header = tmp_path / "run.log"
+    header.write_text(f"bgrid-log: 1\nchallenge: {code}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["solve", "--header", str(header), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["code"] == code
+
+
+def test_solve_write_log_into_a_missing_folder_is_refused_before_searching(tmp_path):
+    result = CliRunner().invoke(cli, ["solve", "--seed", "1", "--write-log",
+                                      str(tmp_path / "no" / "par.log")])
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_pack_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(tmp_path, monkeypatch):
+    import bgrid.rules.solver as solver
+    monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
+    # With the one diving search, seeds 4-8 solve to defeats and seed 9 to a victory.
+    outcomes = {s: solve_mission(mission_from_seed(s)).best.outcome for s in range(4, 10)}
+    assert [s for s, o in outcomes.items() if o == "victory"] == [9]
+    result = CliRunner().invoke(cli, ["pack", "--seed", "4", "--winnable", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(next(tmp_path.glob("*/map.json")).read_text())
+    assert record["seed"] == 9 and record["winnable"] is True
+    assert record["par"] == solve_mission(mission_from_seed(9)).best.score
+
+
+def test_pack_winnable_needs_a_challenge_deck(tmp_path):
+    result = CliRunner().invoke(cli, ["pack", "--blank", "--winnable", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--winnable needs --seed or --code" in result.output
