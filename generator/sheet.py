@@ -318,7 +318,7 @@ def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
         x += w
         edges.append(_mm(x))
     height = len(rows) * row_mm
-    middle, baseline = columns[0]["width"] / 2, row_mm / 2 + LOG_NUMBER_FONT[1] * 0.36
+    middle, baseline = widths[0] / 2, row_mm / 2 + LOG_NUMBER_FONT[1] * 0.36
     numbers = label_run([(str(n), middle, i * row_mm + baseline) for i, n in enumerate(rows)],
                         LOG_NUMBER_FONT, centred=True)
     return {"columns": columns, "width": _mm(width), "height": _mm(height + LOG_LINE_MM / 2),

@@ -68,7 +68,9 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
@@ -507,8 +509,10 @@ def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
     state.phase = Phase.RESOLVE_REVEAL
 
 
-_PLAY = {Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
-         Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
+#: Each kind of play's effect; each takes its own kind of action.
+_PLAY: dict[type, Callable[[GameState, Any, list], object]] = {
+    Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
+    Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
 
 
 # -- score (R24) ------------------------------------------------------------------------

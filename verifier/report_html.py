@@ -119,6 +119,7 @@ def board_view(verdict: Verdict) -> dict | None:
 def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage: list) -> int:
     """The mission's course from the replay's history; returns the last turn drawn."""
     t = verdict.trace
+    assert t is not None  # board_view draws a history only over a replayed board
     pieces = {cell: [cell, 0] for cell in t.artillery_start}  # piece -> [where, since turn]
     where = {cell: cell for cell in t.artillery_start}  # a piece's current cell -> its start
     route: dict[int, list] = {}  # turn -> points of the bomber's path
