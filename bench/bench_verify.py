@@ -133,7 +133,8 @@ def measure_folder(n: int, jobs: int, rounds: int) -> None:
             w, c = statistics.median(wall[j]), statistics.median(cpu[j])
             print(f"--jobs {j}: median wall {w:.2f} s ({n / w:,.0f} logs/s), CPU {c:.2f} s "
                   f"({n / c:,.0f} logs/s per core)")
-        print(f"--jobs {jobs} speed-up (wall, medians): {statistics.median(wall[1]) / statistics.median(wall[jobs]):.2f}x; "
+        speedup = statistics.median(wall[1]) / statistics.median(wall[jobs])
+        print(f"--jobs {jobs} speed-up (wall, medians): {speedup:.2f}x; "
               f"same output bytes: {outputs[1] == outputs[jobs]}")
         logs = [p.read_bytes() for p in sorted(folder.glob("*.log"))]
     print("notes and damage ledger: " + coaching_cost(logs, rounds))

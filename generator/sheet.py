@@ -582,6 +582,7 @@ def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | 
     """The mission sheet as PDF bytes; the same arguments always give the same bytes.
     ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable · par N"."""
     html = render_sheet_html(mission, paper, player, par)
-    parts = ("sheet", sheet_key(mission), paper.lower(), player or "") + (() if par is None else (f"par {par}",))
+    parts = (("sheet", sheet_key(mission), paper.lower(), player or "")
+             + (() if par is None else (f"par {par}",)))
     return html_to_pdf(html, pdf_identifier(*parts),
                        style=sheet_stylesheet())

@@ -139,8 +139,8 @@ _KEEP_BEST = """UPDATE results SET entry_id = :entry_id, score = :score, turns =
            :submitted_at < submitted_at OR :submitted_at = submitted_at AND :entry_id < entry_id)))"""
 
 
-_RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage", "verification_id",
-                "player_from_file")
+_RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage",
+                "verification_id", "player_from_file")
 
 
 class LeagueError(BGridError):

@@ -92,8 +92,8 @@ _DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
 _DRAW = CardPurpose.DRAW  # the refill draw is the most frequent chance node
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
-           "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "reveal_drawn",
-           "score"]
+           "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game",
+           "reveal", "reveal_drawn", "score"]
 
 # -- setting up -------------------------------------------------------------------------
 
@@ -111,7 +111,8 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
     Raises :class:`BGridError` for an unknown difficulty or an impossible deck.
     """
     if difficulty not in ruleset.difficulties:
-        raise BGridError(f"unknown difficulty '{difficulty}': expected one of {', '.join(ruleset.difficulties)}")
+        raise BGridError(f"unknown difficulty '{difficulty}': expected one of "
+                         f"{', '.join(ruleset.difficulties)}")
     state = GameState(game_map, ruleset, difficulty, ruleset.health(difficulty))
     if deck is None:
         state.draw_pile = list(FULL_DECK)

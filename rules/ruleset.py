@@ -169,7 +169,8 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
         if health < 1:
             raise RulesetError(f"ruleset {where}: key 'difficulties.{name}' must be at least 1")
     if len(difficulties) > 4:
-        raise RulesetError(f"ruleset {where}: key 'difficulties' lists more than the 4 a challenge code can carry")
+        raise RulesetError(f"ruleset {where}: key 'difficulties' lists more than the 4 a challenge code "
+                           "can carry")
     default = _get(data, "default_difficulty", str, where)
     if default not in difficulties:
         raise RulesetError(f"ruleset {where}: key 'default_difficulty' names '{default}', "

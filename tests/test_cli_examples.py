@@ -146,7 +146,8 @@ def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
     base = LOG.split("automa JD")[0]
     logs = [LOG, base + "alt 10H\n", base + "automa JD\nturn 2\n", LOG + "draw 9C 2D\n",
             LOG.replace("move 2H FF", "move 2H FFF")]
-    logs += [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent / "logs" / "corpus").glob("*.log"))[:20]]
+    corpus = Path(__file__).parent / "logs" / "corpus"
+    logs += [p.read_text(encoding="utf-8") for p in sorted(corpus.glob("*.log"))[:20]]
     together = [verifier.verify(text).summary() for text in logs + logs[::-1]]
     alone = [Verifier().verify(text).summary() for text in logs + logs[::-1]]
     assert together == alone

@@ -191,7 +191,7 @@ QUOTE_WIDTH = 90  # characters of a quoted log line shown around the caret
 CARET_MOST = 40  # carets under one token at most
 TOKEN_MOST = 40  # characters of a token a message quotes
 MESSAGE_LONG = 300  # longer messages have their long words clipped
-_LONG_WORD = re.compile(r"[^\s']{%d,}" % (TOKEN_MOST + 1))
+_LONG_WORD = re.compile(rf"[^\s']{{{TOKEN_MOST + 1},}}")
 
 
 def clip(token: str, most: int = TOKEN_MOST) -> str:
