@@ -136,9 +136,8 @@ def test_median_score_is_printed_as_a_whole_number_when_it_is_one():
 
 def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
     """The verifier remembers parsed lines and mission starts between logs (for speed); a
-    remembered line must never carry one log's context into the next. Seen once during this
-    review, while the parser's memo was being changed: a log verified right after another
-    reported E125 'before the first turn' on its line 8."""
+    remembered line must never carry one log's context into the next (say, a body line read
+    as if it stood before the first turn, E125)."""
     from bgrid.verifier import Verifier
 
     verifier = Verifier()
