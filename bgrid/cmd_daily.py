@@ -73,10 +73,10 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
         spec = dated_spec(when, ruleset, period)
     code = encode_code(spec)
     if as_json:
-        click.echo(json.dumps({"period": period, "date": when.isoformat(), "key": dated_key(when, period),
-                               "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
-                               "ridges": spec.ridges, "seed": spec.seed} | ({"winnable": True} if winnable else {}),
-                              indent=2))
+        record = {"period": period, "date": when.isoformat(), "key": dated_key(when, period),
+                  "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
+                  "ridges": spec.ridges, "seed": spec.seed}
+        click.echo(json.dumps(record | ({"winnable": True} if winnable else {}), indent=2))
     elif quiet:
         click.echo(code)
     else:
