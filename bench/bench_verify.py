@@ -20,7 +20,8 @@ machine): 5.73 s, 349 logs/s per core, against 6.10 s (328) before the JSON pass
 the notes and the damage ledger (about +30% of the replay, their text included, which
 ``--json`` prints); the verdict's indented JSON is written at twice ``json.dumps``'s speed
 (``verifier/json_text.py``, same bytes). Far from the aim: the replay (mostly the engine)
-is about two thirds of the time, parsing a quarter.
+is about two thirds of the time, parsing a quarter. ``--jobs 2``: 1.8x in wall time
+(medians of 3, same bytes), a figure the loaded machine blurs.
 
 Simulated missions (random legal play, half on challenge decks, all difficulties and ridge
 counts) are written as logs first (not timed); then each round verifies every log from
