@@ -167,7 +167,11 @@ def test_force_without_write_logs_is_misuse():
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_write_logs_run_leaves_no_temporary_file(tmp_path, signum):
     folder = tmp_path / "L"
-    proc = subprocess.Popen([sys.executable, "-c", "from bgrid.cli import main; main()", "simulate",
+    # A shell without job control starts background commands with SIGINT ignored, and the
+    # child would inherit that: give the CLI the default Ctrl-C handling whatever runs the tests.
+    start = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); " \
+            "from bgrid.cli import main; main()"
+    proc = subprocess.Popen([sys.executable, "-c", start, "simulate",
                              "--seed", "1944", "--games", "1000000", "--write-logs", str(folder)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
