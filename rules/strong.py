@@ -24,6 +24,13 @@ from .state import CHANCE_PHASES, GameState, Outcome, Phase
 SAMPLES = 4
 #: Greedy's best plays that are looked at (ends of the phase are always looked at too).
 CANDIDATES = 5
+#: Turns played out (the candidate's, then greedy's) before the state is valued.
+HORIZON = 1
+#: What one card of fuel is worth in :func:`state_value`.
+FUEL_WEIGHT = 0.0
+#: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
+#: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
+PRIOR = 0.3
 
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
@@ -36,9 +43,9 @@ def strong_action(state: GameState, rng):
     if len(ranked) == 1:
         return ranked[0][2]
     ranked.sort(key=lambda item: (-item[0], item[1]))
-    candidates = [action for _, _, action in ranked[:CANDIDATES]]
-    candidates += [a for _, _, a in ranked[CANDIDATES:] if isinstance(a, EndPhase)]
-    totals = [0.0] * len(candidates)
+    chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[2], EndPhase)]
+    candidates = [action for _, _, action in chosen]
+    totals = [SAMPLES * PRIOR * value for value, _, _ in chosen]
     for _ in range(SAMPLES):
         world = state.copy()
         _shuffle(world.draw_pile, rng)
@@ -67,7 +74,7 @@ def _turn_value(world: GameState, action, rng) -> float:
             if not state.draw_pile:  # an exhaustion restacks the discard (R22): the engine's
                 break               # order, not a shuffle, so stop the look-ahead here
             reveal_drawn(state, 0)
-        elif state.turn != turn:
+        elif state.turn - turn >= HORIZON:
             break
         else:
             apply_legal(state, greedy_action(state, rng))
@@ -97,4 +104,6 @@ def state_value(state: GameState) -> float:
     if any(kinds[c.rank].play in _MOVE_PLAYS for c in state.hand):
         value += 4  # a hand without one cannot fly on
     value -= 6 * state.exhaustions
+    # Fuel: every card taken from the pile or out of the hand brings the next exhaustion nearer.
+    value -= FUEL_WEIGHT * (state.cards_drawn + state.ruleset.hand_size - len(state.hand))
     return value
