@@ -18,16 +18,17 @@ from .board import distance
 from .engine import apply_legal, reveal_drawn, score
 from .greedy import greedy_action, valued_actions
 from .ruleset import Play
+from .search import state_key
 from .state import CHANCE_PHASES, GameState, Outcome, Phase
 
 #: Shuffles of the unseen cards each candidate is judged on.
-SAMPLES = 4
+SAMPLES = 8
 #: Greedy's best plays that are looked at (ends of the phase are always looked at too).
 CANDIDATES = 5
 #: Turns played out (the candidate's, then greedy's) before the state is valued.
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
-FUEL_WEIGHT = 0.0
+FUEL_WEIGHT = 0.5
 #: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
 #: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
 PRIOR = 0.3
@@ -39,13 +40,25 @@ _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 def strong_action(state: GameState, rng):
     """The candidate play with the best mean value over the shuffles; ties go to greedy's
     order (then its dice), so with one candidate this is greedy's choice."""
-    ranked = [(value, i, action) for i, (value, action) in enumerate(valued_actions(state))]
-    if len(ranked) == 1:
-        return ranked[0][2]
+    valued = list(valued_actions(state))
+    if len(valued) == 1:
+        return valued[0][1]
+    # A first sift without cards: greedy's value plus the value of the state the play leaves
+    # (before any card it needs); plays that leave equal states are one candidate.
+    ranked, seen = [], set()
+    for i, (value, action) in enumerate(valued):
+        after = state.copy()
+        apply_legal(after, action)
+        key = state_key(after)
+        if key in seen:
+            continue
+        seen.add(key)
+        prior = PRIOR * value
+        ranked.append((prior + state_value(after), i, prior, action))
     ranked.sort(key=lambda item: (-item[0], item[1]))
-    chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[2], EndPhase)]
-    candidates = [action for _, _, action in chosen]
-    totals = [SAMPLES * PRIOR * value for value, _, _ in chosen]
+    chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[3], EndPhase)]
+    candidates = [action for *_, action in chosen]
+    totals = [SAMPLES * prior for _, _, prior, _ in chosen]
     for _ in range(SAMPLES):
         world = state.copy()
         _shuffle(world.draw_pile, rng)

@@ -1,5 +1,5 @@
-"""The strong player of ``bgrid simulate --player strong``: legal, deterministic, and better
-than greedy."""
+"""The strong player of ``bgrid simulate --player strong``: legal, deterministic, and wiser
+than greedy where the Automa's fire decides (its win rates are in bench/bench_rating.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ from click.testing import CliRunner
 from bgrid.cli import cli
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.actions import Bomb
+from bgrid.rules.board import Cell
+from bgrid.rules.engine import apply_legal, reveal_drawn
+from bgrid.rules.greedy import greedy_action
 from bgrid.rules.playout import Dice, play_out, replay, simulate, start_state
 from bgrid.rules.seeding import stream
+from bgrid.rules.state import CHANCE_PHASES
 from bgrid.rules.strong import strong_action
 
 from engine_boards import board, card, placed, snapshot
@@ -54,11 +58,24 @@ def test_strong_bombs_a_target_below():
     assert strong_action(state, Dice(stream("standard-1", "strong-test", 0))) == Bomb(card("7H"))
 
 
-def test_strong_wins_more_often_than_greedy_on_fixed_maps():
-    # Easy 1-ridge maps, where both win often enough for a small sample to separate them.
-    greedy = strong = 0
-    for seed in (101, 102, 103, 104):
-        mission = mission_from_seed(seed, "easy")
-        greedy += simulate(mission, 12, 0, player="greedy").wins
-        strong += simulate(mission, 12, 0, player="strong").wins
-    assert strong >= greedy + 4, (strong, greedy)  # measured: 10 against 5
+def _play_turn(state, player):
+    """Play the rest of the turn with ``player``, the top of the pile for every card."""
+    rng = Dice(stream("standard-1", "strong-test", 0))
+    while state.turn == 1 and not state.is_over:
+        if state.phase in CHANCE_PHASES:
+            reveal_drawn(state, 0)
+        else:
+            apply_legal(state, player(state, rng))
+    return state
+
+
+def test_strong_does_not_fly_into_fatal_fire_where_greedy_does():
+    # One damage to spare (4 of 5). Four cells south lies a bunker, and next to it artillery:
+    # at altitude 4 its reach is max(1, 4 - 4) = 1 (R18), so ending the turn at C6 is one
+    # hit, the last. Greedy flies there; the look-ahead sees the Automa fire.
+    start = placed(board(bunkers="C6 J10 A10 B10 D10 E10", artillery="C7"), "C2", "S",
+                   altitude=4, hand="4H 10S 10D 9C JC", top="2C", damage=4, own_deck=True)
+    greedy = _play_turn(start.copy(), greedy_action)
+    assert greedy.cell == Cell.parse("C6") and greedy.is_over and greedy.damage == 5
+    strong = _play_turn(start.copy(), strong_action)
+    assert not strong.is_over and strong.damage == 4
