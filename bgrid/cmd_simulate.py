@@ -15,6 +15,7 @@ import click
 from .options import WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .rules.playout import PLAYERS, simulate
+from .rules.rating import Rating, wilson_interval
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 
@@ -28,7 +29,9 @@ PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
                    "of the player's own deck each game.")
 @click.option("--player", type=click.Choice(sorted(PLAYERS)), default="random", show_default=True,
               help="random: uniform over the kinds of legal play (a floor); greedy: bombs when "
-                   "over a target, flies toward the nearest bunker, never crashes on purpose.")
+                   "over a target, flies toward the nearest bunker, never crashes on purpose; "
+                   "strong: tries greedy's best plays on sampled shuffles of the unseen cards "
+                   "to the end of the turn (with the own deck it also rates the map, 1-5 stars).")
 @click.option("--sim-seed", type=WholeNumber(0), default=0, show_default=True,
               metavar="S", help="Seed of the random player and the shuffles.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -87,6 +90,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         "games": result.games,
         "wins": result.wins,
         "win_rate": round(result.win_rate, 4),
+        "win_rate_ci95": [round(x, 4) for x in wilson_interval(result.wins, result.games)],
         "mean_score": round(result.mean_score, 3),
         "median_score": median,
         "min_score": scores[0],
@@ -94,6 +98,10 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         "outcomes": dict(sorted(result.causes.items())),
         "score_counts": {str(k): v for k, v in sorted(Counter(scores).items())},
     }
+    # The rating measures the map for a player who does not know the cards: own deck only.
+    rating = Rating(result.wins, result.games) if player == "strong" and not challenge_deck else None
+    if rating is not None:
+        summary["rating"] = rating.as_dict()
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -103,6 +111,10 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     click.echo(f"Win rate    {100 * result.win_rate:.1f}% ({result.wins} of {result.games})")
     click.echo(f"Mean score  {result.mean_score:.2f} (median {summary['median_score']}, "
                f"min {summary['min_score']}, max {summary['max_score']})")
+    if rating is not None:
+        low, high = rating.interval
+        click.echo(f"Rating      {rating.stars} of 5 stars (95% interval of the win rate "
+                   f"{100 * low:.1f}–{100 * high:.1f}%)")
     click.echo("Outcomes    " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
     click.echo("Scores")
     widest = max(summary["score_counts"].values())

@@ -23,6 +23,16 @@ _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 def greedy_action(state: GameState, rng):
     """The legal decision with the highest value; ties broken by ``rng.below``."""
     best, best_value = [], None
+    for value, action in valued_actions(state):
+        if best_value is None or value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return best[rng.below(len(best))]
+
+
+def valued_actions(state: GameState):
+    """Each legal decision with greedy's value of it, in ``legal_actions_by_kind`` order."""
     # A hand with no movement card is stuck: playing any harmless card makes room for a
     # new one, so every play but the end of the phase gains a little.
     kinds = state.ruleset.card_kinds
@@ -32,11 +42,7 @@ def greedy_action(state: GameState, rng):
             value = _value(state, action)
             if stuck and not isinstance(action, EndPhase) and value > -40:
                 value += 5
-            if best_value is None or value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
-    return best[rng.below(len(best))]
+            yield value, action
 
 
 def _nearest_bunker(state: GameState, cell: Cell) -> int:

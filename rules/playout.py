@@ -26,6 +26,7 @@ from .legality import legal_plays_by_kind
 from .mission import Mission
 from .seeding import SeededStream, stream
 from .state import CHANCE_PHASES, GameState, Phase
+from .strong import strong_action
 
 
 class Dice:
@@ -125,7 +126,7 @@ def start_state(mission: Mission, challenge_deck: bool) -> GameState:
     return new_game(mission.game_map, mission.ruleset, mission.spec.difficulty)
 
 
-PLAYERS = {"random": random_action, "greedy": greedy_action}
+PLAYERS = {"random": random_action, "greedy": greedy_action, "strong": strong_action}
 
 
 def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,

@@ -34,7 +34,7 @@ BAD = {  # option -> values it must refuse
     "--games": NUMBERS + ["0", "10000001"],
     "--sim-seed": NUMBERS,
     "--player-name": ["\udcff", "Ada\x1b[2J", "Ada\nBob", "\x7f", "\x85"],
-    "--player-kind": ["", "strong", "\udcff", HUGE],
+    "--player-kind": ["", "clever", "\udcff", HUGE],
 }
 COMMANDS = {  # command -> (options it takes, the valid arguments it is given besides)
     "map": (["--seed", "--code", "--difficulty", "--ridges"], ["--seed", "1"]),

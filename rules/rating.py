@@ -1,0 +1,61 @@
+"""A difficulty rating of a map: the strong own-deck player's win rate over many shuffles,
+with a Wilson score interval, shown as one to five stars (more stars, harder map).
+
+The rating measures the map with the player's own shuffled deck, not the challenge deck:
+the solver's par (``rules.solver``) wins almost every challenge at every difficulty, so it
+says little about how hard a map is to play without knowing the cards.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: Lowest win rate of the strong player for 1, 2, 3 and 4 stars; below the last, 5 stars.
+STAR_FLOORS = (0.40, 0.20, 0.10, 0.04)
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default). Unlike the
+    normal approximation it stays inside [0, 1] and is not empty at 0 or ``games`` wins."""
+    if games <= 0:
+        raise ValueError("the interval of no games is undefined")
+    p = wins / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def stars_for(win_rate: float) -> int:
+    """1 (the strong player wins ≥ 40%) to 5 (it wins < 4%): see :data:`STAR_FLOORS`."""
+    for stars, floor in enumerate(STAR_FLOORS, start=1):
+        if win_rate >= floor:
+            return stars
+    return len(STAR_FLOORS) + 1
+
+
+@dataclass(frozen=True)
+class Rating:
+    wins: int
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def stars(self) -> int:
+        return stars_for(self.win_rate)
+
+    def as_dict(self) -> dict:
+        low, high = self.interval
+        return {"stars": self.stars, "win_rate": round(self.win_rate, 4),
+                "ci95": [round(low, 4), round(high, 4)], "games": self.games}

@@ -1,0 +1,122 @@
+"""The strong own-deck player of ``bgrid simulate --player strong``: determinised look-ahead
+to the end of the turn.
+
+The greedy player (``rules.greedy``) judges a play by where the bomber ends up and never sees
+the Automa step that follows, which is where most of its missions are lost (damage). This
+player takes greedy's best few plays as candidates and, for each of ``SAMPLES`` shuffles of
+the cards it cannot see (the draw pile of an own deck is unordered, so any order is one the
+deck could hold), plays the candidate, finishes the turn greedily with those cards, lets the
+Automa act, and scores the state the next turn starts from. Every candidate meets the same
+shuffles (common random numbers), so the comparison is between plays, not between shuffles.
+The shuffles come from the simulation's dice: a game is the same for a given sim seed.
+"""
+
+from __future__ import annotations
+
+from .actions import EndPhase
+from .board import distance
+from .engine import apply_legal, reveal_drawn, score
+from .greedy import greedy_action, valued_actions
+from .ruleset import Play
+from .search import state_key
+from .state import CHANCE_PHASES, GameState, Outcome, Phase
+
+#: Shuffles of the unseen cards each candidate is judged on.
+SAMPLES = 8
+#: Greedy's best plays that are looked at (ends of the phase are always looked at too).
+CANDIDATES = 5
+#: Turns played out (the candidate's, then greedy's) before the state is valued.
+HORIZON = 1
+#: What one card of fuel is worth in :func:`state_value`.
+FUEL_WEIGHT = 0.5
+#: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
+#: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
+PRIOR = 0.3
+
+_BOMB_PLAYS = (Play.BOMB, Play.WILD)
+_MOVE_PLAYS = (Play.MOVE, Play.WILD)
+
+
+def strong_action(state: GameState, rng):
+    """The candidate play with the best mean value over the shuffles; ties go to greedy's
+    order (then its dice), so with one candidate this is greedy's choice."""
+    valued = list(valued_actions(state))
+    if len(valued) == 1:
+        return valued[0][1]
+    # A first sift without cards: greedy's value plus the value of the state the play leaves
+    # (before any card it needs); plays that leave equal states are one candidate.
+    ranked, seen = [], set()
+    for i, (value, action) in enumerate(valued):
+        after = state.copy()
+        apply_legal(after, action)
+        key = state_key(after)
+        if key in seen:
+            continue
+        seen.add(key)
+        prior = PRIOR * value
+        ranked.append((prior + state_value(after), i, prior, action))
+    ranked.sort(key=lambda item: (-item[0], item[1]))
+    chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[3], EndPhase)]
+    candidates = [action for *_, action in chosen]
+    totals = [SAMPLES * prior for _, _, prior, _ in chosen]
+    for _ in range(SAMPLES):
+        world = state.copy()
+        _shuffle(world.draw_pile, rng)
+        for i, action in enumerate(candidates):
+            totals[i] += _turn_value(world, action, rng)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+def _shuffle(pile: list, rng) -> None:
+    """Fisher–Yates with the game's dice."""
+    for i in range(len(pile) - 1, 0, -1):
+        j = rng.below(i + 1)
+        pile[i], pile[j] = pile[j], pile[i]
+
+
+def _turn_value(world: GameState, action, rng) -> float:
+    """Play ``action`` in a copy of ``world``, the rest of the turn greedily with the top of
+    its (shuffled) pile for every card, and value where the next turn begins."""
+    state = world.copy()
+    turn = state.turn
+    apply_legal(state, action)
+    phases, over = CHANCE_PHASES, Phase.OVER
+    while state.phase is not over:
+        if state.phase in phases:
+            if not state.draw_pile:  # an exhaustion restacks the discard (R22): the engine's
+                break               # order, not a shuffle, so stop the look-ahead here
+            reveal_drawn(state, 0)
+        elif state.turn - turn >= HORIZON:
+            break
+        else:
+            apply_legal(state, greedy_action(state, rng))
+    return state_value(state)
+
+
+def state_value(state: GameState) -> float:
+    """How promising ``state`` is: the score (R24) first, then health to spare, the way to
+    the nearest bunker, a bomb and a movement card in hand, and fuel left."""
+    total = score(state).total
+    if state.phase is Phase.OVER:
+        return (1000 if state.outcome is Outcome.VICTORY else -1000) + 10 * total
+    value = 10.0 * total
+    spare = state.health - state.damage
+    if spare <= 1:
+        value -= 25  # one more hit ends the mission
+    value += 3 * spare
+    if state.bunkers:
+        if state.cell is None:
+            near = min(b.row for b in state.bunkers)  # entry is on row 1
+        else:
+            near = min(distance(state.cell, b) for b in state.bunkers)
+        value -= 2.5 * near
+    kinds = state.ruleset.card_kinds
+    if any(kinds[c.rank].play in _BOMB_PLAYS for c in state.hand):
+        value += 4
+    if any(kinds[c.rank].play in _MOVE_PLAYS for c in state.hand):
+        value += 4  # a hand without one cannot fly on
+    value -= 6 * state.exhaustions
+    # Fuel: every card taken from the pile or out of the hand brings the next exhaustion nearer.
+    value -= FUEL_WEIGHT * (state.cards_drawn + state.ruleset.hand_size - len(state.hand))
+    return value

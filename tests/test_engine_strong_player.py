@@ -1,0 +1,81 @@
+"""The strong player of ``bgrid simulate --player strong``: legal, deterministic, and wiser
+than greedy where the Automa's fire decides (its win rates are in bench/bench_rating.py)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.rules.mission import mission_from_seed
+from bgrid.rules.actions import Bomb
+from bgrid.rules.board import Cell
+from bgrid.rules.engine import apply_legal, reveal_drawn
+from bgrid.rules.greedy import greedy_action
+from bgrid.rules.playout import Dice, play_out, replay, simulate, start_state
+from bgrid.rules.seeding import stream
+from bgrid.rules.state import CHANCE_PHASES
+from bgrid.rules.strong import strong_action
+
+from engine_boards import board, card, placed, snapshot
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_strong_plays_only_legal_actions():
+    for map_seed, seed in ((3, 11), (40, 12)):
+        start = start_state(mission_from_seed(map_seed), False)
+        trace = []
+        end = play_out(start.copy(), stream("standard-1", "strong", seed), trace, player=strong_action)
+        again = start.copy()
+        replay(again, trace)  # the checked apply accepts every decision
+        assert snapshot(again) == snapshot(end) and end.is_over
+
+
+def test_strong_games_written_as_logs_verify(tmp_path):
+    result = run("simulate", "--seed", "8", "--games", "3", "--player", "strong",
+                 "--write-logs", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert len(list(tmp_path.glob("game-*.log"))) == 3
+    verified = run("verify", str(tmp_path))
+    assert verified.exit_code == 0, verified.output  # every log valid
+
+
+def test_strong_is_the_same_for_a_sim_seed_and_differs_across_seeds():
+    mission = mission_from_seed(21, "easy")
+    first = simulate(mission, 6, 5, player="strong")
+    assert simulate(mission, 6, 5, player="strong") == first
+    assert simulate(mission, 6, 6, player="strong").scores != first.scores
+
+
+def test_strong_bombs_a_target_below():
+    # A bomb on the target now scores; no look-ahead should talk it out of that.
+    state = placed(board(bunkers="C3 B10 C10 D10 E10 F10"), "C3", altitude=2,
+                   hand="7H 2S 3S 10S KC", own_deck=True)
+    assert strong_action(state, Dice(stream("standard-1", "strong-test", 0))) == Bomb(card("7H"))
+
+
+def _play_turn(state, player):
+    """Play the rest of the turn with ``player``, the top of the pile for every card."""
+    rng = Dice(stream("standard-1", "strong-test", 0))
+    while state.turn == 1 and not state.is_over:
+        if state.phase in CHANCE_PHASES:
+            reveal_drawn(state, 0)
+        else:
+            apply_legal(state, player(state, rng))
+    return state
+
+
+def test_strong_does_not_fly_into_fatal_fire_where_greedy_does():
+    # One damage to spare (4 of 5). Four cells south lies a bunker, and next to it artillery:
+    # at altitude 4 its reach is max(1, 4 - 4) = 1 (R18), so ending the turn at C6 is one
+    # hit, the last. Greedy flies there; the look-ahead sees the Automa fire.
+    start = placed(board(bunkers="C6 J10 A10 B10 D10 E10", artillery="C7"), "C2", "S",
+                   altitude=4, hand="4H 10S 10D 9C JC", top="2C", damage=4, own_deck=True)
+    greedy = _play_turn(start.copy(), greedy_action)
+    assert greedy.cell == Cell.parse("C6") and greedy.is_over and greedy.damage == 5
+    strong = _play_turn(start.copy(), strong_action)
+    assert not strong.is_over and strong.damage == 4

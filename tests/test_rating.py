@@ -1,0 +1,54 @@
+"""The difficulty rating: Wilson intervals, the star mapping, and ``bgrid simulate``'s
+rating output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.rules.rating import Rating, stars_for, wilson_interval
+
+
+def test_wilson_interval_matches_hand_worked_values():
+    # 5 of 10: centre 0.5, half-width 1.96/(1+0.38416) * sqrt(0.025 + 0.0096040) = 0.26340
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    # 0 of 10: [0, z²/(n+z²)] = [0, 3.8415/13.8415]
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+
+
+def test_wilson_interval_narrows_with_more_games_and_holds_the_rate():
+    for wins, games in ((3, 20), (30, 200), (300, 2000)):
+        low, high = wilson_interval(wins, games)
+        assert low < wins / games < high
+    assert (wilson_interval(300, 2000)[1] - wilson_interval(300, 2000)[0]
+            < wilson_interval(3, 20)[1] - wilson_interval(3, 20)[0])
+
+
+def test_stars_go_up_as_the_win_rate_goes_down():
+    assert [stars_for(p) for p in (0.9, 0.40, 0.39, 0.20, 0.15, 0.10, 0.05, 0.04, 0.03, 0.0)] == \
+        [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+
+
+def test_rating_record():
+    assert Rating(3, 20).as_dict() == {"stars": 3, "win_rate": 0.15,
+                                       "ci95": [round(x, 4) for x in wilson_interval(3, 20)],
+                                       "games": 20}
+
+
+def test_simulate_rates_the_map_with_the_strong_player_and_own_deck_only():
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player",
+                                          "strong", "--json"]).output)
+    assert data["rating"]["games"] == 4
+    assert data["rating"]["stars"] == stars_for(data["wins"] / 4)
+    assert data["win_rate_ci95"] == data["rating"]["ci95"]
+    text = runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player", "strong"]).output
+    assert f"Rating      {data['rating']['stars']} of 5 stars" in text
+    greedy = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player",
+                                            "greedy", "--json"]).output)
+    assert "rating" not in greedy and len(greedy["win_rate_ci95"]) == 2
