@@ -46,7 +46,7 @@ def spearman(a, b) -> float:
     """Pearson's correlation of the ranks."""
     ra, rb = ranks(a), ranks(b)
     ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
     den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
     return num / den if den else float("nan")
 
@@ -85,9 +85,9 @@ def retest(maps: int, games: int, first: int) -> None:
         greedy.append(simulate(mission, 200, 0, player="greedy").wins)
     stars_a = [Rating(w, games).stars for w in first_run]
     stars_b = [Rating(w, games).stars for w in second_run]
-    same = sum(a == b for a, b in zip(stars_a, stars_b))
-    near = sum(abs(a - b) <= 1 for a, b in zip(stars_a, stars_b))
-    pooled = [a + b for a, b in zip(first_run, second_run)]
+    same = sum(a == b for a, b in zip(stars_a, stars_b, strict=True))
+    near = sum(abs(a - b) <= 1 for a, b in zip(stars_a, stars_b, strict=True))
+    pooled = [a + b for a, b in zip(first_run, second_run, strict=True)]
     print(f"Retest: {maps} normal 1-ridge maps, {games} games x sim seeds 0 and 1")
     print(f"  Spearman(strong seed 0, strong seed 1) = {spearman(first_run, second_run):.2f}")
     print(f"  stars equal on {same}/{maps}, within one star on {near}/{maps}")

@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 import os
 import stat
 import sys
@@ -22,6 +24,7 @@ import click
 
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.json_text import indented_json
+from .rules.errors import BGridError
 from .verifier.log_parser import MAX_BYTES
 from .verifier.safe_text import display_name, html_text, one_line, printable_lines
 from .verifier import narrative
@@ -230,8 +233,14 @@ def _results(items: list[Input], options: Options, jobs: int):
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, min(64, len(tasks) // (jobs * 8)))
-    with context.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap(_work, tasks, chunksize=chunk)
+    # An executor, not multiprocessing.Pool: a worker that dies (killed, out of memory) breaks
+    # the executor and the run stops with a message; a Pool's imap would wait for ever.
+    try:
+        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context) as pool:
+            yield from pool.map(_work, tasks, chunksize=chunk)
+    except BrokenProcessPool:
+        raise BGridError("a process verifying logs died before it answered; run again, or "
+                         "with --jobs 1") from None
 
 
 def default_jobs() -> int:

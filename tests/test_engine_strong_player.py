@@ -3,7 +3,6 @@ than greedy where the Automa's fire decides (its win rates are in bench/bench_ra
 
 from __future__ import annotations
 
-import json
 
 from click.testing import CliRunner
 

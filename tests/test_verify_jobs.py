@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -38,3 +39,23 @@ def test_jobs_give_the_same_bytes_as_one_job(folder, monkeypatch, mode):
 def test_jobs_must_be_at_least_one(folder):
     result = CliRunner().invoke(cli, ["verify", str(folder), "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs" in result.output
+
+
+FIFTH = "corpus-" + sorted(p.name for p in (LOGS / "corpus").glob("*.log"))[4]
+_real_work = cmd_verify._work
+
+
+def _dies_on_the_fifth_log(task):
+    """A worker's task that kills its process (out of memory, kill -9) on one log; module-level
+    so that the executor can hand it to the workers by name."""
+    if task[0].path.endswith(FIFTH):
+        os._exit(9)
+    return _real_work(task)
+
+
+def test_a_worker_that_dies_stops_the_run_with_exit_2_instead_of_hanging(folder, monkeypatch):
+    monkeypatch.setattr(cmd_verify, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(cmd_verify, "_work", _dies_on_the_fifth_log)
+    result = CliRunner().invoke(cli, ["verify", str(folder), "--jobs", "2"])
+    assert result.exit_code == 2
+    assert "a process verifying logs died" in result.output
