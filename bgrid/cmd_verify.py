@@ -22,6 +22,7 @@ import click
 
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.log_parser import MAX_BYTES
+from .options import WholeNumber
 from .verifier.safe_text import display_name, html_text, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
@@ -125,7 +126,7 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
               "Automa card, who fired, who moved where, what each play did) before each verdict, "
               "with the damage ledger; it stops at the first error.")
 @click.option("--quiet", is_flag=True, help="Leave out the notes (legal events worth a second look).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--jobs", type=WholeNumber(1, 1024), default=None, metavar="N",
               help="Verify with N processes (default: all cores); the output is the same.")
 def verify_command(logs, as_json, html, explain, quiet, jobs):
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
