@@ -51,6 +51,9 @@ BAD.update({
     "LEAGUE.db": ["", " ", "blocker", "folder", "fifo.pdf", "nowhere/x.db", "blocker/x.db", "x" * 5000,
                   "/proc/bgrid-nowhere/x.db"],
     "ID": ["", "-1", "nan", HUGE, "\udcff\udcfe", "\x1b[2J", "#", "#" + HUGE, "1" * 19],
+    "--budget": NUMBERS + ["0", "0.0", ".", "1e3", "1e-300", "100000"],
+    "--write-log": ["", " ", "folder", "blocker/x.log", "nowhere/x.log", "fifo.pdf", "link",
+                    "x" * 5000 + ".log"],
     "--filter": ["\udcff\udcfe", "Ada\udcff"],  # text a filter or a title cannot hold
 })
 LEAGUE = {  # league command -> (its arguments before LEAGUE.db, after, options it takes)
@@ -66,6 +69,8 @@ COMMANDS = {  # command -> (options it takes, the valid arguments it is given be
     "deck": (["--seed", "--code", "--difficulty", "--ridges", "--paper", "--duplex-offset"], ["--seed", "1"]),
     "pack": (["--seed", "--code", "--difficulty", "--ridges", "--paper", "--duplex-offset", "--player-name"],
              ["--seed", "1"]),
+    "solve": (["--seed", "--code", "--difficulty", "--ridges", "--budget", "--jobs", "--header", "--write-log"],
+              ["--seed", "1", "--budget", "0.01"]),
     "simulate": (["--seed", "--code", "--difficulty", "--ridges", "--games", "--sim-seed", "--player-kind"],
                  ["--seed", "1", "--games", "1"]),
 }
@@ -81,6 +86,10 @@ def _cases():
                     args = [command, "--code", value] + base[2:]
                 elif option == "--seed":
                     args = [command, "--seed", value] + base[2:]
+                elif option == "--header":  # the header names the mission instead
+                    args = [command, "--header", value] + base[2:]
+                elif option == "--budget":
+                    args = [command] + base[:2] + ["--budget", value]
                 yield pytest.param(args, id=f"{command} {option} {ascii(value)[:24]}")
 
 
@@ -125,6 +134,11 @@ def _new_command_cases():
     yield pytest.param(["league", "nosuch", "league.db"], id="league unknown command")
     yield pytest.param(["league", "submit", "league.db"], id="league submit without logs")
     yield pytest.param(["daily", "--json", "--pack"], id="daily json pack")
+    yield pytest.param(["solve", "--header", "game.log", "--budget", "0.01"], id="solve --header without a deck order")
+    yield pytest.param(["solve", "--header", "challenge.log", "--seed", "1"], id="solve --header and --seed")
+    for out in ("challenge.log", "./challenge.log"):  # the input it reads
+        yield pytest.param(["solve", "--header", "challenge.log", "--budget", "0.01", "--write-log", out],
+                           id=f"solve --write-log the header {out}")
 
 
 def _out_cases():
@@ -155,6 +169,7 @@ def playground(tmp_path, monkeypatch):
     (tmp_path / "game.log").write_text("bgrid-log: 1\nseed: 1\n\nturn 1\n")
     os.mkfifo(tmp_path / "fifo.pdf")
     (tmp_path / "link").symlink_to("game.log")
+    (tmp_path / "challenge.log").write_text("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n\nturn 1\n")
     create_league(tmp_path / "league.db")
     return tmp_path
 
@@ -184,7 +199,7 @@ def test_misuse_is_one_line_and_exit_2(playground, args):
     result = CliRunner().invoke(cli, args)
     assert_one_line_misuse(result)
     assert snapshot(playground) == before
-    assert before[0] == ["blocker", "fifo.pdf", "folder", "game.log", "league.db", "link"]
+    assert before[0] == ["blocker", "challenge.log", "fifo.pdf", "folder", "game.log", "league.db", "link"]
 
 
 def test_the_matrix_has_hundreds_of_cases():
