@@ -5,9 +5,8 @@ run excluded), median of several runs, wall clock and CPU time of this process.
 
 Aims: a mission sheet < 0.4 s, the 54-card deck (fronts and backs) < 0.1 s. The sheet of a
 seed or challenge has five pages (board, three log pages for 101 turns, the deck page) and a
-blank or hand-setup sheet four; the aim is still 0.4 s.
-Measured
-interleaved with the two-page sheet of before (same machine, same load): about 1.05x its CPU
+blank or hand-setup sheet four; the aim is still 0.4 s. Measured
+interleaved with the two-page sheet of before (same machine, same load): about 1.2x its CPU
 time, the turn numbers being drawn in the ruling image rather than laid out as HTML lines.
 The sheet is also split into its phases, to show where the time goes: the jinja2 HTML (and
 the three SVG drawings), WeasyPrint's parsing, cascade and layout (``HTML.render``) and the

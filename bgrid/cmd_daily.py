@@ -45,7 +45,10 @@ def parse_day(text: str | None) -> date:
               show_default=True, help="With --pack: paper size.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the code alone (for scripts).")
-def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet):
+@click.option("--winnable", is_flag=True,
+              help="The first seed from the date's seed onward whose solve (bgrid solve) finds "
+                   "a victory.")
+def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, winnable):
     """Print the challenge code of a day (or, with --weekly, of its ISO week): the same code
     for everyone, on every machine, for as long as the ruleset stays the same. How it is
     derived is documented in docs/rules.md (Dated challenges).
@@ -63,12 +66,17 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet):
         raise click.UsageError("--json prints one object; write the pack in a second run without it")
     when = parse_day(day)
     period = WEEKLY if weekly else DAILY
-    spec = dated_spec(when, ruleset, period)
+    if winnable:
+        from .rules.solver import spec_is_winnable
+        spec = dated_spec(when, ruleset, period, accept=spec_is_winnable)
+    else:
+        spec = dated_spec(when, ruleset, period)
     code = encode_code(spec)
     if as_json:
         click.echo(json.dumps({"period": period, "date": when.isoformat(), "key": dated_key(when, period),
                                "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
-                               "ridges": spec.ridges, "seed": spec.seed}, indent=2))
+                               "ridges": spec.ridges, "seed": spec.seed} | ({"winnable": True} if winnable else {}),
+                              indent=2))
     elif quiet:
         click.echo(code)
     else:

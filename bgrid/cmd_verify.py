@@ -128,7 +128,10 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
 @click.option("--quiet", is_flag=True, help="Leave out the notes (legal events worth a second look).")
 @click.option("--jobs", type=WholeNumber(1, 1024), default=None, metavar="N",
               help="Verify with N processes (default: all cores); the output is the same.")
-def verify_command(logs, as_json, html, explain, quiet, jobs):
+@click.option("--par", "with_par", is_flag=True,
+              help="One challenge log: also solve the challenge (bgrid solve) and show its par "
+                   "beside the score.")
+def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
     error, with line, column, rule and state) or incomplete.
 
@@ -163,9 +166,12 @@ def verify_command(logs, as_json, html, explain, quiet, jobs):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
-    options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None)
+    options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None,
+                      par=with_par)
     if len(items) == 1 and not failed and items[0].skipped is None:
         return _verify_one(items[0], as_json, html, options)
+    if with_par:
+        raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
     counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
     ctx = click.get_current_context()
     not_read = counts["unreadable"] + counts["skipped"]
@@ -180,6 +186,7 @@ class Options:
     explain: bool = False
     quiet: bool = False
     report: bool = False
+    par: bool = False  # --par: the challenge's par beside the score
 
 
 # This process's memos (missions and lines remembered from log to log); after a fork, each
@@ -257,10 +264,15 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
                               "summary": _summary({"unreadable": 1})}, indent=2, ensure_ascii=False))
         ctx.exit(2)
     verdict = _verdict_of(data, item.shown, options, keep_board=html is not None)
+    par = _par(verdict) if options.par else None
     if as_json:
-        _echo(json.dumps(verdict.as_dict(), indent=2, ensure_ascii=False))
+        _echo(json.dumps(verdict.as_dict() | ({"par": par} if options.par else {}), indent=2,
+                         ensure_ascii=False))
     else:
         _echo(_told(verdict, verdict.render(), options))
+        if options.par:
+            _echo(f"  par: {par} (bgrid solve, portfolio v{_portfolio()})" if par is not None else
+                  "  par: none (a challenge log only: a seed, setup or map has no known deck)")
     if html is not None:
         from .generator.safe_output import write_atomic
         from .verifier.report_html import render_report
@@ -336,3 +348,19 @@ def summary_table(counts: dict) -> str:
     rows += [(name, counts[name]) for name in ("unreadable", "skipped") if counts[name]]
     rows.append(("total", sum(n for _, n in rows)))
     return "\n".join(["", "verdict      logs"] + [f"{name:<12} {n:>4}" for name, n in rows])
+
+
+def _par(verdict) -> int | None:
+    """The par of the challenge a verdict's log played (``rules.solver``), or None."""
+    if not (verdict.map_source or "").startswith("challenge "):
+        return None
+    from .rules.mission import mission_from_code
+    from .rules.solver import solve_mission
+
+    best = solve_mission(mission_from_code(verdict.map_source.split()[1])).best
+    return None if best is None else best.score
+
+
+def _portfolio() -> int:
+    from .rules.solver import PORTFOLIO_VERSION
+    return PORTFOLIO_VERSION

@@ -283,6 +283,14 @@ def is_winnable(mission, **options) -> bool:
     return par.best is not None and par.best.is_victory
 
 
+def spec_is_winnable(spec) -> bool:
+    """:func:`is_winnable` for a ``ChallengeSpec``: the ``accept`` test of dated challenges
+    (``rules.daily.dated_spec``)."""
+    from .mission import mission_from_spec
+
+    return is_winnable(mission_from_spec(spec))
+
+
 def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
     """The documented rule for winnable challenges: the first seed from ``spec.seed`` onward
     (same ruleset, difficulty and ridges) whose solve finds a victory. Returns (mission,

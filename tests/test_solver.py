@@ -125,3 +125,29 @@ def test_pack_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(tmp_
 def test_pack_winnable_needs_a_challenge_deck(tmp_path):
     result = CliRunner().invoke(cli, ["pack", "--blank", "--winnable", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "--winnable needs --seed or --code" in result.output
+
+
+def test_daily_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(monkeypatch):
+    import bgrid.rules.solver as solver
+    monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
+    plain = json.loads(CliRunner().invoke(cli, ["daily", "--date", "2026-12-01", "--json"]).output)
+    result = CliRunner().invoke(cli, ["daily", "--date", "2026-12-01", "--winnable", "--json"])
+    assert result.exit_code == 0, result.output
+    chosen = json.loads(result.output)
+    wins = [solve_mission(mission_from_seed(s, plain["difficulty"], plain["ridges"])).best.is_victory
+            for s in range(plain["seed"], chosen["seed"] + 1)]
+    assert wins[-1] and not any(wins[:-1]) and chosen["winnable"] is True
+
+
+def test_verify_par_shows_the_challenge_par_beside_the_score(tmp_path, monkeypatch):
+    import bgrid.rules.solver as solver
+    monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
+    mission = mission_from_seed(9)
+    par = solve_mission(mission).best
+    log = tmp_path / "par.log"
+    log.write_text(solution_log(mission, par), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(log), "--par"])
+    assert result.exit_code == 0, result.output
+    assert f"score {par.score}" in result.output and f"par: {par.score}" in result.output
+    data = json.loads(CliRunner().invoke(cli, ["verify", str(log), "--par", "--json"]).output)
+    assert data["par"] == par.score == data["score"]
