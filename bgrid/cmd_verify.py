@@ -164,14 +164,14 @@ def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
         for item in items:
             if item.in_folder and item.skipped is None and is_same_file(html, item.path):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
+    if with_par and len(items) + len(failed) > 1:  # before any line: misuse is the one line
+        raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
     options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None,
                       par=with_par)
     if len(items) == 1 and not failed and items[0].skipped is None:
         return _verify_one(items[0], as_json, html, options)
-    if with_par:
-        raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
     counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
     ctx = click.get_current_context()
     not_read = counts["unreadable"] + counts["skipped"]

@@ -117,6 +117,8 @@ def _new_command_cases():
     for value in BAD["--jobs"]:
         yield pytest.param(["verify", "game.log", "--jobs", value], id=f"verify --jobs {ascii(value)[:24]}")
     yield pytest.param(["verify", "game.log", "--html", "link"], id="verify --html symlink")
+    for logs in (["game.log", "challenge.log"], ["nothing.log", "game.log"], ["folder", "game.log"]):
+        yield pytest.param(["verify", *logs, "--par"], id=f"verify --par {' '.join(logs)}")
     for command, (before, after, options) in LEAGUE.items():
         for db in BAD["LEAGUE.db"]:
             yield pytest.param(["league", command, *before, db, *after], id=f"league {command} db {ascii(db)[:16]}")
