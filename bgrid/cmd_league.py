@@ -82,6 +82,10 @@ def init_command(league):
     """
     if not league.strip():
         raise click.BadParameter("needs a file name, e.g. week49.db", param_hint="LEAGUE.db")
+    if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
+        from .generator.safe_output import check_target
+
+        check_target(league, "the league")
     if create_league(league):
         click.echo(f"created the league {display_name(league)}")
     else:

@@ -294,3 +294,10 @@ def test_output_names_that_are_not_utf8_are_written_and_shown_with_replacement_c
         assert result.exit_code == 0 and result.exception is None, repr(result.exception)
         assert "\ufffd" in result.output.splitlines()[0]
         assert (playground / written).is_file()
+
+
+def test_league_init_does_not_create_a_file_through_a_dangling_symlink(playground):
+    (playground / "dangling.db").symlink_to("elsewhere.db")
+    result = CliRunner().invoke(cli, ["league", "init", "dangling.db"])
+    assert_one_line_misuse(result)
+    assert "symbolic link" in result.stderr and not (playground / "elsewhere.db").exists()
