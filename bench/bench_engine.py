@@ -4,7 +4,8 @@
 
 Reports the median of several runs (and min/max), one core, in CPU time of this process
 (``time.process_time``: the machine is shared, so wall-clock rates swing with other work).
-The aim is 2,000 complete random missions per second. ``--profile`` prints where the time goes (cProfile).
+The aim is 2,000 complete random missions per second. ``--profile`` prints where the time
+goes (cProfile).
 The warm runs replay the cold pass's games, so every movement cache hits: compare a change
 against the old code interleaved (old, new, old, new …) and by medians, the machine is shared.
 """

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import os
 import random
@@ -48,7 +49,8 @@ def inbox(count: int, code: str) -> list[tuple[str, bytes]]:
         lines = text.split("\n")
         for p in range(10):
             if len(out) < count:
-                out.append((f"g{k}-{p}.log", "\n".join(lines[:2] + [f"player: P{k % 997}-{p}"] + lines[2:]).encode()))
+                text = "\n".join(lines[:2] + [f"player: P{k % 997}-{p}"] + lines[2:])
+                out.append((f"g{k}-{p}.log", text.encode()))
     return out
 
 
@@ -81,7 +83,8 @@ def synthetic_rows(n: int, code: str, first: int = 0):
             "damage": rng.randint(0, 5) if valid else None,
             "error_code": None if valid else "E206", "error_line": None if valid else rng.randint(5, 80),
             "error_message": None if valid else "the challenge deck gives KS as the draw card here, not KD",
-            "submitted_at": f"2026-12-01T{k // 3600 % 24:02d}:{k // 60 % 60:02d}:{k % 60:02d}.{k % 10**6:06d}Z",
+            "submitted_at":
+                f"2026-12-01T{k // 3600 % 24:02d}:{k // 60 % 60:02d}:{k % 60:02d}.{k % 10**6:06d}Z",
             "bgrid_version": "bench"}
 
 
@@ -126,7 +129,7 @@ def main() -> None:
         codes = [dated_code(date(2026, 11, 2 + 7 * w), period=WEEKLY) for w in range(4)]
         sizes = [args.rows] + [args.rows // 10] * 3
         first = 0
-        for code_w, size in zip(codes, sizes):
+        for code_w, size in zip(codes, sizes, strict=True):
             rows = synthetic_rows(size, code_w, first)
             first += size
             while chunk := list(itertools.islice(rows, 10_000)):
@@ -136,7 +139,7 @@ def main() -> None:
               f"median of {args.rounds}:")
         for label, challenges in ((f"one challenge of {args.rows:,} entries", [codes[0]]),
                                   ("all four, with the season table", [])):
-            wall, cpu, table = timed(lambda: compute_standings(conn, challenges), args.rounds)
+            wall, cpu, table = timed(functools.partial(compute_standings, conn, challenges), args.rounds)
             print(f"  {label}: {wall:.3f} s wall, {cpu:.3f} s CPU ({len(table.standings):,} ranked, "
                   f"{len(table.unranked):,} unranked; CPU {cpu / STANDINGS_TARGET_S:.2f} of the 1 s target)")
         conn.close()

@@ -54,7 +54,8 @@ def main() -> None:
     for name, values in [("all", turns)] + sorted(by_player.items()):
         values = sorted(values)
         cells = [percentile(values, p) for p in (50, 90, 99, 99.9)] + [values[-1]]
-        print(f"{name:10}  " + "  ".join(f"{v:>5}" for v in cells) + f"   mean {statistics.fmean(values):.1f}")
+        mean = statistics.fmean(values)
+        print(f"{name:10}  " + "  ".join(f"{v:>5}" for v in cells) + f"   mean {mean:.1f}")
     counts = Counter(turns)
     print("longest:", ", ".join(f"{t} turns ×{counts[t]}" for t in sorted(counts)[-5:]))
 

@@ -50,11 +50,11 @@ def table(rows: list[dict], long_rows: dict[int, dict]) -> list[str]:
            f"(target <= 10 s)"]
     paired = [(r, long_rows[r["seed"]]) for r in rows if r["seed"] in long_rows]
     if paired:
-        within = sum(1 for r, l in paired if r["par"] >= l["par"] - 1)
-        equal = sum(1 for r, l in paired if r["par"] >= l["par"])
+        within = sum(1 for r, long in paired if r["par"] >= long["par"] - 1)
+        equal = sum(1 for r, long in paired if r["par"] >= long["par"])
         out.append(f"par vs 10x search  within 1 on {within}/{len(paired)}, equal or better on "
                    f"{equal}/{len(paired)}   (target >= 95% within 1)")
-        out.append(f"10x search CPU     median {statistics.median(l['cpu'] for _, l in paired):.1f} s")
+        out.append(f"10x search CPU     median {statistics.median(long['cpu'] for _, long in paired):.1f} s")
     return out
 
 

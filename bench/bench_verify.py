@@ -133,7 +133,8 @@ def measure_folder(n: int, jobs: int, rounds: int) -> None:
             w, c = statistics.median(wall[j]), statistics.median(cpu[j])
             print(f"--jobs {j}: median wall {w:.2f} s ({n / w:,.0f} logs/s), CPU {c:.2f} s "
                   f"({n / c:,.0f} logs/s per core)")
-        print(f"--jobs {jobs} speed-up (wall, medians): {statistics.median(wall[1]) / statistics.median(wall[jobs]):.2f}x; "
+        speedup = statistics.median(wall[1]) / statistics.median(wall[jobs])
+        print(f"--jobs {jobs} speed-up (wall, medians): {speedup:.2f}x; "
               f"same output bytes: {outputs[1] == outputs[jobs]}")
         logs = [p.read_bytes() for p in sorted(folder.glob("*.log"))]
     print("notes and damage ledger: " + coaching_cost(logs, rounds))
@@ -207,7 +208,7 @@ def stages(logs: list[bytes], memo: Verifier) -> str:
         c3 = time.process_time()
         Replay(log, mission, memo.starts).run()
         c4 = time.process_time()
-        for key, t in zip(spent, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
+        for key, t in zip(spent, (c1 - c0, c2 - c1, c3 - c2, c4 - c3), strict=True):
             spent[key] += t
     total = sum(spent.values())
     return ", ".join(f"{k} {v / len(logs) * 1e6:,.0f} ({v / total:.0%})" for k, v in spent.items())

@@ -67,7 +67,8 @@ def main() -> None:
         t0 = time.perf_counter()
         write_folder(folder, args.logs, min(args.distinct, args.logs))
         print(f"{args.logs} logs ({min(args.distinct, args.logs)} distinct games) written in "
-              f"{time.perf_counter() - t0:.0f} s; {sum(p.stat().st_size for p in folder.iterdir()) / args.logs:.0f} "
+              f"{time.perf_counter() - t0:.0f} s; "
+              f"{sum(p.stat().st_size for p in folder.iterdir()) / args.logs:.0f} "
               "bytes a log")
         baseline, _, _ = peak(["--version"])
         print(f"baseline (bgrid --version): {baseline:.0f} MB")

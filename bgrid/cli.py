@@ -23,10 +23,14 @@ COMMANDS = {
     "sheet": ("bgrid.cmd_print", "sheet_command", "Write a printable mission sheet (PDF)."),
     "deck": ("bgrid.cmd_print", "deck_command", "Write a printable card deck (PDF)."),
     "pack": ("bgrid.cmd_print", "pack_command", "Write sheet, deck and map.json into a folder."),
-    "daily": ("bgrid.cmd_daily", "daily_command", "Print the challenge code of a day or an ISO week (--pack: write its pack)."),
-    "league": ("bgrid.cmd_league", "league_group", "Keep a league: submit logs to a database, list them, publish standings."),
-    "solve": ("bgrid.cmd_solve", "solve_command", "Find a challenge's par and the line of play that reaches it."),
-    "simulate": ("bgrid.cmd_simulate", "simulate_command", "Play a mission many times with a computer player; win rate and score."),
+    "daily": ("bgrid.cmd_daily", "daily_command",
+              "Print the challenge code of a day or an ISO week (--pack: write its pack)."),
+    "league": ("bgrid.cmd_league", "league_group",
+               "Keep a league: submit logs to a database, list them, publish standings."),
+    "solve": ("bgrid.cmd_solve", "solve_command",
+              "Find a challenge's par and the line of play that reaches it."),
+    "simulate": ("bgrid.cmd_simulate", "simulate_command",
+                 "Play a mission many times with a computer player; win rate and score."),
 }
 
 

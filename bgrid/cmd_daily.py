@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import click
@@ -21,7 +21,7 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 def parse_day(text: str | None) -> date:
     """``YYYY-MM-DD`` as a date; None is today in UTC. Raises :class:`click.BadParameter`."""
     if text is None:
-        return datetime.now(timezone.utc).date()
+        return datetime.now(UTC).date()
     try:
         if _DATE.fullmatch(text.strip()) is None:
             raise ValueError
@@ -73,10 +73,10 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
         spec = dated_spec(when, ruleset, period)
     code = encode_code(spec)
     if as_json:
-        click.echo(json.dumps({"period": period, "date": when.isoformat(), "key": dated_key(when, period),
-                               "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
-                               "ridges": spec.ridges, "seed": spec.seed} | ({"winnable": True} if winnable else {}),
-                              indent=2))
+        record = {"period": period, "date": when.isoformat(), "key": dated_key(when, period),
+                  "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
+                  "ridges": spec.ridges, "seed": spec.seed}
+        click.echo(json.dumps(record | ({"winnable": True} if winnable else {}), indent=2))
     elif quiet:
         click.echo(code)
     else:

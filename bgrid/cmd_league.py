@@ -7,7 +7,7 @@ import functools
 import io
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -95,7 +95,8 @@ def init_command(league):
 @league_group.command("submit")
 @DB
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--batch", type=WholeNumber(1, 10_000), default=DEFAULT_BATCH, show_default=True, metavar="N",
+@click.option("--batch", type=WholeNumber(1, 10_000), default=DEFAULT_BATCH, show_default=True,
+              metavar="N",
               help="Logs recorded per database transaction (a killed run loses at most the "
                    "uncommitted batch; run it again to finish).")
 @league_errors
@@ -174,10 +175,10 @@ def list_command(league, challenges, player, as_json):
         click.echo(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False))
         return
     for r in rows:
-        result = (f"{r['outcome']} {r['score']}" if r["verdict"] == "valid"
-                  else r["verdict"] + (f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""))
-        click.echo(f"#{r['id']}  {r['submitted_at']}  {terminal_text(r['player'])}  {terminal_text(r['challenge'] or '-')}  "
-                   f"{result}  [id {r['verification_id']}]")
+        error = f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""
+        result = f"{r['outcome']} {r['score']}" if r["verdict"] == "valid" else r["verdict"] + error
+        click.echo(f"#{r['id']}  {r['submitted_at']}  {terminal_text(r['player'])}  "
+                   f"{terminal_text(r['challenge'] or '-')}  {result}  [id {r['verification_id']}]")
 
 
 @league_group.command("show")
@@ -201,9 +202,9 @@ def show_command(league, entry):
     if row is None:
         raise BGridError(f"no entry '{entry}' in {league}: give an entry number or a verification id "
                          "(see bgrid league list)")
-    click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}"
-               f"{' (from the file name)' if row['player_from_file'] else ''}, submitted {row['submitted_at']} "
-               f"with bgrid {row['bgrid_version']}")
+    from_file = " (from the file name)" if row["player_from_file"] else ""
+    click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}{from_file}, "
+               f"submitted {row['submitted_at']} with bgrid {row['bgrid_version']}")
     verdict = verify_log(row["log"], source=row["source"])
     click.echo(printable_lines(verdict.render()))
     if not verdict.is_valid:
@@ -266,11 +267,13 @@ def write_page(conn, table, page: Path, title: str) -> None:
     ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
     for entry_id in ids:
         row = find_entry(conn, str(entry_id))
+        assert row is not None  # the standings were read from this connection
         target = reports / f"{row['verification_id']}.html"
         if not target.exists():
             write_atomic(target, report_html(row["log"], row["source"]), "a replay report")
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp), "the standings page")
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp),
+                 "the standings page")
     click.echo(display_name(str(page)))
     click.echo(f"{display_name(str(reports))}/ ({len(ids)} replay reports)")
 
@@ -280,11 +283,11 @@ def standings_csv(table) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for s in table.standings:
-        writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid", s.outcome,
-                         s.score, s.turns, s.damage, s.attempts, s.verification_id, ""])
+        writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
+                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, ""])
     for u in table.unranked:
-        writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict, "", "", "", "",
-                         "", u.verification_id, spreadsheet_safe(u.error)])
+        writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
+                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)])
     return buffer.getvalue()
 
 
@@ -296,11 +299,13 @@ def standings_text(table) -> str:
         lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}: {len(ranked)} ranked, "
                      f"{len(unranked)} unranked")
         for s in ranked:
-            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d} {s.outcome}, {s.turns} turns, "
-                         f"{s.damage} damage, {s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d} {s.outcome}, "
+                         f"{s.turns} turns, {s.damage} damage, "
+                         f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")
         for u in unranked:
-            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  [id {u.verification_id}]")
+            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  "
+                         f"[id {u.verification_id}]")
     if table.season:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
         for r in table.season:

@@ -46,7 +46,8 @@ def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridg
         return header_source(header)
     if blank:
         if ridges is not None:
-            raise click.UsageError("--ridges goes with --seed; on a blank sheet the ridges are drawn at the table")
+            raise click.UsageError("--ridges goes with --seed; on a blank sheet the ridges are drawn at "
+                                   "the table")
         if difficulty is None:
             return blank_source(load_ruleset())
         rs = load_ruleset()
@@ -76,17 +77,18 @@ def header_source(path: Path) -> MapSource:
     data = read_named_log(path)
     try:
         lines = read_log_bytes(data).splitlines()
-        body = next((i for i, line in enumerate(lines)
-                     if line.split("#")[0].split()[:1] and line.split("#")[0].split()[0].lower() in BODY_KEYWORDS),
-                    len(lines))
+        words = [line.split("#")[0].split() for line in lines]
+        body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
         log = parse_log("\n".join(lines[:body]) + "\n")  # E126 when it names no map
         found = mission_source(log)
     except LogError as exc:
         raise BGridError(f"--header '{path}': {exc}") from None
     h = log.header
     if h.source == "challenge":
+        assert h.challenge is not None  # the parser reads a challenge header's code
         return challenge_source(mission_from_code(h.challenge))
     if h.source == "seed":
+        assert h.seed is not None  # the parser reads a seed header's seed
         return seed_source(mission_from_seed(h.seed, found.difficulty, h.ridges, found.ruleset.name))
     if h.source == "setup":
         return setup_source(found.ruleset, found.difficulty, found.game_map, h.setup_ridges,

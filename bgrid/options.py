@@ -92,16 +92,20 @@ def mission_options(func):
 
 def pick_mission(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None) -> Mission:
     """The mission named by the options. Raises :class:`click.UsageError` on misuse."""
-    if (seed is None) == (code is None):
-        raise click.UsageError("give exactly one of --seed N or --code CODE")
+    one = "give exactly one of --seed N or --code CODE"
     if code is not None:
+        if seed is not None:
+            raise click.UsageError(one)
         if difficulty is not None or ridges is not None:
             raise click.UsageError("--difficulty and --ridges go with --seed; a challenge code "
                                    "already fixes them")
         return mission_from_code(code)
+    if seed is None:
+        raise click.UsageError(one)
+    digits = seed.strip()
     # ASCII digits only: int() alone would also take '1_944' and non-ASCII digits.
-    if _SEED.fullmatch(seed.strip()) is None:
+    if _SEED.fullmatch(digits) is None:
         raise BGridError(f"--seed '{seed}' is not a whole number: expected e.g. --seed 1944")
-    if len(seed.strip().lstrip("+-").lstrip("0")) > SEED_DIGITS:  # before int(): no huge numbers
-        raise BGridError(f"--seed has {len(seed.strip())} digits: a seed is 0 to 1099511627775")
-    return mission_from_seed(int(seed.strip()), difficulty, ridges)
+    if len(digits.lstrip("+-").lstrip("0")) > SEED_DIGITS:  # before int(): no huge numbers
+        raise BGridError(f"--seed has {len(digits)} digits: a seed is 0 to 1099511627775")
+    return mission_from_seed(int(digits), difficulty, ridges)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from reportlab.lib.colors import Color
@@ -51,7 +51,7 @@ PALE = Color(0.93, 0.93, 0.93)
 GRID_LIGHT = Color(0.55, 0.62, 0.75)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _register_fonts() -> None:
     """The shipped DejaVu subsets, embedded so the deck prints the same everywhere."""
     for name, file in ((SANS, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"),
@@ -69,9 +69,10 @@ def card_role(card: Card, ruleset: Ruleset) -> tuple[str, str]:
 
 def card_setup_line(card: Card) -> str | None:
     """"column F · row 6" for Ace–10 (R1 setup and entry), None for the rest."""
-    if not card.is_number:
+    column = card.column
+    if column is None:  # a face card or Joker
         return None
-    return f"column {COLUMN_LETTERS[card.column]} · row {card.row}"
+    return f"column {COLUMN_LETTERS[column]} · row {card.row}"
 
 
 # -- drawing (inside a card the unit is 1 mm, origin at the trim's lower-left) ----------
@@ -85,7 +86,10 @@ def draw_suit(c, suit: Suit | None, x: float, y: float, size: float, *, low_ink:
     s = size / 2
     p = c.beginPath()
     if suit is Suit.DIAMONDS:
-        p.moveTo(x, y + s); p.lineTo(x + 0.72 * s, y); p.lineTo(x, y - s); p.lineTo(x - 0.72 * s, y)
+        p.moveTo(x, y + s)
+        p.lineTo(x + 0.72 * s, y)
+        p.lineTo(x, y - s)
+        p.lineTo(x - 0.72 * s, y)
         p.close()
     elif suit is Suit.HEARTS:
         p.moveTo(x, y - s)
@@ -98,7 +102,9 @@ def draw_suit(c, suit: Suit | None, x: float, y: float, size: float, *, low_ink:
         p.moveTo(x, y + s)
         p.curveTo(x + 0.35 * s, y + 0.5 * s, x + s, y + 0.2 * s, x + s, y - 0.25 * s)
         p.curveTo(x + s, y - 0.75 * s, x + 0.3 * s, y - 0.8 * s, x + 0.08 * s, y - 0.4 * s)
-        p.lineTo(x + 0.35 * s, y - s); p.lineTo(x - 0.35 * s, y - s); p.lineTo(x - 0.08 * s, y - 0.4 * s)
+        p.lineTo(x + 0.35 * s, y - s)
+        p.lineTo(x - 0.35 * s, y - s)
+        p.lineTo(x - 0.08 * s, y - 0.4 * s)
         p.curveTo(x - 0.3 * s, y - 0.8 * s, x - s, y - 0.75 * s, x - s, y - 0.25 * s)
         p.curveTo(x - s, y + 0.2 * s, x - 0.35 * s, y + 0.5 * s, x, y + s)
         p.close()
@@ -109,8 +115,11 @@ def draw_suit(c, suit: Suit | None, x: float, y: float, size: float, *, low_ink:
         for cx, cy in ((x, y + 0.52 * s), (x - 0.52 * s, y - 0.2 * s), (x + 0.52 * s, y - 0.2 * s),
                        (x, y - 0.05 * s)):
             p.circle(cx, cy, r if cy != y - 0.05 * s else 0.3 * s)
-        p.moveTo(x - 0.12 * s, y); p.lineTo(x - 0.35 * s, y - s); p.lineTo(x + 0.35 * s, y - s)
-        p.lineTo(x + 0.12 * s, y); p.close()  # counter-clockwise, like the circles
+        p.moveTo(x - 0.12 * s, y)  # counter-clockwise, like the circles
+        p.lineTo(x - 0.35 * s, y - s)
+        p.lineTo(x + 0.35 * s, y - s)
+        p.lineTo(x + 0.12 * s, y)
+        p.close()
     else:  # Joker: a five-pointed star
         for k in range(10):
             rr = s if k % 2 == 0 else 0.42 * s
@@ -338,8 +347,10 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
     cards = mission.deck if mission is not None else FULL_DECK
     width, height = paper_size(paper)
     buf = io.BytesIO()
+    # The initial font is not Helvetica, so nothing is left unembedded; types-reportlab types
+    # initialFontName as a float (ReportLab takes a font name).
     c = rl_canvas.Canvas(buf, pagesize=(width * MM, height * MM), invariant=1, pageCompression=1,
-                         initialFontName=SANS)  # not Helvetica: nothing unembedded
+                         initialFontName=SANS)  # type: ignore[arg-type]
     code = mission.code if mission is not None else None
     what = f"challenge deck {code}" if code else "plain deck"
     c.setTitle(f"B-Grid: Fortress Run — {what}")
@@ -373,7 +384,8 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
         draw_duplex_check(c, width, duplex_offset)
         c.showPage()
 
-    sheets = fold_sheets(len(cards), paper) if gutter_fold else duplex_sheets(len(cards), paper, duplex_offset)
+    sheets = (fold_sheets(len(cards), paper) if gutter_fold
+              else duplex_sheets(len(cards), paper, duplex_offset))
     for sheet in sheets:
         page = (sheet.width * MM, sheet.height * MM)
         c.setPageSize(page)

@@ -18,8 +18,9 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Callable, Iterator
+from typing import IO
 
 from ..rules.errors import BGridError
 

@@ -32,6 +32,7 @@ import hashlib
 import mimetypes
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 import jinja2
@@ -141,7 +142,11 @@ def _font_face(font_file: str):
     return TTFont(font_file, str(TEMPLATES / "fonts" / font_file))
 
 
-def label_run(labels: list[tuple[str, float, float]], font: tuple[str, float],
+#: A label to draw: its text and where, in millimetres.
+Label = tuple[str, float, float]
+
+
+def label_run(labels: list[Label], font: tuple[str, float],
               centred: bool = False) -> dict:
     """Several board labels as ONE SVG ``<text>``: its text and an x and y for every letter.
 
@@ -156,7 +161,7 @@ def label_run(labels: list[tuple[str, float, float]], font: tuple[str, float],
     for label, x, y in labels:
         widths = [face.stringWidth(letter, size) for letter in label]
         x -= sum(widths) / 2 if centred else 0
-        for letter, width in zip(label, widths):
+        for letter, width in zip(label, widths, strict=True):
             text += letter
             xs.append(_mm(x))
             ys.append(_mm(y))
@@ -169,9 +174,11 @@ def board_labels(size_mm: float) -> list[dict]:
     cell names, one :func:`label_run` a side and a row of cells."""
     middles = [LABEL_MM + (i + 0.5) * CELL_MM for i in range(SIZE)]
     columns, rows = list(COLUMN_LETTERS), [str(r) for r in range(1, SIZE + 1)]
-    coords = [label_run([(c, x, y) for c, x in zip(columns, middles)], COORD_FONT, centred=True)
+    coords = [label_run([(c, x, y) for c, x in zip(columns, middles, strict=True)], COORD_FONT,
+                        centred=True)
               for y in (LABEL_MM - 1.2, size_mm - 1.1)]
-    coords += [label_run([(r, x, y + 1.3) for r, y in zip(rows, middles)], COORD_FONT, centred=True)
+    coords += [label_run([(r, x, y + 1.3) for r, y in zip(rows, middles, strict=True)], COORD_FONT,
+                         centred=True)
                for x in (LABEL_MM / 2, size_mm - LABEL_MM / 2)]
     dx, dy = CELL_NAME_INSET_MM
     names = [label_run([(str(Cell.at(col, row)), LABEL_MM + col * CELL_MM + dx,
@@ -207,9 +214,11 @@ def board_context(mission: Mission | MapSource) -> dict:
     def centre(cell: Cell) -> tuple[float, float]:
         return (LABEL_MM + (cell.column + 0.5) * CELL_MM, LABEL_MM + (cell.row - 0.5) * CELL_MM)
 
-    ridges = [] if m is None else [
-        dict(zip(("x1", "y1"), centre(r.start))) | dict(zip(("x2", "y2"), centre(r.end)))
-        for r in m.ridges if r.start != r.end]
+    def segment(start: Cell, end: Cell) -> dict[str, float]:
+        (x1, y1), (x2, y2) = centre(start), centre(end)
+        return {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+
+    ridges = [] if m is None else [segment(r.start, r.end) for r in m.ridges if r.start != r.end]
     size_mm = 2 * LABEL_MM + SIZE * CELL_MM
     return {"cell_mm": CELL_MM, "label_mm": LABEL_MM, "size_mm": size_mm,
             "columns": list(COLUMN_LETTERS), "rows": list(range(1, SIZE + 1)),
@@ -246,7 +255,7 @@ def stacking_context(mission: Mission) -> list[dict]:
     """The challenge deck top first, with each card's reshuffle number (R25, R26)."""
     return [{"position": i + 1, "card": card.pretty, "is_red": card.is_red,
              "reshuffle": number}
-            for i, (card, number) in enumerate(zip(mission.deck, mission.reshuffle))]
+            for i, (card, number) in enumerate(zip(mission.deck, mission.reshuffle, strict=True))]
 
 
 def by_card_context(mission: Mission) -> dict:
@@ -255,23 +264,23 @@ def by_card_context(mission: Mission) -> dict:
     exhaustion without searching the stacking list (R26). The texts are :func:`label_run`
     s: a handful of SVG texts instead of 70."""
     numbers: dict[Card, list[int]] = {}
-    for card, number in zip(mission.deck, mission.reshuffle):
+    for card, number in zip(mission.deck, mission.reshuffle, strict=True):
         numbers.setdefault(card, []).append(number)
     ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
     cw, ch = BYCARD_CELL_MM
     head = BYCARD_HEAD_MM
-    rows = [sorted((c for c in FULL_DECK if c.rank != JOKER_RANK and c.suit is suit), key=lambda c: c.rank)
+    rows = [[numbers[c][0] for c in sorted((c for c in FULL_DECK if c.rank != JOKER_RANK and c.suit is suit),
+                                           key=lambda c: c.rank)]
             for suit in SUITS]
     rows.append(sorted(numbers[next(c for c in numbers if c.rank == JOKER_RANK)]))  # R41
     boxes, cells = [], []
     for i, row in enumerate(rows):
         y = head + i * ch
-        for j, entry in enumerate(row):
+        for j, number in enumerate(row):
             x = head + j * cw
             boxes.append((_mm(x), _mm(y)))
-            number = entry if isinstance(entry, int) else numbers[entry][0]
             cells.append((str(number), x + cw / 2, y + ch - 1.8))
-    labels = {"red": [], "black": []}
+    labels: dict[str, list[Label]] = {"red": [], "black": []}
     for i, suit in enumerate(SUITS):
         labels["red" if suit.is_red else "black"].append((suit.symbol, 1.0, head + (i + 1) * ch - 1.6))
     labels["black"].append(("JK", 1.0, head + len(rows) * ch - 1.9))
@@ -301,14 +310,15 @@ def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
     HTML lines they were a tenth of the sheet's render time)."""
     width = paper_width - 2 * PAGE_MARGIN_MM[1]
     scale = width / sum(share for _, _, share in LOG_COLUMNS)
-    columns = [{"cls": cls, "label": label, "width": _mm(share * scale)}
-               for cls, label, share in LOG_COLUMNS]
+    widths = [_mm(share * scale) for _, _, share in LOG_COLUMNS]
+    columns = [{"cls": cls, "label": label, "width": w}
+               for (cls, label, _), w in zip(LOG_COLUMNS, widths, strict=True)]
     edges, x = [], 0.0
-    for column in columns[:-1]:
-        x += column["width"]
+    for w in widths[:-1]:
+        x += w
         edges.append(_mm(x))
     height = len(rows) * row_mm
-    middle, baseline = columns[0]["width"] / 2, row_mm / 2 + LOG_NUMBER_FONT[1] * 0.36
+    middle, baseline = widths[0] / 2, row_mm / 2 + LOG_NUMBER_FONT[1] * 0.36
     numbers = label_run([(str(n), middle, i * row_mm + baseline) for i, n in enumerate(rows)],
                         LOG_NUMBER_FONT, centred=True)
     return {"columns": columns, "width": _mm(width), "height": _mm(height + LOG_LINE_MM / 2),
@@ -321,7 +331,8 @@ def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
 def log_pages(paper: str, turns: int) -> list[list[int]]:
     """The turn numbers 1 … ``turns`` split over the log pages (:data:`LOG_PAGE_ROWS`)."""
     first, more = LOG_PAGE_ROWS[paper]
-    pages, start = [], 1
+    pages: list[list[int]] = []
+    start = 1
     while start <= turns:
         count = first if not pages else more
         pages.append(list(range(start, min(turns, start + count - 1) + 1)))
@@ -335,14 +346,15 @@ def stackgrid_context(mission: Mission) -> dict:
     red cards, black cards, reshuffle numbers) instead of 162 SVG texts."""
     box_w, box_h = STACK_BOX_MM
     boxes = []
-    runs = {"positions": [], "red": [], "black": [], "reshuffle": []}
+    runs: dict[str, list[Label]] = {"positions": [], "red": [], "black": [], "reshuffle": []}
     t = STACK_TEXT_MM
     for i, entry in enumerate(stacking_context(mission)):
         row, col = divmod(i, STACK_PER_ROW)
         x, y = 0.1 + col * (box_w + STACK_GAP_MM), 0.1 + row * (box_h + STACK_GAP_MM)
         boxes.append((_mm(x), _mm(y)))
         runs["positions"].append((str(entry["position"]), x + t["pos_x"], y + t["baseline"] - 0.4))
-        runs["red" if entry["is_red"] else "black"].append((entry["card"], x + t["card_x"], y + t["baseline"]))
+        colour = "red" if entry["is_red"] else "black"
+        runs[colour].append((entry["card"], x + t["card_x"], y + t["baseline"]))
         runs["reshuffle"].append((str(entry["reshuffle"]), x + t["reshuffle_x"], y + t["baseline"] - 0.2))
     fonts = {"positions": STACK_POSITION_FONT, "red": BOLD_FONT_CARD, "black": BOLD_FONT_CARD,
              "reshuffle": STACK_NUMBER_FONT}
@@ -376,7 +388,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
     rs, m, seeded = source.ruleset, source.game_map, source.mission
     turns = longest_mission_turns(rs)
     row_mm = LOG_ROW_MM[paper] + LOG_LINE_MM  # room + ruling
-    pages = []
+    pages: list[dict[str, Any]] = []
     for rows in log_pages(paper, turns):
         log = log_context(width, row_mm, rows)
         pages.append({"rows": rows, "log": log, "lines": _drawing("log.svg.j2", log=log)})
@@ -410,7 +422,8 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "log_columns": pages[0]["log"]["columns"],
         "log_example": LOG_EXAMPLE,
         "turns": turns,
-        "stack_list": None if seeded is None else _drawing("stack.svg.j2", stackgrid=stackgrid_context(seeded)),
+        "stack_list":
+            None if seeded is None else _drawing("stack.svg.j2", stackgrid=stackgrid_context(seeded)),
         "by_card": None if seeded is None else _drawing("bycard.svg.j2", table=by_card_context(seeded)),
         "altitudes": list(range(rs.max_altitude + 1)),
         "passes": rs.reshuffles_allowed + 1,
@@ -475,7 +488,7 @@ def _make_fetcher_class():
         ``refused`` lists what was asked for and denied (the tests read it).
         """
 
-        def __init__(self):
+        def __init__(self) -> None:
             super().__init__(allowed_protocols=("data", "file"))
             self.refused: list[str] = []
 
@@ -569,6 +582,7 @@ def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | 
     """The mission sheet as PDF bytes; the same arguments always give the same bytes.
     ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable · par N"."""
     html = render_sheet_html(mission, paper, player, par)
-    parts = ("sheet", sheet_key(mission), paper.lower(), player or "") + (() if par is None else (f"par {par}",))
+    parts = (("sheet", sheet_key(mission), paper.lower(), player or "")
+             + (() if par is None else (f"par {par}",)))
     return html_to_pdf(html, pdf_identifier(*parts),
                        style=sheet_stylesheet())

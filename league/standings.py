@@ -112,7 +112,9 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
     for row in cursor.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
                             f"verification_id, id, submitted_at FROM entries {invalid} "
                             "ORDER BY challenge, player, submitted_at, id", args):
-        out.unranked.append(Unranked(*row[:3], error_text(*row[3:6]), *row[6:]))
+        player, challenge, verdict, code, line, message, verification_id, entry_id, at = row
+        out.unranked.append(Unranked(player, challenge, verdict, error_text(code, line, message),
+                                     verification_id, entry_id, at))
     if len({s.challenge for s in out.standings}) > 1:  # one challenge's season is its standings
         out.season = season_table(out.standings, best)
     return out

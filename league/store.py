@@ -139,8 +139,8 @@ _KEEP_BEST = """UPDATE results SET entry_id = :entry_id, score = :score, turns =
            :submitted_at < submitted_at OR :submitted_at = submitted_at AND :entry_id < entry_id)))"""
 
 
-_RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage", "verification_id",
-                "player_from_file")
+_RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage",
+                "verification_id", "player_from_file")
 
 
 class LeagueError(BGridError):
@@ -250,12 +250,14 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
         for row in rows:
             cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS])
             if cursor.rowcount == 1:
-                conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (cursor.lastrowid, row["log"]))
+                entry_id = cursor.lastrowid
+                assert entry_id is not None  # the INSERT above has just added a row
+                conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (entry_id, row["log"]))
                 if row["challenge"] is not None:
                     conn.execute(_COUNT_ATTEMPT, row)
                 if row["verdict"] == "valid":
-                    conn.execute(_KEEP_BEST, {k: row[k] for k in _RESULT_KEYS} | {"entry_id": cursor.lastrowid})
-                out.append(Stored(cursor.lastrowid, True))
+                    conn.execute(_KEEP_BEST, {k: row[k] for k in _RESULT_KEYS} | {"entry_id": entry_id})
+                out.append(Stored(entry_id, True))
             else:
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
                                      (row["verification_id"],)).fetchone()

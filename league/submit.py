@@ -12,7 +12,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 
 from ..verifier.verdict import Verdict
@@ -47,7 +47,7 @@ def bgrid_version() -> str:
 def utc_now() -> str:
     """Submission time: UTC, ISO 8601 to the microsecond, so the order of two submissions in
     one second is kept (the earlier one wins a tie)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def challenge_key(verdict: Verdict) -> str | None:
@@ -126,7 +126,7 @@ def _commit(conn, pending: list[tuple[dict, Verdict]]) -> Iterator[Submission]:
     if not pending:
         return
     stored = record(conn, [row for row, _ in pending])
-    for (row, verdict), done in zip(pending, stored):
+    for (row, verdict), done in zip(pending, stored, strict=True):
         summary = verdict.summary() if done.is_new else \
             f"{row['source']}: duplicate of entry {done.entry_id} [id {row['verification_id']}]"
         yield Submission(row["source"], done.entry_id, done.is_new, row["verification_id"],

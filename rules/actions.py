@@ -62,7 +62,8 @@ class Move:
         words = text.split()
         _expect(words, "move", None, "move 5C FFLF")
         if len(words) < 3:
-            raise NotationError(f"'{text}' is not a move: expected a card and steps, e.g. 'move 5C FFLF'", text)
+            raise NotationError(f"'{text}' is not a move: expected a card and steps, e.g. 'move 5C FFLF'",
+                                text)
         return cls(Card.parse(words[1]), parse_steps(words[2:]))
 
     @property

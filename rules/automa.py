@@ -5,7 +5,7 @@ R18–R21, R34). Step 1, the reveal, is a chance node of ``rules.engine``.
 from __future__ import annotations
 
 from .board import BETWEEN, CELLS, SIZE, Cell, distance
-from .cards import JOKER_RANK, SUITS, Card
+from .cards import SUITS, Card
 from .combat import take_damage
 from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, DamageCause, Discarded,
                      Recovered)
@@ -19,8 +19,8 @@ def artillery_reach(state: GameState) -> int:
 
 
 #: BUNKER_KEY[piece][bunker]: distance first, then column, then row (R19), as one number.
-BUNKER_KEY = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b] for b in range(SIZE * SIZE))
-                   for p in range(SIZE * SIZE))
+BUNKER_KEY = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b] for b in CELLS)
+                   for p in CELLS)
 
 
 def _step_toward(piece: int, goal: int) -> Cell | None:
@@ -52,12 +52,14 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     suppressed = state.suppressed
     ready = sorted(state.artillery - suppressed if suppressed else state.artillery,
                    key=COLUMN_THEN_ROW.__getitem__)
-    if card.rank != JOKER_RANK:
+    suit = card.suit
+    if suit is not None:  # not a Joker
         # Step 2 — fire (R18): saturation cap, one hit of the ruleset's artillery damage when
         # any piece can fire.
         # The cap covers fire only (R40): an exhaustion met revealing this card already hurt.
         # Line of sight (no mountain strictly between, R14) and range <= reach.
         cell, mountains = state.cell, state.mountains
+        assert cell is not None  # the Automa acts while the bomber is on the map (R34)
         reach = artillery_reach(state)
         firing = []
         for piece in ready:
@@ -70,7 +72,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
             if take_damage(state, state.ruleset.artillery_damage, DamageCause.ARTILLERY, events):
                 return
         # Step 3 — move (R19, R20, R34): the ready pieces that could not fire.
-        move = state.ruleset.automa_suits[_SUIT_LETTER[card.suit]]
+        move = state.ruleset.automa_suits[_SUIT_LETTER[suit]]
         _move_pieces(state, [p for p in ready if p not in firing] if firing else ready, move,
                      events)
     # Step 4 — suppression recovery (R21).
@@ -96,9 +98,11 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) 
         return
     mountains, bunkers, artillery = state.mountains, state.bunkers, state.artillery
     toward_bomber = move == "toward-bomber"
+    bomber = state.cell
+    assert bomber is not None  # the Automa acts while the bomber is on the map (R34)
     for piece in pieces:
         if toward_bomber:
-            goal = state.cell
+            goal = bomber
         elif bunkers:
             goal = min(bunkers, key=BUNKER_KEY[piece].__getitem__)  # nearest, ties by column then row
         else:

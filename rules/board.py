@@ -145,7 +145,7 @@ FORWARD: dict[Facing, tuple[Cell | None, ...]] = {f: _forward_table(f) for f in 
 
 #: NEIGHBOURS[cell]: the orthogonal neighbours on the board, in N E S W order.
 NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple(FORWARD[f][c] for f in _ORDER if FORWARD[f][c] is not None) for c in CELLS)
+    tuple(n for f in _ORDER if (n := FORWARD[f][c]) is not None) for c in CELLS)
 
 
 def distance(a: Cell, b: Cell) -> int:
@@ -242,6 +242,8 @@ def nearest_open_cell(cell: Cell, occupied) -> Cell:
 
 #: _R3_SEARCH_ORDER[cell]: every cell in R3 order from ``cell`` (itself first, then by
 #: distance, column, row), so finding the nearest open cell is one scan to the first hit.
-_R3_SEARCH_ORDER: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple(sorted(CELLS, key=lambda c, start=start: (distance(start, c), c % SIZE, c // SIZE)))
-    for start in CELLS)
+def _r3_order(start: Cell) -> tuple[Cell, ...]:
+    return tuple(sorted(CELLS, key=lambda c: (distance(start, c), c % SIZE, c // SIZE)))
+
+
+_R3_SEARCH_ORDER: tuple[tuple[Cell, ...], ...] = tuple(_r3_order(start) for start in CELLS)

@@ -128,7 +128,7 @@ class Card:
                 and self.declared == other.declared)
 
     def __str__(self) -> str:
-        if self.rank == JOKER_RANK:
+        if self.suit is None:  # a Joker
             return "JK" if self.declared is None else f"JK={self.declared}"
         return f"{_RANK_NAME.get(self.rank, str(self.rank))}{self.suit.value}"
 
@@ -138,7 +138,7 @@ class Card:
     @property
     def pretty(self) -> str:
         """The card with a suit symbol, for printed matter: ``10♥``, ``JK``."""
-        if self.rank == JOKER_RANK:
+        if self.suit is None:  # a Joker
             return "JK" if self.declared is None else f"JK={self.declared.pretty}"
         return f"{_RANK_NAME.get(self.rank, str(self.rank))}{self.suit.symbol}"
 

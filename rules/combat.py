@@ -25,7 +25,11 @@ def finish(state: GameState, outcome: Outcome, cause: DefeatCause | None, events
     state.cause = cause
     state.end_card_purpose = purpose
     state.pending = None
-    events.append(Victory() if outcome is Outcome.VICTORY else Defeat(cause, purpose))
+    if outcome is Outcome.VICTORY:
+        events.append(Victory())
+    else:
+        assert cause is not None  # a defeat always has its cause
+        events.append(Defeat(cause, purpose))
 
 
 def take_damage(state: GameState, amount: int, cause: DamageCause, events: list,
@@ -65,12 +69,13 @@ def can_fire_guns(state: GameState) -> bool:
 def is_guns_target(state: GameState, target: Cell) -> bool:
     """An artillery piece (ready or suppressed) in line of sight within range 3; the
     bomber's own cell included (R14, R15, R39)."""
-    if target not in state.artillery:
+    cell = state.cell
+    if target not in state.artillery or cell is None:
         return False
-    between = BETWEEN[state.cell][target]
+    between = BETWEEN[cell][target]
     if between is None:
         return False
-    reach = 0 if target == state.cell else len(between) + 1  # R14: steps, same cell 0
+    reach = 0 if target == cell else len(between) + 1  # R14: steps, same cell 0
     if reach > state.ruleset.guns_range:
         return False
     mountains = state.mountains
@@ -87,7 +92,8 @@ def guns_targets(state: GameState) -> list[Cell]:
 def revealed_suit(state: GameState, card: Card) -> str:
     """The suit letter a revealed card counts as on the player's own check: a Joker counts
     as ``ruleset.revealed_joker_counts_as`` (R17, a Heart in standard-1)."""
-    return state.ruleset.revealed_joker_counts_as if card.is_joker else card.suit.value
+    suit = card.suit
+    return state.ruleset.revealed_joker_counts_as if suit is None else suit.value
 
 
 def resolve_guns(state: GameState, target: Cell, revealed: Card, events: list) -> None:
@@ -127,6 +133,7 @@ def bomb_band(state: GameState, acting: Card, suit: str) -> int:
 def resolve_bomb(state: GameState, acting: Card, revealed: Card, events: list) -> None:
     """One bombing reveal: band, at most one improvement (chain or crater), result (R16)."""
     cell = state.cell
+    assert cell is not None  # a bomb is played only on the map (R16)
     band = bomb_band(state, acting, revealed_suit(state, revealed))
     if band < HIT:
         # R32: the four orthogonal neighbours only; the crater bonus does not stack with it.

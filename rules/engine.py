@@ -68,7 +68,9 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
@@ -90,8 +92,8 @@ _DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
 _DRAW = CardPurpose.DRAW  # the refill draw is the most frequent chance node
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
-           "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game", "reveal", "reveal_drawn",
-           "score"]
+           "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game",
+           "reveal", "reveal_drawn", "score"]
 
 # -- setting up -------------------------------------------------------------------------
 
@@ -109,7 +111,8 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
     Raises :class:`BGridError` for an unknown difficulty or an impossible deck.
     """
     if difficulty not in ruleset.difficulties:
-        raise BGridError(f"unknown difficulty '{difficulty}': expected one of {', '.join(ruleset.difficulties)}")
+        raise BGridError(f"unknown difficulty '{difficulty}': expected one of "
+                         f"{', '.join(ruleset.difficulties)}")
     state = GameState(game_map, ruleset, difficulty, ruleset.health(difficulty))
     if deck is None:
         state.draw_pile = list(FULL_DECK)
@@ -122,7 +125,7 @@ def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
     if len(numbers) != len(cards):
         raise BGridError(f"{len(numbers)} reshuffle numbers for a deck of {len(cards)} cards")
     by_card: dict[Card, list[int]] = {}
-    for card, number in zip(cards, numbers):
+    for card, number in zip(cards, numbers, strict=True):
         by_card.setdefault(card, []).append(number)
     state.challenge = True
     state.draw_pile = cards
@@ -261,6 +264,7 @@ def _restack(state: GameState, pile: list[Card]) -> list[Card]:
     """R26: lowest reshuffle number on top. The Jokers of the pile take the lowest Joker
     numbers (they cannot be told apart; see the module docstring)."""
     numbers = state.reshuffle_numbers
+    assert numbers is not None  # a challenge deck carries its reshuffle numbers (R26)
     joker_numbers = iter(numbers.get(JOKER, ()))
     keyed = [(next(joker_numbers) if card.is_joker else numbers[card][0], i, card)
              for i, card in enumerate(sorted(pile, key=lambda c: not c.is_joker))]
@@ -288,8 +292,9 @@ def _begin_draw(state: GameState) -> None:
 def _entry_revealed(state: GameState, card: Card, events: list) -> None:
     events.append(Revealed(card, CardPurpose.ENTRY))
     state.in_play.append(card)
-    if card.is_number:
-        _enter(state, card, card.column, False, events)
+    column = card.column  # Ace–10 only
+    if column is not None:
+        _enter(state, card, column, False, events)
     else:
         state.entry_card = card  # R13: face card or Joker, the player chooses
         state.phase = Phase.ENTRY_COLUMN
@@ -393,6 +398,7 @@ def _resolve_pending(state: GameState, card: Card, events: list) -> None:
         events.append(Drew(card, CardPurpose.RESUPPLY))
         _after_action(state, events)
         return
+    assert action is not None  # a reveal is pending only after its play (R8)
     purpose = CardPurpose.GUNS if isinstance(action, Guns) else CardPurpose.BOMB
     events.append(Revealed(card, purpose))
     state.in_play.append(card)
@@ -420,7 +426,9 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
     this very state (the simulation's fast path). Anything else: use :func:`apply`."""
     events: list = []
     if isinstance(action, EnterColumn):
-        _enter(state, state.entry_card, action.column, True, events)
+        entry = state.entry_card
+        assert entry is not None  # a column is chosen only after a face card or Joker (R13)
+        _enter(state, entry, action.column, True, events)
     elif isinstance(action, EndPhase):
         _end_player_phase(state, PhaseEndReason.END, events)
     else:
@@ -502,8 +510,10 @@ def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
     state.phase = Phase.RESOLVE_REVEAL
 
 
-_PLAY = {Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
-         Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
+#: Each kind of play's effect; each takes its own kind of action.
+_PLAY: dict[type, Callable[[GameState, Any, list], object]] = {
+    Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
+    Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
 
 
 # -- score (R24) ------------------------------------------------------------------------

@@ -155,9 +155,9 @@ class ArtilleryMoved:
 @dataclass(frozen=True, slots=True)
 class ArtilleryHeld:
     """Automa step 3: a piece that could move stays. ``reason``: "hold" (the suit says
-    hold: Clubs in standard-1), "no-bunker" (Spades with no bunker left) or "blocked" (mountain, bunker, artillery or
-    edge in the way, R20). ``into``: for "blocked", the cell the step would have entered (a
-    detail for notes: it takes no part in equality)."""
+    hold: Clubs in standard-1), "no-bunker" (Spades with no bunker left) or "blocked" (mountain,
+    bunker, artillery or edge in the way, R20). ``into``: for "blocked", the cell the step would
+    have entered (a detail for notes: it takes no part in equality)."""
     cell: Cell
     reason: str
     into: Cell | None = field(default=None, compare=False)

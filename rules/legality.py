@@ -5,7 +5,9 @@ plays what they allow; this module never changes a state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
@@ -52,7 +54,9 @@ def altitude_delta(ruleset: Ruleset, acting: Card, bonus: int = 0) -> int:
 def trace_move(state: GameState, move: Move, bonus: int = 0) -> Trace:
     clear = state.altitude >= state.ruleset.mountain_clearance
     points = state.ruleset.card_kinds[move.card.acting.rank].points + bonus
-    return trace_steps(state.cell, state.facing, move.steps, points, state.mountains, clear,
+    cell, facing = state.cell, state.facing
+    assert cell is not None and facing is not None  # the player moves only on the map (R6)
+    return trace_steps(cell, facing, move.steps, points, state.mountains, clear,
                        state.ruleset.mountain_clearance)
 
 
@@ -154,19 +158,20 @@ def _check_guns(state: GameState, action: Guns) -> None:
     if not can_fire_guns(state):
         raise IllegalActionError(f"guns need altitude 0-{state.ruleset.guns_max_altitude}; the "
                                  f"bomber is at altitude {state.altitude} (R15)", "R15", "guns-altitude")
-    target = action.target
+    target, cell = action.target, state.cell
     if is_guns_target(state, target):
         return
+    between = None if cell is None else BETWEEN[cell][target]
     if target not in state.artillery:
         why = f"there is no artillery piece at {target}"
         if target in state.bunkers:
             why += " (guns have no effect on bunkers)"
-    elif BETWEEN[state.cell][target] is None:
-        why = f"{target} is not in the bomber's row or column ({state.cell})"
-    elif any(c in state.mountains for c in BETWEEN[state.cell][target]):
-        why = f"a mountain blocks the line of sight from {state.cell} to {target}"
+    elif between is None:
+        why = f"{target} is not in the bomber's row or column ({cell})"
+    elif any(c in state.mountains for c in between):
+        why = f"a mountain blocks the line of sight from {cell} to {target}"
     else:
-        why = (f"{target} is {len(BETWEEN[state.cell][target]) + 1} steps from {state.cell}; guns "
+        why = (f"{target} is {len(between) + 1} steps from {cell}; guns "
                f"reach {state.ruleset.guns_range}")
     raise IllegalActionError(f"guns cannot fire at {target}: {why} (R15)", "R15", "guns-target")
 
@@ -196,8 +201,10 @@ def _check_resupply(state: GameState, action: Resupply) -> None:
     _check_kind(state, action.king, Play.RESUPPLY)
 
 
-_CHECK = {Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
-          Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
+#: Each kind of play's check; each takes its own kind of action.
+_CHECK: dict[type, Callable[[GameState, Any], None]] = {
+    Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
+    Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -295,13 +302,14 @@ def legal_plays_by_kind(state: GameState) -> dict:
     kinds = rs.card_kinds
     if state.actions < rs.actions_per_turn:
         cell, facing, altitude = state.cell, state.facing, state.altitude
+        assert cell is not None and facing is not None  # actions are played on the map (R6)
         mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
         top = rs.max_altitude
         moves, altitudes, sixes, bombs, nines = [], [], [], [], []
         # One pass by the card table's play of the card as played: this is the simulator's
         # innermost loop.
         for c in (distinct + _joker_plays(rs).singles(state) if jokers else distinct):
-            acting = c if c.rank else c.declared  # only declared Jokers are rank 0 here
+            acting = c.declared or c  # only declared Jokers are rank 0 here
             kind = kinds[acting.rank]
             play = kind.play
             if play is _MOVE:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .actions import Action
+from .actions import Action, Resupply
 from .board import Cell, column_name
 from .cards import Card
 
@@ -72,6 +72,7 @@ class Statement(NamedTuple):
         if k == "draw":
             return "draw " + " ".join(card_text(c) for c in self.cards)
         if k == "resupply":
+            assert isinstance(self.action, Resupply)  # a resupply statement holds its play
             return f"resupply {self.action.king} -> {card_text(self.cards[0])}"
         if k in ("guns", "bomb"):
             return f"{self.action} -> {card_text(self.cards[0])}"
@@ -82,7 +83,7 @@ class Statement(NamedTuple):
         if k == "reshuffle":
             return "reshuffle"
         order = {"at": 0, "facing": 1, "alt": 2, "dmg": 3, "health": 4}
-        parts = []
+        parts: list[str] = []
         for key, value, _ in sorted(self.checks, key=lambda c: order[c[0]]):
             if key == "health":  # dmg N/H
                 parts[-1] += f"/{value}"

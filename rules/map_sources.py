@@ -62,15 +62,18 @@ class MapSource:
             return [f"challenge: {self.code}"]
         lines = []
         if self.kind == "seed":
+            assert self.mission is not None  # a seed fixes the mission
             spec = self.mission.spec
             lines += [f"seed: {spec.seed}", f"ridges: {spec.ridges}"]
         elif self.kind == "setup":
+            assert self.setup_cards is not None  # a hand setup is its cards
             ridges, bunkers, artillery = self.setup_cards
             lines += ["setup ridge: " + " ".join(map(str, cards)) for cards in ridges]
             lines += ["setup bunkers: " + " ".join(map(str, bunkers)),
                       "setup artillery: " + " ".join(map(str, artillery))]
         elif self.kind == "map":
             m = self.game_map
+            assert m is not None  # only a blank source has no map
             lines += ["map mountains: " + " ".join(map(str, sorted(m.mountains))),
                       "map bunkers: " + " ".join(map(str, m.bunkers)),
                       "map artillery: " + " ".join(map(str, m.artillery))]

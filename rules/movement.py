@@ -47,14 +47,16 @@ def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
         raise IllegalActionError(
             f"the steps {steps} cost {len(steps)} points but the card gives {points} (R9)",
             "R9", "too-many-steps", step=points)
-    start, path, moved = cell, [], False
+    path: list[Cell] = []
+    start, moved = cell, False
     for i, step in enumerate(steps):
         if step == "F":
             ahead = FORWARD[facing][cell]
             if ahead is None or (not is_clear and ahead in mountains):
                 exited = ahead is None
                 if i != len(steps) - 1:
-                    what = "an exit off the board" if exited else f"the blocked step into the mountain at {ahead}"
+                    what = ("an exit off the board" if exited
+                            else f"the blocked step into the mountain at {ahead}")
                     raise IllegalActionError(
                         f"no step may follow {what}: the movement ends there (R9, R31)",
                         "R31", "step-after-end", step=i + 1)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .engine import apply, apply_legal, new_game, reveal, reveal_drawn, score
@@ -36,7 +37,7 @@ class Dice:
 
     def __init__(self, rng: SeededStream) -> None:
         self._stream = rng
-        self._words = iter(())  # the batch being read: an iterator is the cheapest cursor
+        self._words: Iterator[int] = iter(())  # the batch being read: an iterator is the cheapest cursor
 
     def below(self, n: int) -> int:
         limit = _LIMITS[n] if 0 < n < 256 else _LIMIT - _LIMIT % n
@@ -48,7 +49,7 @@ class Dice:
 
 
 _LIMIT = 1 << 64
-_LIMITS = (None,) + tuple(_LIMIT - _LIMIT % n for n in range(1, 256))  # below(n)'s bound
+_LIMITS = (0,) + tuple(_LIMIT - _LIMIT % n for n in range(1, 256))  # below(n)'s bound (n > 0)
 
 
 def random_card(state: GameState, rng: SeededStream):
@@ -56,14 +57,15 @@ def random_card(state: GameState, rng: SeededStream):
     return state.draw_pile[random_card_index(state, rng)]
 
 
-def random_card_index(state: GameState, rng: SeededStream) -> int:
+def random_card_index(state: GameState, rng: SeededStream | Dice) -> int:
     """Where :func:`random_card` takes the next card from in the draw pile."""
     return 0 if state.challenge else rng.below(len(state.draw_pile))
 
 
-def random_action(state: GameState, rng: SeededStream):
+def random_action(state: GameState, rng: SeededStream | Dice):
     """A uniformly random kind of legal decision, then a uniform one of that kind. Only the
-    play chosen is built (``legality.legal_plays_by_kind``): the same play as from ``legal_actions_by_kind``."""
+    play chosen is built (``legality.legal_plays_by_kind``): the same play as from
+    ``legal_actions_by_kind``."""
     kinds = list(legal_plays_by_kind(state).values())
     group = kinds[rng.below(len(kinds))]
     return group[rng.below(len(group))]
@@ -75,15 +77,15 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
     the state and the dice; :func:`random_action` by default). ``trace`` (a list) receives
     ("card", card) and ("action", action) steps, for replay. The stream is read in batches
     (:class:`Dice`), so its position afterwards is not one number per choice."""
-    rng = Dice(rng)
+    dice = Dice(rng)
     while state.phase is not Phase.OVER:
         if state.phase in CHANCE_PHASES:  # engine.chance_pending(state) is not None
-            index = random_card_index(state, rng)
+            index = random_card_index(state, dice)
             card = state.draw_pile[index]
             reveal_drawn(state, index)  # the card just taken from the pile: no search, no check
             step = ("card", card)
         else:
-            action = player(state, rng)
+            action = player(state, dice)
             apply_legal(state, action)  # taken from legal_actions: no second check
             step = ("action", action)
         if trace is not None:
@@ -132,7 +134,7 @@ def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: boo
     uses the seeded stream ``sim-<k>`` of ``seed``. ``progress``, if given, is called with 1
     after each game."""
     decide = PLAYERS[player]
-    wins, scores, causes = 0, [], Counter()
+    wins, scores, causes = 0, [], Counter[str]()
     start = start_state(mission, challenge_deck)
     for k in range(games):
         rng = stream(mission.ruleset.name, f"sim-{k}", seed)

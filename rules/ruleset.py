@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
@@ -169,7 +169,8 @@ def parse_ruleset(data, where: str = "<data>") -> Ruleset:
         if health < 1:
             raise RulesetError(f"ruleset {where}: key 'difficulties.{name}' must be at least 1")
     if len(difficulties) > 4:
-        raise RulesetError(f"ruleset {where}: key 'difficulties' lists more than the 4 a challenge code can carry")
+        raise RulesetError(f"ruleset {where}: key 'difficulties' lists more than the 4 a challenge code "
+                           "can carry")
     default = _get(data, "default_difficulty", str, where)
     if default not in difficulties:
         raise RulesetError(f"ruleset {where}: key 'default_difficulty' names '{default}', "
@@ -261,7 +262,7 @@ def _card_kinds(data: dict, cards: dict, where: str) -> tuple[CardKind, ...]:
     return tuple(kinds)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     """The ruleset shipped under ``name``. Raises :class:`RulesetError` for an unknown name
     or a broken file."""
@@ -278,7 +279,7 @@ def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     return rs
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset_names() -> tuple[str, ...]:
     folder = resources.files(__package__).joinpath("rulesets")
     return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from .actions import Action
 from .cards import FULL_DECK, JOKER_RANK
 from .engine import apply, apply_legal, reveal, reveal_drawn, score
 from .legality import legal_actions
@@ -80,9 +81,9 @@ def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
     """Every distinct outcome of the player's turn from ``state`` (a decision of a challenge
     deck mission): ``{state_key: (state, plays)}`` where each state is at the first decision
     of a later turn or over, and ``plays`` is a tuple of actions that gets there from
-    ``state`` (the cards between them are the deck's). Breadth-first over the turn's plays (a limit keeps every first play),
-    with repeats merged on :func:`state_key` at every decision of the turn; the order is
-    that of :func:`legal_actions`, so the result is the same on every run.
+    ``state`` (the cards between them are the deck's). Breadth-first over the turn's plays (a
+    limit keeps every first play), with repeats merged on :func:`state_key` at every decision of
+    the turn; the order is that of :func:`legal_actions`, so the result is the same on every run.
 
     ``limit`` caps the distinct states met within the turn: a turn with Kings and Jokers can
     hold tens of thousands, and a heuristic search would rather see a deterministic part of
@@ -91,7 +92,7 @@ def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
     turn = state.turn
     out: dict = {}
     seen = {state_key(state)}
-    queue = deque([(state, ())])
+    queue: deque[tuple[GameState, tuple[Action, ...]]] = deque([(state, ())])
     phases = CHANCE_PHASES
     over = Phase.OVER
     while queue:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from functools import lru_cache
+from functools import cache
 
 from .cards import FULL_DECK, Card
 
@@ -85,7 +85,7 @@ def stream(ruleset: str, purpose: str, seed: int) -> SeededStream:
     return SeededStream(f"bgrid/{ruleset}/{purpose}/{seed}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _positions(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The positions ``i`` a shuffle of ``n`` items swaps, last first, and the range ``i+1``
     each ``j`` is drawn from."""
@@ -105,7 +105,7 @@ def swap_draws(n: int, rng: SeededStream) -> list[int]:
     _, ranges = _positions(n)
     words = rng.take(n - 1)
     if max(words) < _LIMIT - n:
-        return [x % m for x, m in zip(words, ranges)]
+        return [x % m for x, m in zip(words, ranges, strict=True)]
     rng.rewind(n - 1)  # a rejection may happen: read them again one by one
     return [rng.below(m) for m in ranges]
 
@@ -114,7 +114,7 @@ def shuffled(items, rng: SeededStream) -> list:
     """Fisher–Yates, from the last position down (see the module docstring)."""
     out = list(items)
     positions, _ = _positions(len(out))
-    for i, j in zip(positions, swap_draws(len(out), rng)):
+    for i, j in zip(positions, swap_draws(len(out), rng), strict=True):
         out[i], out[j] = out[j], out[i]
     return out
 

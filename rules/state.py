@@ -107,7 +107,8 @@ class GameState:
 
     Deck: ``draw_pile``, ``hand``, ``discard``, ``in_play`` (see the module docstring),
     ``exhaustions`` (0, 1, 2; R22), ``cards_drawn`` (cards taken from the draw pile so far,
-    every purpose: the fuel used, which layers the solver's search), ``challenge`` (True: ``draw_pile`` is ordered, R25),
+    every purpose: the fuel used, which layers the solver's search), ``challenge`` (True:
+    ``draw_pile`` is ordered, R25),
     ``reshuffle_numbers`` (challenge only: card -> sorted tuple of its reshuffle numbers, R26),
     ``fresh_reshuffle`` (True from an exhaustion until the next card arrives: the draw pile
     was empty "at this point", so a log's ``reshuffle`` marker is right here, R36).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from bgrid.rules.mission import mission_from_code
 from bgrid.rules.seeding import stream
@@ -30,12 +30,13 @@ class Game:
         return "\n".join(lines[:2] + head + lines[2:]).encode("utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def games(count: int, code: str = CODE, sim_seed: int = 0) -> tuple[Game, ...]:
     mission = mission_from_code(code)
     out = []
     for k in range(count):
-        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed), challenge_deck=True)
+        rng = stream(mission.ruleset.name, f"sim-{k}", sim_seed)
+        text, _ = simulated_log(mission, rng, challenge_deck=True)
         claim = int(re.search(r"^claim: \w+ (-?\d+)$", text, re.M).group(1))
         turns = max(int(n) for n in re.findall(r"^turn (\d+)$", text, re.M))
         out.append(Game(text, claim, turns))

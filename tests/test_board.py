@@ -84,7 +84,8 @@ def test_neighbours_of_a_corner_an_edge_and_the_middle():
 def test_neighbours_are_exactly_the_cells_at_distance_one():
     counts = {2: 0, 3: 0, 4: 0}
     for a in CELLS:
-        by_name = {b for b in CELLS if sum(abs(x - y) for x, y in zip(_coords(str(a)), _coords(str(b)))) == 1}
+        by_name = {b for b in CELLS
+                   if sum(abs(x - y) for x, y in zip(_coords(str(a)), _coords(str(b)), strict=True)) == 1}
         assert set(NEIGHBOURS[a]) == by_name
         counts[len(NEIGHBOURS[a])] += 1
     assert counts == {2: 4, 3: 32, 4: 64}

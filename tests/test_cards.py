@@ -117,7 +117,7 @@ def test_plain_joker_has_no_colour():
     assert not JOKER.is_red and not JOKER.is_black
 
 
-@pytest.mark.parametrize("rank,letter", list(zip(RANK_NAMES[:10], "ABCDEFGHIJ")))
+@pytest.mark.parametrize("rank,letter", list(zip(RANK_NAMES[:10], "ABCDEFGHIJ", strict=True)))
 def test_r1_column_and_row_of_number_cards(rank, letter):
     card = Card.parse(rank + "C")
     assert "ABCDEFGHIJ"[card.column] == letter
@@ -143,7 +143,8 @@ def test_any_text_is_a_card_or_a_notation_error(text):
         assert Card.parse(str(card)) == card
 
 
-@pytest.mark.parametrize("text", ["5S\ufe0f\ufe0f", "5\u2660\ufe0e\ufe0f", "JK=7H\ufe0f\ufe0f", "10\u2665" + "\ufe0f" * 50])
+@pytest.mark.parametrize("text", ["5S\ufe0f\ufe0f", "5\u2660\ufe0e\ufe0f", "JK=7H\ufe0f\ufe0f",
+                                  "10\u2665" + "\ufe0f" * 50])
 def test_a_suit_takes_one_variation_selector_not_several(text):
     with pytest.raises(NotationError):
         Card.parse(text)

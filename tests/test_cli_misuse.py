@@ -153,7 +153,8 @@ def _out_cases():
                            id=f"simulate --write-logs {out[:16]!r}")
     for html in ("", "folder", "nowhere/r.html", "fifo.pdf", "game.log", "x" * 5000 + ".html"):
         yield pytest.param(["verify", "game.log", "--html", html], id=f"verify --html {html[:16]!r}")
-    for logs in (["nothing.log"], ["-", "-"], ["folder"], ["x" * 5000], ["\udcff.log"], ["game.log", "-", "-"]):
+    for logs in (["nothing.log"], ["-", "-"], ["folder"], ["x" * 5000], ["\udcff.log"],
+                 ["game.log", "-", "-"]):
         yield pytest.param(["verify", *logs], id=f"verify {ascii(logs)[:24]}")
     yield pytest.param(["deck", "--gutter-fold", "--duplex-offset", "1,0"], id="deck gutter-fold offset")
     yield pytest.param(["deck", "--ridges", "2"], id="deck ridges without seed")

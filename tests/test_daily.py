@@ -29,7 +29,8 @@ def reference_iso_week(day: date) -> tuple[int, int]:
 
 def reference_spec(day: date, period: str) -> ChallengeSpec:
     if period == DAILY:
-        return ChallengeSpec("standard-1", "normal", 1, reference_seed(f"bgrid/standard-1/daily/{day.isoformat()}"))
+        seed = reference_seed(f"bgrid/standard-1/daily/{day.isoformat()}")
+        return ChallengeSpec("standard-1", "normal", 1, seed)
     year, week = reference_iso_week(day)
     seed = reference_seed(f"bgrid/standard-1/weekly/{year}-W{week:02d}")
     return ChallengeSpec("standard-1", STANDARD_DIFFICULTIES[(week - 1) % 4], 1 + ((week - 1) // 4) % 4, seed)
@@ -112,7 +113,8 @@ def test_cli_prints_the_code_of_the_day_and_of_its_week():
     assert run("--date", "2026-12-01", "-q").output == "0MM6-T2CN-V1W\n"
     assert run("--date", "2026-12-03", "--weekly", "-q").output == "0GDR-FC73-W4T\n"
     data = json.loads(run("--date", "2027-01-01", "--weekly", "--json").output)
-    assert (data["key"], data["code"], data["difficulty"], data["ridges"]) == ("2026-W53", "0HM1-KFV9-CG2", "easy", 2)
+    assert (data["key"], data["code"], data["difficulty"], data["ridges"]) == \
+        ("2026-W53", "0HM1-KFV9-CG2", "easy", 2)
 
 
 @pytest.mark.parametrize("bad", ["2026-13-01", "2026-2-1", "yesterday", "2026-02-30", ""])

@@ -4,6 +4,7 @@ mirrored backs, determinism, fonts and metadata."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 
@@ -69,7 +70,7 @@ def test_first_page_says_print_at_100_percent_with_a_ruler(decks):
     ticks = sorted(s[0] for s in segments
                    if round(min(s[1], s[3]), 2) == baseline and max(s[1], s[3]) > baseline + 1)
     assert len(ticks) == 101
-    assert all(b - a == pytest.approx(MM, abs=0.01) for a, b in zip(ticks, ticks[1:]))
+    assert all(b - a == pytest.approx(MM, abs=0.01) for a, b in pairwise(ticks))
     assert ticks[-1] - ticks[0] == pytest.approx(100 * MM, abs=0.01)
 
 

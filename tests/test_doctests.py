@@ -1,5 +1,5 @@
-"""Every doctest in the game model, the generator and the verifier runs and passes (style guide:
-doctests on notation helpers run under pytest)."""
+"""Every doctest in the game model, the generator, the verifier and the league runs and passes
+(style guide: doctests on notation helpers run under pytest)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import pkgutil
 import pytest
 
 import bgrid.generator
-import bgrid.verifier
+import bgrid.league
 import bgrid.rules
+import bgrid.verifier
 
 
 def _modules():
-    for package in (bgrid.rules, bgrid.generator, bgrid.verifier):
+    for package in (bgrid.rules, bgrid.generator, bgrid.verifier, bgrid.league):
         yield package.__name__
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             yield info.name
@@ -28,6 +29,7 @@ def test_the_foundation_modules_are_found():
     for name in ("board", "cards", "challenge", "mission", "seeding", "setup"):
         assert f"bgrid.rules.{name}" in MODULES
     assert "bgrid.generator.map_text" in MODULES
+    assert "bgrid.verifier.log_parser" in MODULES and "bgrid.league.store" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -45,7 +45,7 @@ def test_ace_enters_column_a_and_ten_enters_column_j():
 def test_draw_refills_the_hand_to_five_one_card_at_a_time():
     state = new(board(), "7H 2S 3S 4S 5S 6S 8C")
     engine.reveal(state, card("7H"))
-    for i, name in enumerate(["2S", "3S", "4S", "5S"]):
+    for name in ["2S", "3S", "4S", "5S"]:
         events = engine.reveal(state, card(name))
         assert events == [Drew(card(name), "draw")]
         assert engine.chance_pending(state) == "draw"

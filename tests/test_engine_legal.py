@@ -100,7 +100,7 @@ def test_legal_actions_reach_every_legal_effect_once(map_seed, seed, cut):
     listed_effects = [effect(state, a) for a in listed]
     # Canonical: every card (physical) and effect listed once. Different real cards with the
     # same effect stay distinct (they leave different decks), so compare per physical cards.
-    keys = [(_cards(a), e) for a, e in zip(listed, listed_effects)]
+    keys = [(_cards(a), e) for a, e in zip(listed, listed_effects, strict=True)]
     assert len(set(keys)) == len(keys)
     legal = set()
     for action in brute_force(state):

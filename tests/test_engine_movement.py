@@ -146,7 +146,7 @@ def test_legal_moves_are_one_shortest_step_list_per_distinct_end(where, facing, 
     expected = _brute_force_ends(C(where), Facing.parse(facing), points, mtn, clear)
     got = reachable(C(where), Facing.parse(facing), points, frozenset() if clear else mtn)
     traces = [trace_steps(C(where), Facing.parse(facing), steps, points, mtn, clear) for steps in got]
-    got_ends = {(t.end, t.facing, t.exited, t.blocked): steps for steps, t in zip(got, traces)}
+    got_ends = {(t.end, t.facing, t.exited, t.blocked): steps for steps, t in zip(got, traces, strict=True)}
     assert len(got_ends) == len(got)  # no end twice
     assert set(got_ends) == set(expected)
     for end, steps in got_ends.items():

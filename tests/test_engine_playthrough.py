@@ -30,7 +30,8 @@ def test_seed_1944_first_two_turns_by_hand():
     for name in "JC 6H 2H QC KS".split():
         assert engine.reveal(state, card(name)) == [Drew(card(name), "draw")]
     # A King first (not an action), then Q of clubs: down 2 to altitude 2; then 2 of hearts FF.
-    assert engine.apply(state, Resupply(card("KS"))) == [Played(Resupply(card("KS"))), Discarded((card("KS"),))]
+    assert engine.apply(state, Resupply(card("KS"))) == [Played(Resupply(card("KS"))),
+                                                         Discarded((card("KS"),))]
     assert engine.reveal(state, card("10D")) == [Drew(card("10D"), "resupply")]
     assert engine.apply(state, Altitude(card("QC"))) == [
         Played(Altitude(card("QC"))), AltitudeChanged(4, 2), Discarded((card("QC"),))]

@@ -68,7 +68,8 @@ def test_a_reformatted_copy_has_the_same_id_and_is_a_duplicate(league):
 
 def test_an_edited_log_by_the_same_player_is_a_second_attempt(league):
     game = games(10)[2]
-    first, edited = submit(league, [("a.log", game.by("Ada")), ("a2.log", game.by("Ada", "date: 2026-12-01"))])
+    first, edited = submit(league, [("a.log", game.by("Ada")),
+                                    ("a2.log", game.by("Ada", "date: 2026-12-01"))])
     assert edited.is_new and edited.verification_id != first.verification_id
     table = compute_standings(league)
     [row] = table.standings
@@ -277,8 +278,8 @@ def test_a_league_from_the_first_schema_is_migrated_and_its_results_filled_in(tm
         raw.execute("PRAGMA user_version = 1")
         for k, (name, data) in enumerate(logs + [("bad", broken)]):
             row = entry_row(data, name, verify_log(data, source=name), f"2026-12-01T10:00:00.{k:06d}Z", "old")
-            entry = raw.execute(f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
-                                [row[c] for c in COLUMNS]).lastrowid
+            insert = f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+            entry = raw.execute(insert, [row[c] for c in COLUMNS]).lastrowid
             raw.execute("INSERT INTO logs VALUES (?, ?)", (entry, data))
     conn = open_league(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

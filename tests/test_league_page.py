@@ -75,7 +75,7 @@ def published(tmp_path_factory):
     pool = sorted(games(60), key=lambda g: (-g.score, g.turns))
     chosen = [pool[0], pool[5], pool[20], pool[40]]
     names = ["Ada", HOSTILE, "Bo", "Cy"]
-    logs = {f"{k}.log": g.by(name) for k, (g, name) in enumerate(zip(chosen, names))}
+    logs = {f"{k}.log": g.by(name) for k, (g, name) in enumerate(zip(chosen, names, strict=True))}
     logs["bad.log"] = pool[1].by("Mallory").decode().replace("claim:", "claim: victory 99\n#", 1).encode()
     write_logs(root / "inbox", logs)
     db = root / "l.db"
@@ -83,9 +83,10 @@ def published(tmp_path_factory):
     runner = CliRunner()
     assert runner.invoke(cli, ["league", "init", str(db)]).exit_code == 0
     assert runner.invoke(cli, ["league", "submit", str(db), str(root / "inbox")]).exit_code == 0
-    result = runner.invoke(cli, ["league", "standings", str(db), "--html", str(root / "out" / "standings.html")])
+    page = root / "out" / "standings.html"
+    result = runner.invoke(cli, ["league", "standings", str(db), "--html", str(page)])
     assert result.exit_code == 0, result.output
-    expected = sorted(zip(chosen, names), key=lambda gn: (-gn[0].score, gn[0].turns))
+    expected = sorted(zip(chosen, names, strict=True), key=lambda gn: (-gn[0].score, gn[0].turns))
     return root / "out" / "standings.html", [name for _, name in expected]
 
 
@@ -122,7 +123,8 @@ def chromium(*args: str) -> subprocess.CompletedProcess:
     try:
         return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
                                "--disable-background-networking", "--no-first-run",
-                               f"--user-data-dir={profile}", *args], capture_output=True, text=True, timeout=120)
+                               f"--user-data-dir={profile}", *args],
+                              capture_output=True, text=True, timeout=120)
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 

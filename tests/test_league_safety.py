@@ -49,7 +49,7 @@ def test_two_submits_at_once_both_land_completely(tmp_path, two_inboxes):
     runs = [subprocess.Popen(BGRID + ["league", "submit", str(db), str(folder)], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True) for folder in two_inboxes]
     outputs = [run.communicate(timeout=300) for run in runs]
-    for run, (out, err) in zip(runs, outputs):
+    for run, (out, err) in zip(runs, outputs, strict=True):
         assert run.returncode == 0, err
         assert out.rstrip().endswith("recorded 500, duplicates 0, unreadable 0")
     assert count(db) == 1000

@@ -11,6 +11,8 @@ from bgrid.rules.board import CELLS, Cell
 from bgrid.rules.cards import FULL_DECK, Card
 from bgrid.verifier import log_parser
 from bgrid.verifier.log_parser import MAX_BYTES
+from bgrid.verifier.messages import LogError
+from bgrid.verifier.statements import ParsedLog
 
 # One memo of lines read before for the whole file, as a Verifier keeps it from log to log:
 # every test also checks that a line remembered from another test changes nothing.
@@ -19,8 +21,6 @@ MEMO: dict = {}
 
 def parse_log(text):
     return log_parser.parse_log(text, MEMO)
-from bgrid.verifier.messages import LogError
-from bgrid.verifier.statements import ParsedLog
 
 HEAD = "bgrid-log: 1\nseed: 1944\n"
 
@@ -40,7 +40,8 @@ def test_the_example_of_the_design_note_parses_statement_by_statement():
                     "enter 7H   # G1\ndraw 2S 9H KD QH 5C\nresupply KD -> 4S\nmove 5C FFLF\n"
                     "alt QH\nautoma 8C\n")
     h = log.header
-    assert (h.source, h.seed, h.difficulty, h.player, h.claim) == ("seed", 1944, "normal", "Ada", ("victory", 9))
+    assert (h.source, h.seed, h.difficulty, h.player, h.claim) == \
+        ("seed", 1944, "normal", "Ada", ("victory", 9))
     kinds = [s.kind for s in log.statements]
     assert kinds == ["turn", "enter", "draw", "resupply", "move", "alt", "automa"]
     assert log.statements[0].number == 1
@@ -138,7 +139,8 @@ def test_header_errors(text, code, line):
 
 def test_several_ridge_lines_are_one_key_each_ridge():
     log = parse_log("bgrid-log: 1\nsetup ridge: AH 3S 2D 4C\nsetup ridge: 5H KS 5D 6C 7C\n"
-                    "setup bunkers: " + " ".join(["2H"] * 12) + "\nsetup artillery: 3H 3D 3C 3S 4H 4D 4C 4S\n")
+                    "setup bunkers: " + " ".join(["2H"] * 12)
+                    + "\nsetup artillery: 3H 3D 3C 3S 4H 4D 4C 4S\n")
     assert len(log.header.setup_ridges) == 2 and log.header.setup_ridges[1][1] == Card.parse("KS")
 
 
@@ -242,13 +244,16 @@ _statement_text = st.one_of(
     st.tuples(_played({13}), _maybe).map(lambda t: f"resupply {t[0]} -> {_none_or(t[1])}"),
     st.tuples(_played({2, 3, 4, 5}), _steps).map(lambda t: f"move {t[0]} {t[1]}"),
     _played({10, 11, 12}).map(lambda c: f"alt {c}"),
-    st.tuples(_played({6}), st.sampled_from(CELLS), _maybe).map(lambda t: f"guns {t[0]} {t[1]} -> {_none_or(t[2])}"),
+    st.tuples(_played({6}), st.sampled_from(CELLS), _maybe)
+      .map(lambda t: f"guns {t[0]} {t[1]} -> {_none_or(t[2])}"),
     st.tuples(_played({1, 7, 8}), _maybe).map(lambda t: f"bomb {t[0]} -> {_none_or(t[1])}"),
-    st.tuples(_played({9}), _played({2, 3, 4, 5}), _steps).map(lambda t: f"throttle {t[0]} move {t[1]} {t[2]}"),
+    st.tuples(_played({9}), _played({2, 3, 4, 5}), _steps)
+      .map(lambda t: f"throttle {t[0]} move {t[1]} {t[2]}"),
     st.tuples(_played({9}), _played({10, 11, 12})).map(lambda t: f"throttle {t[0]} alt {t[1]}"),
     _maybe.map(lambda c: f"automa {_none_or(c)}"),
     st.just("reshuffle"),
-    st.tuples(st.sampled_from(list(CELLS) + [None]), st.sampled_from("NESW"), st.integers(0, 5), st.integers(0, 9))
+    st.tuples(st.sampled_from(list(CELLS) + [None]), st.sampled_from("NESW"), st.integers(0, 5),
+              st.integers(0, 9))
       .map(lambda t: f"state at {'off' if t[0] is None else t[0]} facing {t[1]} alt {t[2]} dmg {t[3]}"),
 )
 

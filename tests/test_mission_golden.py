@@ -101,11 +101,11 @@ def test_golden_is_consistent(seed, difficulty, ridges):
     assert sorted(record["deck"]) == sorted(str(c) for c in FULL_DECK)
     assert sorted(record["reshuffle_numbers"]) == list(range(1, 55))
     # The two Jokers carry consecutive numbers, so a lone JK restacks alike (rules.seeding, step 4).
-    jokers = [n for card, n in zip(record["deck"], record["reshuffle_numbers"]) if card == "JK"]
+    jokers = [n for card, n in zip(record["deck"], record["reshuffle_numbers"], strict=True) if card == "JK"]
     assert len(jokers) == 2 and abs(jokers[0] - jokers[1]) == 1
     # R1: each ridge end comes from the next two number cards of its own list.
     assert len(record["ridges"]) == len(record["setup"]["ridges"]) == ridges
-    for ridge, cards in zip(record["ridges"], record["setup"]["ridges"]):
+    for ridge, cards in zip(record["ridges"], record["setup"]["ridges"], strict=True):
         numbers = [c for c in map(Card.parse, cards) if c.is_number]
         assert len(numbers) == 4
         assert Card.parse(cards[-1]).is_number  # nothing after the last card needed (R27)

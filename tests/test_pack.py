@@ -28,7 +28,8 @@ def test_pack_writes_sheet_deck_and_map_json(tmp_path):
     data = json.loads((folder / "map.json").read_text())
     assert data["code"] == CODE_1944 and data["seed"] == 1944
     assert len(data["deck"]) == 54 and len(data["bunkers"]) == 6
-    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 5  # board, three log pages, deck page
+    # board, three log pages, deck page
+    assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 5
     assert len(reader((folder / "deck-letter.pdf").read_bytes()).pages) == 14
     assert str(folder / "map.json") in out
 

@@ -1,5 +1,7 @@
 """Random playouts with invariants after every step (the OpenSpiel random-simulation test)."""
 
+import functools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -110,11 +112,11 @@ def test_an_illegal_card_or_play_changes_nothing(mission, seed):
         before = snapshot(state)
         if engine.chance_pending(state):
             wrong = next((c for c in state.hand + state.discard if c != state.draw_pile[0]), None)
-            attempts = [lambda: engine.reveal(state, wrong)] if wrong is not None else []
+            attempts = [functools.partial(engine.reveal, state, wrong)] if wrong is not None else []
         else:
             # a hand holds 5 cards at most, so one of the 16 movement cards is always missing
             missing = next(c for c in FULL_DECK if c not in state.hand and 2 <= c.rank <= 5)
-            attempts = [lambda: engine.apply(state, Move(missing, "F"))]
+            attempts = [functools.partial(engine.apply, state, Move(missing, "F"))]
             attempts += [lambda c=c: engine.apply(state, Move(c, "L"))
                          for c in state.hand if 2 <= c.rank <= 5]
         for attempt in attempts:

@@ -47,10 +47,9 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temporary(tmp_path, monkeypa
 
 def test_an_interrupt_while_writing_leaves_no_temporary(tmp_path):
     target = tmp_path / "report.html"
-    with pytest.raises(KeyboardInterrupt):
-        with safe_output.open_atomic(target) as handle:
-            handle.write("half")
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), safe_output.open_atomic(target) as handle:
+        handle.write("half")
+        raise KeyboardInterrupt
     assert list(tmp_path.iterdir()) == []
 
 
@@ -151,8 +150,9 @@ def test_write_logs_refuses_a_folder_that_holds_files(tmp_path):
 
 def test_write_logs_with_force_replaces_the_earlier_run_whole(tmp_path):
     (tmp_path / "notes.md").write_text("mine")
-    assert run(["simulate", "--seed", "1", "--games", "5", "--write-logs", str(tmp_path), "--force"]).exit_code == 0
-    assert run(["simulate", "--seed", "2", "--games", "2", "--write-logs", str(tmp_path), "--force"]).exit_code == 0
+    for seed, games in (("1", "5"), ("2", "2")):
+        assert run(["simulate", "--seed", seed, "--games", games, "--write-logs", str(tmp_path),
+                    "--force"]).exit_code == 0
     logs = sorted(tmp_path.glob("game-*.log"))
     assert [p.name for p in logs] == ["game-00000.log", "game-00001.log"]
     assert all("seed: 2\n" in p.read_text() for p in logs)
@@ -222,7 +222,8 @@ def test_a_pack_folder_holding_the_users_files_is_not_replaced(tmp_path, monkeyp
     (folder / "my-notes.txt").write_text("mine")
     result = run(["pack", "--seed", "1944", "--out", str(tmp_path), "--paper", "letter"])
     assert result.exit_code == 2 and "my-notes.txt" in result.output
-    assert (folder / "my-notes.txt").read_text() == "mine" and (folder / "map.json").read_bytes() == b"map.json a4"
+    assert (folder / "my-notes.txt").read_text() == "mine"
+    assert (folder / "map.json").read_bytes() == b"map.json a4"
     assert leftovers(tmp_path) == []
 
 

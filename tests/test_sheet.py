@@ -8,6 +8,7 @@ import re
 import shutil
 import socket
 import subprocess
+from itertools import pairwise
 
 import jinja2
 import pytest
@@ -77,11 +78,13 @@ def test_printed_board_grid_is_10_by_10_cells_of_15_mm(sheets, paper):
     pdf = reader(sheets[paper])
     segments = stroked_segments(pdf.pages[0], pdf)
     side = 150 * MM  # ten 15 mm cells
-    vertical = sorted(s[0] for s in segments if abs(s[0] - s[2]) < 0.01 and abs(abs(s[3] - s[1]) - side) < 0.5)
-    horizontal = sorted(s[1] for s in segments if abs(s[1] - s[3]) < 0.01 and abs(abs(s[2] - s[0]) - side) < 0.5)
+    vertical = sorted(x1 for x1, y1, x2, y2 in segments
+                      if abs(x1 - x2) < 0.01 and abs(abs(y2 - y1) - side) < 0.5)
+    horizontal = sorted(y1 for x1, y1, x2, y2 in segments
+                        if abs(y1 - y2) < 0.01 and abs(abs(x2 - x1) - side) < 0.5)
     for lines in (vertical, horizontal):
         assert len(lines) == 11
-        assert all(b - a == pytest.approx(15 * MM, abs=0.05) for a, b in zip(lines, lines[1:]))
+        assert all(b - a == pytest.approx(15 * MM, abs=0.05) for a, b in pairwise(lines))
     width = PAPER_PT[paper][0]
     assert vertical[0] >= 5 * MM and width - vertical[-1] >= 5 * MM
 
@@ -121,7 +124,7 @@ def test_each_stacking_box_holds_its_position_card_and_number(mission):
     runs = grid["runs"]
 
     def letters(run):
-        return list(zip(run["text"], map(float, run["x"].split()), map(float, run["y"].split())))
+        return list(zip(run["text"], map(float, run["x"].split()), map(float, run["y"].split()), strict=True))
 
     red, black = iter(letters(runs["red"])), iter(letters(runs["black"]))
     for i, card in enumerate(mission.deck):
@@ -141,10 +144,10 @@ def test_reshuffle_numbers_by_card_match_the_stacking_list(sheets, mission):
     head = lines.index("A 2 3 4 5 6 7 8 9 10 J Q K")
     table = [[int(n) for n in line.split()] for line in lines[head + 6:head + 11]]
     by_card = {}
-    for card, number in zip(mission.deck, mission.reshuffle):
+    for card, number in zip(mission.deck, mission.reshuffle, strict=True):
         by_card.setdefault(str(card), []).append(number)
     ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
-    for line, suit in zip(table, "HDCS"):
+    for line, suit in zip(table[:4], "HDCS", strict=True):
         assert line == [by_card[rank + suit][0] for rank in ranks]
     assert table[4] == sorted(by_card["JK"])
     assert table[4][1] == table[4][0] + 1
@@ -263,7 +266,8 @@ def test_remote_and_outside_resources_are_refused(monkeypatch):
     html = (f'<html><head><link rel="stylesheet" href="{asked[1]}">'
             f'<style>@import url("{asked[1]}"); body {{ background: url({asked[0]}) }}</style></head>'
             f'<body><img src="{asked[0]}"><img src="{asked[2]}"><img src="{asked[3]}">'
-            '<img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%222%22 height=%222%22/%3E">'
+            '<img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22'
+            ' width=%222%22 height=%222%22/%3E">'
             '<p>sealed</p></body></html>')
     fetcher = sheet.sheet_fetcher()
     pdf = reader(sheet.html_to_pdf(html, b"test", fetcher))
@@ -339,7 +343,7 @@ def test_turn_log_rows_are_ruled_on_the_printed_page(sheets, paper, pitch_mm):
     # evenly spaced lines, the example row's bottom border and one under each row
     x = round((9 + 110 / 181 * (PAPER_MM[paper][0] - 18) - 2) * px_mm)
     ys = [y / px_mm for y in _dark_runs(image.getpixel((x, y)) for y in range(image.height))]
-    steps = [round(b - a, 1) for a, b in zip(ys, ys[1:])]
+    steps = [round(b - a, 1) for a, b in pairwise(ys)]
     marks = "".join("=" if abs(st - pitch_mm) < 0.25 else "x" for st in steps)
     run = max(len(s) for s in marks.split("x"))
     assert run >= 36

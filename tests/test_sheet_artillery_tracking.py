@@ -45,10 +45,10 @@ def step_match(pieces: list, after: frozenset) -> list:
     for chosen in permutations(sorted(after), len(after)):
         for order in permutations(range(len(alive)), len(after)):
             cost = sum(abs(alive[i].column - c.column) + abs(alive[i].row - c.row)
-                       for i, c in zip(order, chosen))
+                       for i, c in zip(order, chosen, strict=True))
             if all(abs(alive[i].column - c.column) + abs(alive[i].row - c.row) <= 1
-                   for i, c in zip(order, chosen)) and (best is None or cost < best[0]):
-                best = (cost, dict(zip(order, chosen)))
+                   for i, c in zip(order, chosen, strict=True)) and (best is None or cost < best[0]):
+                best = (cost, dict(zip(order, chosen, strict=True)))
     assert best is not None
     moved = iter(range(len(alive)))
     out = []
@@ -66,7 +66,7 @@ def test_a_40_turn_mission_is_tracked_in_the_art_columns():
         before = pieces
         pieces = step_match(pieces, alive)
         row = rows.setdefault(turn, [""] * 4)
-        for n, (old, new) in enumerate(zip(before, pieces)):
+        for n, (old, new) in enumerate(zip(before, pieces, strict=True)):
             if old is not None and new is None:
                 row[n] = "✕"
             elif new is not None and new != old:

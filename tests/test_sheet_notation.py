@@ -52,13 +52,15 @@ def test_the_example_row_typed_as_statements_parses(pages):
     """The example row read by the columns' meaning: enter, draw, resupply, two actions,
     automa, then position, facing, ALT and DMG, which make a state line."""
     row = re.search(r"e\.g\. (?P<enter>\S+) (?P<draw>(?:\S+ ){4}\S+) (?P<resupply>\S+ → \S+) "
-                    r"(?P<a1>(?:move|alt|guns|bomb|throttle) .*?) (?P<a2>(?:move|alt|guns|bomb|throttle) .*?) "
+                    r"(?P<a1>(?:move|alt|guns|bomb|throttle) .*?) "
+                    r"(?P<a2>(?:move|alt|guns|bomb|throttle) .*?) "
                     r"(?P<automa>\S+) (?P<at>[A-J](?:10|[1-9])) (?P<facing>[NESW]) (?P<alt>\d) (?P<dmg>\d) ",
                     pages[1])
     assert row is not None
     r = row.groupdict()
     typed = [f"enter {r['enter']}", f"draw {r['draw']}", f"resupply {r['resupply']}", r["a1"], r["a2"],
-             f"automa {r['automa']}", f"state at {r['at']} facing {r['facing']} alt {r['alt']} dmg {r['dmg']}"]
+             f"automa {r['automa']}",
+             f"state at {r['at']} facing {r['facing']} alt {r['alt']} dmg {r['dmg']}"]
     assert [parses_as_statement(t) for t in typed] == [
         "enter 7H", "draw 2S 9H KD JH 5C", "resupply KD -> 4S", "move 5C FFLF", "alt JH",
         "automa 8H", "state at H3 facing E alt 5 dmg 0"]

@@ -72,13 +72,15 @@ def test_html_report_is_written_whole_and_escaped(tmp_path):
     result = run(["verify", str(path), "--html", str(out)])
     assert result.exit_code == 1
     html = out.read_text()
-    assert html.count("<script>") == 1 and "&lt;script&gt;" in html  # autoescaped, never run; one script: the page's stepper
+    # autoescaped, never run; one script: the page's stepper
+    assert html.count("<script>") == 1 and "&lt;script&gt;" in html
     assert "E101" in html and html.rstrip().endswith("</html>")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".bgrid-")] == []
 
 
 def test_verification_id_ignores_formatting_and_sees_edits():
-    plain = "bgrid-log: 1\nseed: 1944\nclaim: victory 9\nturn 1\nenter 7H\ndraw 2S 9H KD QH 5C\nmove 5C FFLF\n"
+    plain = ("bgrid-log: 1\nseed: 1944\nclaim: victory 9\n"
+             "turn 1\nenter 7H\ndraw 2S 9H KD QH 5C\nmove 5C FFLF\n")
     sloppy = ("\ufeffBGRID-LOG: 1\r\n# my game\r\nSeed:1944\r\nclaim:  Victory 9\r\n\r\nTURN 1\r\n"
               "enter 7\u2665\ufe0f\r\ndraw 2s 9h kd qh 5c   # refill\r\nmove 5C FF LF\r\n")
     ids = {verify_log(plain).verification_id, verify_log(sloppy.encode()).verification_id}

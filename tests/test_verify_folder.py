@@ -26,7 +26,8 @@ def run(args):
 
 
 def valid_log(k: int = 0) -> str:
-    text, _ = simulated_log(mission_from_seed(1944), stream("standard-1", f"folder-{k}", 1), challenge_deck=True)
+    rng = stream("standard-1", f"folder-{k}", 1)
+    text, _ = simulated_log(mission_from_seed(1944), rng, challenge_deck=True)
     return text
 
 
@@ -95,7 +96,7 @@ def test_a_file_name_with_a_newline_and_escapes_cannot_fake_a_line(tmp_path):
     (tmp_path / "b.log").write_text(valid_log())
     result = run(["verify", str(tmp_path)])
     assert "\x1b" not in result.output
-    assert not any(line.startswith("\x1b[32mfake") or line.startswith("fake.log") for line in result.output.splitlines())
+    assert not any(line.startswith(("\x1b[32mfake", "fake.log")) for line in result.output.splitlines())
     assert "evil.log\\u000a\\u001b[32mfake.log" in result.output
 
 
@@ -103,7 +104,8 @@ def test_a_bidi_override_in_player_is_neutralised_in_terminal_and_report(tmp_pat
     log = valid_log().replace("bgrid-log: 1\n", "bgrid-log: 1\nplayer: \u202eAda 4491 deed\n")
     (tmp_path / "a.log").write_text(log)
     (tmp_path / "b.log").write_text(log)
-    for target, args in ((tmp_path / "one.html", [str(tmp_path / "a.log")]), (tmp_path / "all.html", [str(tmp_path)])):
+    for target, args in ((tmp_path / "one.html", [str(tmp_path / "a.log")]),
+                         (tmp_path / "all.html", [str(tmp_path)])):
         result = run(["verify", *args, "--json", "--html", str(target)])
         assert "\u202e" not in result.output and "\\u202eAda 4491 deed" in result.output
         assert json.loads(result.output)  # the escapes keep it JSON

@@ -29,7 +29,8 @@ GOLDEN = HERE / "golden"
 MAP = ("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"
        "map artillery: B9 F8 J1 D10\n")  # lines 1-4; the body starts at line 5
 START = MAP + "turn 1\nenter 3H\n"  # line 6: C1 facing S, alt 4
-CRASH = MAP + "turn 1\nenter 5H\ndraw 10S 2S 3S 4S 6S\nalt 10S\n"  # E1 is a mountain: alt 3 there crashes (R33)
+# E1 is a mountain: alt 3 there crashes (R33)
+CRASH = MAP + "turn 1\nenter 5H\ndraw 10S 2S 3S 4S 6S\nalt 10S\n"
 
 # code -> (log, line, column, rule, a phrase the message must contain)
 CASES = {
@@ -47,7 +48,8 @@ CASES = {
     "E109": (START + "draw 2S 3S 4S 5S 7S\nbomb 7S 2D\n", 8, 9, "log-format: Body", "'->'"),
     "E110": (START + "alt none\n", 7, 5, "R36", "'none' stands only"),
     "E111": (START + "draw JK 2S 3S 4S 5S\nmove JK FF\n", 8, 6, "R12", "JK=7H"),
-    "E112": (START + "draw 7S 2S 3S 4S 5S\nmove 7S FF\n", 8, 6, "rulebook: Card Actions", "movement card 2-5"),
+    "E112": (START + "draw 7S 2S 3S 4S 5S\nmove 7S FF\n", 8, 6, "rulebook: Card Actions",
+             "movement card 2-5"),
     "E113": (MAP + "turn 1\nenter 3H C\n", 6, 10, "R13", "face card or Joker"),
     "E114": (START + "state height 4\n", 7, 7, "log-format: Body", "not a state key"),
     "E115": (START + "state facing south\n", 7, 14, "log-format: Body", "not a facing"),
@@ -58,7 +60,8 @@ CASES = {
     "E124": (START + "player: Ada\n", 7, 1, "log-format: Header", "after the first turn"),
     "E125": (MAP + "enter 3H\n", 5, 1, "log-format: Body", "before the first turn"),
     "E126": ("bgrid-log: 1\nseed: 1\nchallenge: 0M00-0001-WR3\n", 3, 1, "log-format: Header", "two maps"),
-    "E127": ("bgrid-log: 1\nseed: 1\ndifficulty: brutal\n", 3, 13, "log-format: Header", "unknown difficulty"),
+    "E127": ("bgrid-log: 1\nseed: 1\ndifficulty: brutal\n", 3, 13, "log-format: Header",
+             "unknown difficulty"),
     "E128": ("bgrid-log: 1\nchallenge: 0M00-0001-WR4\n", 2, 12, "R25", "fails its check"),
     "E129": ("bgrid-log: 1\nsetup ridge: AH 2S\nsetup bunkers: 2H 3H\nsetup artillery: 4H 5H\n", 2, 14,
              "R27", "ran out of cards"),
@@ -68,7 +71,8 @@ CASES = {
              "expected 'turn 2'"),
     "E202": (MAP + "turn 1\ndraw 2S\n", 6, 1, "R6", "'enter CARD' comes next"),
     "E203": (START + "draw QH 2S 3S 4S 5S\nalt QH\n", 8, 5, "R7", "from 4 to 6"),
-    "E204": (START + "draw 2S 3S 4S 5S 6S\nmove 5C FF\n", 8, 6, "rulebook: Player Phase", "5C is not in the hand"),
+    "E204": (START + "draw 2S 3S 4S 5S 6S\nmove 5C FF\n", 8, 6, "rulebook: Player Phase",
+             "5C is not in the hand"),
     "E205": (START + "draw 2S 2S\n", 7, 9, "R22", "already drawn"),
     "E206": ("bgrid-log: 1\nchallenge: 0M00-0001-WR3\nturn 1\nenter 8S\n", 4, 7, "R25", "gives 7S"),
     "E207": (START + "draw 2S 3S 4S 5S 6S 7S\n", 7, 21, "R6", "5 at most"),
@@ -185,7 +189,8 @@ def test_face_card_entry_needs_a_column_unless_its_damage_ends_the_mission():
     body = ("turn 1\nenter KH C\ndraw 2S 3S 4S 5S 6S\nmove 3S LLF\nturn 2\nenter QH C\n"
             "draw 2H\nmove 4S LLF\nturn 3\nenter JH\n")  # LLF: turn north and fly off the board
     verdict = verify_log(ace + body)
-    assert (verdict.verdict, verdict.outcome, verdict.cause) == ("valid", "defeat", "damage"), verdict.render()
+    assert (verdict.verdict, verdict.outcome, verdict.cause) == ("valid", "defeat", "damage"), \
+        verdict.render()
 
 
 def test_an_explicit_map_lists_each_mountain_once():

@@ -23,7 +23,7 @@ GAMES = 120
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game(k: int):
     """Game k: seed k, all difficulties and ridge counts in turn, challenge deck on even k."""
     mission = mission_from_seed(k, DIFFICULTIES[k % 4], 1 + (k // 4) % 4)

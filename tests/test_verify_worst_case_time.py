@@ -29,7 +29,8 @@ def fill(head: str, unit: str, tail: str = "") -> str:
 HEADER_LINES = {
     "map mountains (one cell repeated)": fill(VERSION + "map mountains: ", "A1 ", "\n" + MAP + "turn 1\n"),
     "map bunkers": fill(VERSION + "map mountains:\nmap artillery: B2 C2 D2 E2\nmap bunkers: ", "B1 ", "\n"),
-    "map artillery": fill(VERSION + "map mountains:\nmap bunkers: B1 C1 D1 E1 F1 G1\nmap artillery: ", "B2 ", "\n"),
+    "map artillery": fill(VERSION + "map mountains:\nmap bunkers: B1 C1 D1 E1 F1 G1\nmap artillery: ",
+                          "B2 ", "\n"),
     "setup ridge": fill(VERSION + "setup ridge: ", "2H ", "\n"),
     "setup bunkers": fill(VERSION + "setup ridge: 2H 3H 4H 5H\nsetup bunkers: ", "KS ", "\n"),
     "setup artillery": fill(VERSION + "setup ridge: 2H 3H 4H 5H\nsetup artillery: ", "JK ", "\n"),

@@ -33,8 +33,8 @@ def test_written_logs_are_simulates_games(challenge_deck):
 
 
 def test_written_logs_are_already_canonical():
-    text, _ = log_writer.simulated_log(mission_from_seed(77), __import__("bgrid.rules.seeding", fromlist=["stream"])
-                                       .stream("standard-1", "canon", 1), challenge_deck=True)
+    rng = __import__("bgrid.rules.seeding", fromlist=["stream"]).stream("standard-1", "canon", 1)
+    text, _ = log_writer.simulated_log(mission_from_seed(77), rng, challenge_deck=True)
     log = parse_log(text)
     body = text.split("\n\n", 1)[1]
     assert "\n".join(s.canonical() for s in log.statements) + "\n" == body

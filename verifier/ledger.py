@@ -63,6 +63,7 @@ def _fire_text(cells, state: GameState) -> str:
     """``artillery at H6, line of sight along row 6, range 2``; several pieces share the
     one point (the saturation cap)."""
     bomber = state.cell
+    assert bomber is not None  # artillery fires only at a bomber on the map (R18)
     parts = []
     for piece in cells:
         if piece == bomber:

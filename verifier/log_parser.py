@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
+from typing import Literal, overload
 
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
@@ -328,13 +329,13 @@ class _Parser:
                              "give exactly one", column=1)
         h.source = sources[0]
         if h.ridges is not None and h.source != "seed":
-            self.at_entry("ridges")
+            entry = self.at_entry("ridges")
             raise self.error("E126", "'ridges:' goes with 'seed:' only; a challenge code, setup lines or "
-                             "an explicit map already fix the ridges", column=h.entry("ridges").key_column)
+                             "an explicit map already fix the ridges", column=entry.key_column)
         if h.difficulty is not None and h.source == "challenge":
-            self.at_entry("difficulty")
+            entry = self.at_entry("difficulty")
             raise self.error("E126", "'difficulty:' cannot go with 'challenge:'; the code fixes it",
-                             column=h.entry("difficulty").key_column)
+                             column=entry.key_column)
         if h.source == "setup":
             for key in ("setup ridge", "setup bunkers", "setup artillery"):
                 if key not in h.entries:
@@ -347,8 +348,12 @@ class _Parser:
                     raise self.error("E126", f"an explicit map needs the '{key}:' line too "
                                      "(it may be empty for mountains)", column=1)
 
-    def at_entry(self, key: str) -> None:
-        self.lineno = self.header.entry(key).line
+    def at_entry(self, key: str) -> HeaderEntry:
+        """Point at the header line of ``key`` (one the header was read with) and return it."""
+        entry = self.header.entry(key)
+        assert entry is not None
+        self.lineno = entry.line
+        return entry
 
     # -- tokens ---------------------------------------------------------------------
     def integer(self, token: Token, *, signed: bool, what: str) -> int:
@@ -357,6 +362,11 @@ class _Parser:
             raise self.error("E105", f"'{token.text}' is not {what} (decimal digits"
                              f"{', a leading minus' if signed else ''}, no leading zeros)", token)
         return int(token.text)
+
+    @overload
+    def card(self, token: Token, *, joker: str, allow_none: Literal[False] = False) -> Card: ...
+    @overload
+    def card(self, token: Token, *, joker: str, allow_none: bool) -> Card | None: ...
 
     def card(self, token: Token, *, joker: str, allow_none: bool = False) -> Card | None:
         """``joker``: "plain" (drawn or revealed: JK only) or "declared" (played: JK=7H)."""

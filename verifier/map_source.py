@@ -83,6 +83,7 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, MissionSource] | None
     The same values always give the same source (``mission_from_spec`` is deterministic); a
     header that fails is never remembered. Bounded, oldest out first."""
     h: Header = log.header
+    key: tuple[str | int | None, ...]
     if h.source == "challenge":
         key = ("challenge", h.challenge, h.ruleset)
     elif h.source == "seed":
@@ -103,6 +104,7 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, MissionSource] | None
 def _build(log: ParsedLog) -> MissionSource:
     h: Header = log.header
     if h.source == "challenge":
+        assert h.challenge is not None  # the parser reads a challenge header's code
         try:
             mission = mission_from_code(h.challenge)
         except ChallengeCodeError as exc:
@@ -118,6 +120,7 @@ def _build(log: ParsedLog) -> MissionSource:
         raise _fail(log, "difficulty", "E127", f"unknown difficulty '{difficulty}': expected one of "
                     f"{', '.join(ruleset.difficulties)}")
     if h.source == "seed":
+        assert h.seed is not None  # the parser reads a seed header's seed
         try:
             spec = validate_spec(ruleset, difficulty, h.ridges, h.seed)
         except BGridError as exc:
@@ -133,10 +136,13 @@ def _build(log: ParsedLog) -> MissionSource:
                    "setup artillery" if "artillery" in text else "setup ridge")
             raise _fail(log, key, "E129", text) from None
         return MissionSource(game_map, ruleset, difficulty, None, None)
-    repeat = _first_repeat(h.map_mountains)
+    mountains, bunkers, artillery = h.map_mountains, h.map_bunkers, h.map_artillery
+    # the parser accepts an explicit map only with all three of its lines (E126)
+    assert mountains is not None and bunkers is not None and artillery is not None
+    repeat = _first_repeat(mountains)
     if repeat is not None:
         raise _repeated_cell(log, repeat)
-    game_map = GameMap(frozenset(h.map_mountains), tuple(h.map_bunkers), tuple(h.map_artillery))
+    game_map = GameMap(frozenset(mountains), tuple(bunkers), tuple(artillery))
     problems = game_map.problems()
     if problems:
         key = "map artillery" if "artillery" in problems[0] and "bunker" not in problems[0] else "map bunkers"
@@ -157,10 +163,12 @@ def _first_repeat(cells) -> int | None:
 
 def _repeated_cell(log: ParsedLog, index: int) -> LogError:
     """E130 with the caret under the repeated cell, not the whole line."""
-    cell = log.header.map_mountains[index]
+    mountains = log.header.map_mountains
+    assert mountains is not None  # the cell was found repeated in that list
+    cell = mountains[index]
     entry = log.header.entry("map mountains")
     message = f"mountain cell {cell} is listed twice"
-    if entry is None or len(entry.tokens) != len(log.header.map_mountains):
+    if entry is None or len(entry.tokens) != len(mountains):
         return _fail(log, "map mountains", "E130", message)
     token = entry.tokens[index]
     return LogError("E130", message, line=entry.line, column=token.column, token=token.text,

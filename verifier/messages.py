@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..rules.errors import BGridError
+
+if TYPE_CHECKING:  # the parser fills in a partial log; reading an error needs none
+    from .statements import ParsedLog
 
 #: code -> (name, rule cited by default). The rule of an E203 comes from the engine.
 CATALOG: dict[str, tuple[str, str]] = {
@@ -114,7 +118,8 @@ class LogError(BGridError):
         self.state = state
         self.legal = tuple(legal)
         self.detail = detail  # e.g. the engine's own code of an illegal play
-        self.partial = None  # a notation error in the body: the log read up to it (the parser sets it)
+        # a notation error in the body: the log read up to it (the parser sets it)
+        self.partial: ParsedLog | None = None
 
     @property
     def name(self) -> str:
@@ -191,7 +196,7 @@ QUOTE_WIDTH = 90  # characters of a quoted log line shown around the caret
 CARET_MOST = 40  # carets under one token at most
 TOKEN_MOST = 40  # characters of a token a message quotes
 MESSAGE_LONG = 300  # longer messages have their long words clipped
-_LONG_WORD = re.compile(r"[^\s']{%d,}" % (TOKEN_MOST + 1))
+_LONG_WORD = re.compile(rf"[^\s']{{{TOKEN_MOST + 1},}}")
 
 
 def clip(token: str, most: int = TOKEN_MOST) -> str:

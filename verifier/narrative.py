@@ -69,7 +69,8 @@ def _statement_text(st, calls) -> str:
         parts.insert(0, f"draws {' '.join(drawn)}")
     cell, facing, altitude, damage, health, hand, _rs = after
     where = "off the map" if cell is None else f"at {cell} facing {facing}"
-    parts.append(f"now {where}, alt {altitude}, dmg {damage}/{health}, hand {' '.join(map(str, hand)) or 'empty'}")
+    cards = " ".join(map(str, hand)) or "empty"
+    parts.append(f"now {where}, alt {altitude}, dmg {damage}/{health}, hand {cards}")
     return "; ".join(parts)
 
 

@@ -9,7 +9,6 @@ rule, the state and the legal alternatives.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
@@ -17,8 +16,8 @@ from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, chance_pending, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Moved, PhaseEndReason,
-                            PlayerPhaseEnded, TurnStarted)
+from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Moved,
+                            PhaseEndReason, PlayerPhaseEnded, TurnStarted)
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
 from .ledger import damage_entries
@@ -116,18 +115,24 @@ class Replay:
         # when someone reads it (--explain, the HTML report): None leaves it out
         self.history: list | None = None
 
+    @property
+    def current(self) -> Statement:
+        """The statement being replayed: :meth:`run` sets it before anything reads it."""
+        assert self.stmt is not None
+        return self.stmt
+
     # -- errors -----------------------------------------------------------------------
     def fail(self, code: str, message: str, index: int = 0, *, rule: str | None = None,
              detail: str | None = None, legal: bool = True, at: Token | None = None) -> LogError:
         """The error at token ``index`` of the statement (or at ``at``, a part of a token),
         with the state in the log's own turn and, unless ``legal`` is false, the legal plays."""
-        st = self.stmt
+        st = self.current
         token = st.token(index) if at is None else at
         self.trace.error_cell = self.state.cell
         return LogError(code, message, line=st.line, column=token.column, token=token.text,
                         text=self.log.line_text(st.line), rule=rule, detail=detail,
                         state=describe_state(self.state, self.turn_logged),
-                        legal=legal_summary(self.state, self.turn_logged) if legal else ())
+                        legal=tuple(legal_summary(self.state, self.turn_logged)) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
     def _record(self, events, turn: int, index: int, notable: bool = False) -> None:
@@ -136,9 +141,10 @@ class Replay:
         ``notable`` true when the caller already saw a note's reason (a Joker revealed)."""
         if len(events) == 1 and type(events[0]) is Drew and self.history is None:
             return  # a card into the hand, the commonest call: nothing to keep
+        st = self.current
         if self.history is not None:
             s = self.state
-            self.history.append((self.stmt, turn, events, (s.cell, s.facing, s.altitude, s.damage,
+            self.history.append((st, turn, events, (s.cell, s.facing, s.altitude, s.damage,
                                                             s.health, tuple(s.hand), s.ruleset)))
         kinds = set(map(type, events))  # at C speed: most calls need nothing more
         if not kinds.isdisjoint(_WATCHED):
@@ -150,25 +156,24 @@ class Replay:
             if Damage in kinds:
                 self._ledger(events, turn)
             if Moved in kinds or Entered in kinds:
-                self.position_from = ("R9" if Moved in kinds else "R13", self.stmt.line)
+                self.position_from = ("R9" if Moved in kinds else "R13", st.line)
             if AltitudeChanged in kinds:
-                self.altitude_from = ("R11" if self.stmt.kind == "throttle" else "rulebook: Card Actions",
-                                      self.stmt.line)
+                self.altitude_from = ("R11" if st.kind == "throttle" else "rulebook: Card Actions", st.line)
             if not notable and not kinds.isdisjoint(_MAY_NOTE):
                 notable = self._is_notable(events)
         if notable:
-            note = note_on(self.stmt.line, self.stmt.token(index).column, events, self.state,
+            note = note_on(st.line, st.token(index).column, events, self.state,
                            self._held_told)
             if note is not None:
                 if self.notes and self.notes[-1].line == note.line:  # one note a statement
                     note = self.notes.pop().merged(note)
                 self.notes.append(note)
         if self.state.phase is _OVER and self.end_line is None:
-            self.end_line = self.stmt.line
+            self.end_line = st.line
 
     def _ledger(self, events, turn: int) -> None:
         """The damage of these events into the ledger, each point with the engine's turn."""
-        st = self.stmt
+        st = self.current
         card = st.cards[0] if st.kind == "enter" and st.cards else None
         for i, ev in enumerate(events):
             kind = type(ev)
@@ -213,12 +218,12 @@ class Replay:
 
     def _card_token(self, card: Card) -> int:
         """The index of the statement's first token that is the physical ``card``."""
-        return next(i for i, t in enumerate(self.stmt.tokens) if i > 0 and _same_card(t.text, card))
+        return next(i for i, t in enumerate(self.current.tokens) if i > 0 and _same_card(t.text, card))
 
     def _step_token(self, step: int, first: int) -> Token | None:
         """Step ``step`` (0-based) of the step words starting at token ``first``, as a
         one-letter token at its own column (step words may be split anywhere)."""
-        for word in self.stmt.tokens[first:]:
+        for word in self.current.tokens[first:]:
             if step < len(word.text):
                 return Token(word.text[step], word.column + step)
             step -= len(word.text)
@@ -251,6 +256,7 @@ class Replay:
 
     def _bad_card(self, exc: IllegalActionError, index: int, purpose: CardPurpose) -> LogError:
         state, card = self.state, exc.card
+        assert card is not None  # a refusal of a card names it
         if exc.expected is not None:
             return self.fail("E206", f"the challenge deck gives {exc.expected} as the {purpose} card "
                              f"here, not {card}{self._deck_hint(card, index)}", index, rule=exc.rule)
@@ -265,7 +271,7 @@ class Replay:
         """Why a challenge card may be out of place: a draw line whose cards are the right
         ones in another order (the order follows), or a card that comes a few cards further
         down the deck (a statement that takes a card was left out: the cards skipped follow)."""
-        pile, st = self.state.draw_pile, self.stmt
+        pile, st = self.state.draw_pile, self.current
         if st.kind == "draw":
             written = [c for c in st.cards[st.card_tokens.index(index):] if c is not None]
             coming = pile[:len(written)]
@@ -285,6 +291,7 @@ class Replay:
         s = self.state
         why = ("the draw pile ran out a second time (out of fuel, R22)" if s.cause is DefeatCause.OUT_OF_FUEL
                else "the damage of the reshuffle reached the health (R22)")
+        assert s.end_card_purpose is not None  # the mission ended wanting that card
         kind = _KIND_OF_PURPOSE[s.end_card_purpose]
         return (f"the mission ended here: {why} when the {s.end_card_purpose} card was needed; "
                 f"the log writes '{kind} none' there (R36) and nothing after it but state lines")
@@ -426,7 +433,7 @@ class Replay:
             raise self.fail("E207", f"this line draws {real} cards into a hand of {len(s.hand)}: the "
                             f"hand holds {s.ruleset.hand_size} at most, so {drawn} (R6)",
                             st.card_tokens[room])
-        for card, index in zip(st.cards, st.card_tokens):
+        for card, index in zip(st.cards, st.card_tokens, strict=True):
             self.take_card(card, index, CardPurpose.DRAW)
 
     def _play_statement(self, st: Statement) -> None:
@@ -497,7 +504,8 @@ class Replay:
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 _OVER = Phase.OVER
-_PILE_WORDS = {"hand": "in the hand", "discard pile": "on the discard pile", "in play": "being played"}
+_PILE_WORDS: dict[str | None, str] = {"hand": "in the hand", "discard pile": "on the discard pile",
+                                      "in play": "being played"}
 _END_PHASE = EndPhase()
 _OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
 _SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for

@@ -110,7 +110,8 @@ def board_view(verdict: Verdict) -> dict | None:
     return {"size": size, "cell": CELL, "margin": MARGIN, "marks": board.items, "paths": paths,
             "damage": damage, "error": error, "turns": end_turn,
             "legend": [{"colour": p["colour"], "turns": f"turn {p['turn']}"} for p in paths],
-            "columns": [{"x": MARGIN + i * CELL + CELL // 2, "name": n} for i, n in enumerate(COLUMN_LETTERS)],
+            "columns": [{"x": MARGIN + i * CELL + CELL // 2, "name": n}
+                        for i, n in enumerate(COLUMN_LETTERS)],
             "rows": [{"y": MARGIN + i * CELL + CELL // 2, "name": str(i + 1)} for i in range(SIZE)],
             "grid": [MARGIN + i * CELL for i in range(SIZE + 1)]}
 
@@ -118,6 +119,7 @@ def board_view(verdict: Verdict) -> dict | None:
 def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage: list) -> int:
     """The mission's course from the replay's history; returns the last turn drawn."""
     t = verdict.trace
+    assert t is not None  # board_view draws a history only over a replayed board
     pieces = {cell: [cell, 0] for cell in t.artillery_start}  # piece -> [where, since turn]
     where = {cell: cell for cell in t.artillery_start}  # a piece's current cell -> its start
     route: dict[int, list] = {}  # turn -> points of the bomber's path
@@ -199,7 +201,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                 x, y = _centre(at)
                 board.add("note", turn, x=x - CELL // 2 + 9, y=y - CELL // 2 + 9, turn=turn,
                           line=note.line, message=note.message, rule=note.rule)
-    for start, (cell, since) in pieces.items():
+    for cell, since in pieces.values():
         board.add("artillery", since, None, x=_centre(cell)[0], y=_centre(cell)[1], name=str(cell))
     for number, points in sorted(route.items()):
         _add_path(paths, number, points)
@@ -214,7 +216,8 @@ def _add_path(paths: list, turn: int, points) -> None:
     """One turn's line (a fresh entry starts a new line within the turn), an arrowhead where
     it ends and the turn's number where it starts."""
     colour = turn_colour(turn)
-    lines, current = [], []
+    lines: list[list] = []
+    current: list = []
     for how, point in points:
         if how == "entry" and current:
             lines.append(current)
@@ -261,9 +264,9 @@ def error_view(error, source: str) -> dict:
     ``LogError.quote``) instead of scrolling sideways."""
     quote = error.quote()
     where = f"line {error.line}, column {error.column}" if error.line is not None else "the whole file"
-    return {"where": where, "line": error.line, "code": error.code, "name": error.name, "message": error.message,
-            "quote": None if quote is None else "\n".join(quote), "rule": error.rule,
-            "state": error.state, "legal": list(error.legal)}
+    return {"where": where, "line": error.line, "code": error.code, "name": error.name,
+            "message": error.message, "quote": None if quote is None else "\n".join(quote),
+            "rule": error.rule, "state": error.state, "legal": list(error.legal)}
 
 
 def render_report(verdicts: list[Verdict]) -> str:

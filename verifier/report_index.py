@@ -42,7 +42,8 @@ def _row_view(verdict: Verdict) -> dict:
             "claim": None if verdict.claim is None else f"{verdict.claim[0]} {verdict.claim[1]}",
             "id": verdict.verification_id, "state": verdict.state,
             "error": None if err is None else {
-                "where": f"line {err.line}, column {err.column}" if err.line is not None else "the whole file",
+                "where": (f"line {err.line}, column {err.column}" if err.line is not None
+                          else "the whole file"),
                 "code": err.code, "name": err.name, "message": err.message, "rule": err.rule,
                 "quote": None if quote is None else "\n".join(quote), "state": err.state}}
 

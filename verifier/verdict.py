@@ -55,7 +55,8 @@ class Verdict:
     statements: int = 0
     trace: ReplayBoard | None = None
     player: str | None = None  # the header's 'player:'
-    map_source: str | None = None  # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
+    # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
+    map_source: str | None = None
     difficulty: str | None = None
     ruleset: str | None = None  # the mission's ruleset, once the map is known
     notes: list = field(default_factory=list)  # notes.Note: legal events worth a second look
@@ -74,6 +75,7 @@ class Verdict:
         """One line: ``name: valid, victory (all bunkers destroyed), score 9, assurance: exact [id]``;
         an invalid log's line holds its first error whole."""
         if self.verdict == VALID:
+            assert self.score is not None  # a valid log's mission has ended and been scored
             text = (f"valid, {self.outcome} ({self.cause}), score {self.score.total}, "
                     f"assurance: {self.assurance}")
         elif self.verdict == INCOMPLETE:

@@ -93,16 +93,17 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     if owed is not None:  # R36: the end is the log's to write
         verdict.state = f"{describe_state(state, replay.turn_logged)}; next: {owed}"
         return verdict
-    verdict.score = score(state)
+    verdict.score = final = score(state)
     verdict.outcome = str(state.outcome)
     verdict.cause = "all bunkers destroyed" if state.cause is None else str(state.cause)
     claim = log.header.claim
-    if claim is not None and (claim[0], claim[1]) != (verdict.outcome, verdict.score.total):
+    if claim is not None and (claim[0], claim[1]) != (verdict.outcome, final.total):
         entry = log.header.entry("claim")
+        assert entry is not None  # the claim was read from that line
         verdict.verdict = INVALID
         verdict.errors = [LogError(
             "E214", f"the claim says {claim[0]} {claim[1]}; the replay gives {verdict.outcome} "
-            f"({verdict.cause}) with score {verdict.score.total} ({verdict.score.breakdown()})",
+            f"({verdict.cause}) with score {final.total} ({final.breakdown()})",
             line=entry.line, column=entry.value_column, token=entry.value,
             text=log.line_text(entry.line))]
         return verdict

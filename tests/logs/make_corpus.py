@@ -1,6 +1,7 @@
 """Regenerate tests/logs/corpus/: 16 simulated missions and 8 single mutations of them.
 
-    .venv/bin/python tests/logs/make_corpus.py && BGRID_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_verify_corpus.py
+    .venv/bin/python tests/logs/make_corpus.py
+    BGRID_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_verify_corpus.py
 
 Run it on purpose only (e.g. after a ruling changes the game, as the R26 Joker numbering
 did), then read the verdict diff of tests/logs/expected.json before committing.
@@ -47,7 +48,8 @@ def main() -> None:
         (OUT / f"sim-{k:02d}.log").write_text(text)
         if k < 8:
             lines, why = mutate(text.splitlines(), k % 4)
-            (OUT / f"mut-{k:02d}.log").write_text(f"# mutation of sim-{k:02d}.log: {why}\n" + "\n".join(lines) + "\n")
+            comment = f"# mutation of sim-{k:02d}.log: {why}\n"
+            (OUT / f"mut-{k:02d}.log").write_text(comment + "\n".join(lines) + "\n")
     rare()
     wins()
 

@@ -30,7 +30,7 @@ from collections import Counter
 
 import pytest
 
-from bgrid.rules.cards import FULL_DECK, Card
+from bgrid.rules.cards import FULL_DECK
 from bgrid.rules.challenge import ChallengeSpec, encode_code
 from bgrid.rules.mission import mission_from_code
 from bgrid.verifier.verify import verify_log
@@ -382,7 +382,8 @@ def test_draw_none_at_the_second_exhaustion():
     assert verdict.errors[0].code == "E211" and "'draw none'" in verdict.errors[0].message
     # a log that stops before the statement writing 'none' is incomplete, not valid: the
     # verifier never plays on by itself (R36), and so a claim is not checked yet (R38)
-    for stop in (text, text.replace("turn 98\n", ""), "claim: victory 9\nturn 1\n".join(text.split("turn 1\n", 1))):
+    claimed = "claim: victory 9\nturn 1\n".join(text.split("turn 1\n", 1))
+    for stop in (text, text.replace("turn 98\n", ""), claimed):
         verdict = verify_log(stop)
         assert (verdict.verdict, verdict.errors) == ("incomplete", [])
         assert verdict.state.endswith("draw none (R36)")
@@ -673,7 +674,7 @@ def test_challenge_reshuffle_order_and_the_expected_card_after_it():
         text, final = simulated_log(mission, stream("standard-1", f"audit-{k}", 1), challenge_deck=True)
         assert final.exhaustions == 2
         number = {}
-        for card, n in zip(mission.deck, mission.reshuffle):
+        for card, n in zip(mission.deck, mission.reshuffle, strict=True):
             number[str(card)] = min(n, number.get(str(card), n))
         taken = list(_cards_taken(text))
         assert [c for _, _, c, _ in taken[:54]] == [str(c) for c in mission.deck]  # R25

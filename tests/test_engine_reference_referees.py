@@ -10,7 +10,7 @@ import pytest
 
 from bgrid.rules import engine
 from bgrid.rules.actions import Bomb, EndPhase, Guns, Move, Resupply, Throttle
-from bgrid.rules.board import Cell, Facing
+from bgrid.rules.board import Cell
 from bgrid.rules.cards import FULL_DECK, Card, parse_cards
 from bgrid.rules.errors import IllegalActionError
 
@@ -125,7 +125,8 @@ def reference_bomb(altitude, played, revealed, chain, crater) -> str:
 
 def test_bombs_match_the_reference_on_random_positions():
     rng = random.Random(44)
-    bombs = [c for c in FULL_DECK if c.rank in (1, 7, 8)] + [Card.parse(f"JK={r}{s}") for r in "A78" for s in "HDCS"]
+    bombs = ([c for c in FULL_DECK if c.rank in (1, 7, 8)]
+             + [Card.parse(f"JK={r}{s}") for r in "A78" for s in "HDCS"])
     reveals = [c for c in FULL_DECK]
     for _ in range(3000):
         played, revealed = rng.choice(bombs), rng.choice(reveals)
@@ -467,8 +468,8 @@ def test_whole_missions_match_the_reference_referee(player, challenge):
         rng = stream("standard-1", f"audit-{player}", seed)
         # R26: a card's reshuffle number; the Jokers of a new pile take the lowest Joker
         # numbers (the engine's documented choice; seeded decks number them consecutively).
-        number = {str(c): n for c, n in zip(mission.deck, mission.reshuffle) if not c.is_joker}
-        jokers = sorted(n for c, n in zip(mission.deck, mission.reshuffle) if c.is_joker)
+        number = {str(c): n for c, n in zip(mission.deck, mission.reshuffle, strict=True) if not c.is_joker}
+        jokers = sorted(n for c, n in zip(mission.deck, mission.reshuffle, strict=True) if c.is_joker)
         while not state.is_over:
             if engine.chance_pending(state):
                 card = random_card(state, rng)

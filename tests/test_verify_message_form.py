@@ -1,8 +1,8 @@
-"""What a reviewer found using the verifier as a player: rules cited twice, quoted lines of a
-megabyte, a message shown twice, turns counted ahead of the log, state lines without the
-artillery, carets under the card instead of the step, header lines read as body lines.
+"""How the verifier puts a message to a player: each rule cited once, a long line quoted by a
+window around its caret, the message shown once, the turn and state the log itself reached
+(artillery in firing order), the caret under the step at fault, header lines read as header.
 
-Each test would fail without its fix. The board is the one of test_verify_messages:
+The board is the one of test_verify_messages:
 
     mountains E1 E2; bunkers A5 C3 G7 H2 I9 J4; artillery B9 F8 J1 D10
 

@@ -48,7 +48,8 @@ def test_the_rule_a_message_cites_is_the_one_the_docs_give(golden):
     doc_rule = doc_rows()[code][1]
     # the docs write 'Lexical' for 'log-format: Lexical', 'Card Actions' for 'rulebook: Card Actions'
     cited_short = cited.split(": ", 1)[1] if cited.startswith(("log-format: ", "rulebook: ")) else cited
-    assert cited_short == cited_rules(doc_rule)[0], f"{code}: the verifier cites {cited}, the docs say {doc_rule}"
+    assert cited_short == cited_rules(doc_rule)[0], \
+        f"{code}: the verifier cites {cited}, the docs say {doc_rule}"
 
 
 def test_every_cited_part_of_the_log_format_is_on_the_page():
@@ -63,7 +64,8 @@ def test_every_cited_part_of_the_log_format_is_on_the_page():
     numbers = {number: title for number, title in headings if number}
     for name, where in mapped.items():
         for number, title in re.findall(r"§(\d+) ([A-Z][a-z]+(?: [a-z]+)*)", where):
-            assert title in numbers.get(number, "") or (title in {t for _, t in headings}), (name, number, title)
+            assert title in numbers.get(number, "") or (title in {t for _, t in headings}), \
+                (name, number, title)
 
 
 def test_rulings_named_in_the_message_tables_exist():
@@ -75,7 +77,8 @@ def test_rulings_named_in_the_message_tables_exist():
 def _matches(doc, real) -> bool:
     """A doc value equals the real one; a doc string ending in '…' is a prefix of it."""
     if isinstance(doc, dict):
-        return isinstance(real, dict) and set(doc) == set(real) and all(_matches(doc[k], real[k]) for k in doc)
+        return (isinstance(real, dict) and set(doc) == set(real)
+                and all(_matches(doc[k], real[k]) for k in doc))
     if isinstance(doc, list):
         return isinstance(real, list) and len(doc) == len(real) and all(map(_matches, doc, real))
     if isinstance(doc, str) and doc.endswith("…"):

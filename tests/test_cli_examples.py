@@ -136,9 +136,8 @@ def test_median_score_is_printed_as_a_whole_number_when_it_is_one():
 
 def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
     """The verifier remembers parsed lines and mission starts between logs (for speed); a
-    remembered line must never carry one log's context into the next. Seen once during this
-    review, while the parser's memo was being changed: a log verified right after another
-    reported E125 'before the first turn' on its line 8."""
+    remembered line must never carry one log's context into the next (say, a body line read
+    as if it stood before the first turn, E125)."""
     from bgrid.verifier import Verifier
 
     verifier = Verifier()
@@ -146,7 +145,8 @@ def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
     base = LOG.split("automa JD")[0]
     logs = [LOG, base + "alt 10H\n", base + "automa JD\nturn 2\n", LOG + "draw 9C 2D\n",
             LOG.replace("move 2H FF", "move 2H FFF")]
-    logs += [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent / "logs" / "corpus").glob("*.log"))[:20]]
+    corpus = Path(__file__).parent / "logs" / "corpus"
+    logs += [p.read_text(encoding="utf-8") for p in sorted(corpus.glob("*.log"))[:20]]
     together = [verifier.verify(text).summary() for text in logs + logs[::-1]]
     alone = [Verifier().verify(text).summary() for text in logs + logs[::-1]]
     assert together == alone
