@@ -222,7 +222,8 @@ def show_command(league, entry):
 @click.option("--html", "html", default=None, metavar="OUT",
               help="Write the standings page OUT and each entry's replay report into OUT's "
                    "'<name>-reports/' folder beside it.")
-@click.option("--title", type=Utf8Text(), default="B-Grid league standings", show_default=True, help="The page's title.")
+@click.option("--title", type=Utf8Text(), default="B-Grid league standings", show_default=True,
+              help="The page's title.")
 @league_errors
 def standings_command(league, challenges, best, as_json, as_csv, html, title):
     """One row per player per challenge: their best valid result, ranked by score, then

@@ -46,7 +46,8 @@ BAD.update({
     # an input log that is no log, none at all, endless (/dev/zero) or not a file
     "--header": ["", "folder", "nowhere.log", "blocker", "/dev/zero", "x" * 5000, "\udcff.log", "game.log/x"],
     # an output that is not a writable place, or the league database itself
-    "--html": ["", " ", "folder", "blocker/x.html", "nowhere/x.html", "/proc/bgrid-nowhere/x.html", "fifo.pdf",
+    "--html": ["", " ", "folder", "blocker/x.html", "nowhere/x.html", "/proc/bgrid-nowhere/x.html",
+               "fifo.pdf",
                "link", "league.db", "x" * 5000 + ".html"],
     "LEAGUE.db": ["", " ", "blocker", "folder", "fifo.pdf", "nowhere/x.db", "blocker/x.db", "x" * 5000,
                   "/proc/bgrid-nowhere/x.db"],
@@ -69,7 +70,8 @@ COMMANDS = {  # command -> (options it takes, the valid arguments it is given be
     "deck": (["--seed", "--code", "--difficulty", "--ridges", "--paper", "--duplex-offset"], ["--seed", "1"]),
     "pack": (["--seed", "--code", "--difficulty", "--ridges", "--paper", "--duplex-offset", "--player-name"],
              ["--seed", "1"]),
-    "solve": (["--seed", "--code", "--difficulty", "--ridges", "--budget", "--jobs", "--header", "--write-log"],
+    "solve": (["--seed", "--code", "--difficulty", "--ridges", "--budget", "--jobs", "--header",
+               "--write-log"],
               ["--seed", "1", "--budget", "0.01"]),
     "simulate": (["--seed", "--code", "--difficulty", "--ridges", "--games", "--sim-seed", "--player-kind"],
                  ["--seed", "1", "--games", "1"]),
@@ -107,12 +109,14 @@ def _new_command_cases():
     for command in ("sheet", "pack"):
         for value in BAD["--header"]:
             yield pytest.param([command, "--header", value], id=f"{command} --header {ascii(value)[:24]}")
-        for extra in (["--seed", "1"], ["--code", "0M00-0001-WR3"], ["--header", "game.log"], ["--ridges", "2"]):
+        for extra in (["--seed", "1"], ["--code", "0M00-0001-WR3"], ["--header", "game.log"],
+                      ["--ridges", "2"]):
             yield pytest.param([command, "--blank", *extra], id=f"{command} --blank {' '.join(extra)}")
         for value in BAD["--difficulty"]:
             yield pytest.param([command, "--blank", "--difficulty", value],
                                id=f"{command} --blank --difficulty {ascii(value)[:24]}")
-        yield pytest.param([command, "--header", "game.log", "--difficulty", "hard"], id=f"{command} --header difficulty")
+        yield pytest.param([command, "--header", "game.log", "--difficulty", "hard"],
+                           id=f"{command} --header difficulty")
     yield pytest.param(["pack", "--blank", "--winnable"], id="pack --blank --winnable")
     for value in BAD["--jobs"]:
         yield pytest.param(["verify", "game.log", "--jobs", value], id=f"verify --jobs {ascii(value)[:24]}")
@@ -121,7 +125,8 @@ def _new_command_cases():
         yield pytest.param(["verify", *logs, "--par"], id=f"verify --par {' '.join(logs)}")
     for command, (before, after, options) in LEAGUE.items():
         for db in BAD["LEAGUE.db"]:
-            yield pytest.param(["league", command, *before, db, *after], id=f"league {command} db {ascii(db)[:16]}")
+            yield pytest.param(["league", command, *before, db, *after],
+                               id=f"league {command} db {ascii(db)[:16]}")
         for option in options:
             bad = BAD["--filter"] if option in ("--challenge", "--player", "--title") else BAD[option]
             for value in bad:
@@ -129,14 +134,18 @@ def _new_command_cases():
                 args = args[:-1] + [value] if option == "ID" else args + [option, value]
                 yield pytest.param(args, id=f"league {command} {option} {ascii(value)[:24]}")
     for value in ["\udcff.log", "nothing.log", "folder/nothing.log", "x" * 5000]:
-        yield pytest.param(["league", "submit", "league.db", value], id=f"league submit log {ascii(value)[:16]}")
+        yield pytest.param(["league", "submit", "league.db", value],
+                           id=f"league submit log {ascii(value)[:16]}")
     yield pytest.param(["league", "submit", "league.db", "-", "-"], id="league submit stdin twice")
-    yield pytest.param(["league", "standings", "league.db", "--json", "--csv"], id="league standings json csv")
-    yield pytest.param(["league", "standings", "league.db", "--csv", "--html", "s.html"], id="league standings csv html")
+    yield pytest.param(["league", "standings", "league.db", "--json", "--csv"],
+                       id="league standings json csv")
+    yield pytest.param(["league", "standings", "league.db", "--csv", "--html", "s.html"],
+                       id="league standings csv html")
     yield pytest.param(["league", "nosuch", "league.db"], id="league unknown command")
     yield pytest.param(["league", "submit", "league.db"], id="league submit without logs")
     yield pytest.param(["daily", "--json", "--pack"], id="daily json pack")
-    yield pytest.param(["solve", "--header", "game.log", "--budget", "0.01"], id="solve --header without a deck order")
+    yield pytest.param(["solve", "--header", "game.log", "--budget", "0.01"],
+                       id="solve --header without a deck order")
     yield pytest.param(["solve", "--header", "challenge.log", "--seed", "1"], id="solve --header and --seed")
     for out in ("challenge.log", "./challenge.log"):  # the input it reads
         yield pytest.param(["solve", "--header", "challenge.log", "--budget", "0.01", "--write-log", out],
