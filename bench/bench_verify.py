@@ -13,6 +13,16 @@ both outputs are the same bytes, and the cost of the notes and the damage ledger
 alone, in this process: ``Replay`` against one that keeps only what the verdict itself needs).
 The aim (issue 10): over 2,000 logs/s per core as a whole process.
 
+Measured on this corpus (CPU time of the whole ``--jobs 1`` process, medians of 5 runs
+interleaved with the code of the session start and of main, on a shared, loaded 2-core
+machine): 5.73 s, 349 logs/s per core, against 6.10 s (328) before the JSON pass and 5.15 s
+(388) at the session start, which printed neither notes nor ledger. The remaining gap is
+the notes and the damage ledger (about +30% of the replay, their text included, which
+``--json`` prints); the verdict's indented JSON is written at twice ``json.dumps``'s speed
+(``verifier/json_text.py``, same bytes). Far from the aim: the replay (mostly the engine)
+is about two thirds of the time, parsing a quarter. ``--jobs 2``: 1.8x in wall time
+(medians of 3, same bytes), a figure the loaded machine blurs.
+
 Simulated missions (random legal play, half on challenge decks, all difficulties and ridge
 counts) are written as logs first (not timed); then each round verifies every log from
 its bytes (parse, map, replay, claim, verification id). Reports the median logs/s over the

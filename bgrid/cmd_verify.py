@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import click
 
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
+from .verifier.json_text import indented_json
 from .verifier.log_parser import MAX_BYTES
 from .options import WholeNumber
 from .verifier.safe_text import display_name, html_text, one_line, printable_lines
@@ -266,8 +267,7 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
     verdict = _verdict_of(data, item.shown, options, keep_board=html is not None)
     par = _par(verdict) if options.par else None
     if as_json:
-        _echo(json.dumps(verdict.as_dict() | ({"par": par} if options.par else {}), indent=2,
-                         ensure_ascii=False))
+        _echo(indented_json(verdict.as_dict() | ({"par": par} if options.par else {})))
     else:
         _echo(_told(verdict, verdict.render(), options))
         if options.par:
@@ -326,8 +326,8 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
                 if index is not None:
                     index.verdict(verdict)
                 if as_json:
-                    text = json.dumps(verdict.as_dict(), indent=2, ensure_ascii=False)
-                    _echo(("\n" if first else ",\n") + "    " + text.replace("\n", "\n    "), nl=False)
+                    text = indented_json(verdict.as_dict(), "    ")
+                    _echo(("\n" if first else ",\n") + "    " + text, nl=False)
                     first = False
                 else:
                     _echo(_told(verdict, verdict.summary() if verdict.is_valid else verdict.render(),

@@ -36,7 +36,11 @@ _REPEATABLE = ("setup ridge",)
 _HEADER_TOO = ("E107", "E108")  # body codes that cite the header section on a header line
 _UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)
 _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
-_CELL_SHAPE = re.compile(r"[A-Za-z](10|[1-9])", re.ASCII)
+# Every spelling of a cell the log may use (a column A-J in either case, a row 1-10), to its
+# cell: an explicit map's header names dozens of cells, so one lookup each.
+_CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
+                   for column in COLUMN_LETTERS for letter in (column, column.lower())
+                   for row in range(1, 11)}
 _ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
 ARROWS = ("->", "→")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -396,10 +400,11 @@ class _Parser:
         return card
 
     def cell(self, token: Token) -> Cell:
-        if _CELL_SHAPE.fullmatch(token.text) is None or token.text[0].upper() not in COLUMN_LETTERS:
+        cell = _CELL_SPELLINGS.get(token.text)
+        if cell is None:
             raise self.error("E102", f"'{token.text}' is not a cell: expected a column A-J then a row "
                              "1-10, e.g. C7", token)
-        return Cell.parse(token.text)
+        return cell
 
     def column(self, token: Token) -> int:
         if len(token.text) != 1 or not token.text.isascii() or token.text.upper() not in COLUMN_LETTERS:

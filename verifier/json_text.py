@@ -1,0 +1,66 @@
+"""A verdict's JSON, written as ``json.dumps(obj, indent=2, ensure_ascii=False)`` writes it.
+
+The standard library's C encoder works only without ``indent``; with it every value goes
+through the pure-Python encoder, which was the largest single cost of ``bgrid verify DIR
+--json`` after the replay (a folder's output is megabytes of notes and ledger entries).
+A verdict holds only dicts with string keys, lists, strings, whole numbers, booleans and
+None: those are written here, strings by the C string encoder; anything else is handed to
+``json.dumps`` itself, so the bytes are always the standard library's.
+"""
+
+from __future__ import annotations
+
+import json
+from json.encoder import encode_basestring  # the C function when the _json module is there
+
+
+def indented_json(obj, pad: str = "") -> str:
+    """``json.dumps(obj, indent=2, ensure_ascii=False)`` with ``pad`` before every line after
+    the first (an object nested in a list that is written piece by piece)."""
+    out: list[str] = []
+    try:
+        _write(obj, pad, out)
+    except TypeError:  # a value outside the verdict's types: the standard library decides
+        text = json.dumps(obj, indent=2, ensure_ascii=False)
+        return text.replace("\n", "\n" + pad) if pad else text
+    return "".join(out)
+
+
+def _write(obj, pad: str, out: list[str]) -> None:
+    kind = type(obj)
+    if kind is str:
+        out.append(encode_basestring(obj))
+    elif obj is None:
+        out.append("null")
+    elif kind is bool:
+        out.append("true" if obj else "false")
+    elif kind is int:
+        out.append(int.__repr__(obj))
+    elif kind is dict:
+        if not obj:
+            out.append("{}")
+            return
+        inner = pad + "  "
+        opener = "{\n" + inner
+        for key, value in obj.items():
+            if type(key) is not str:
+                raise TypeError("a key that is not a string")
+            out.append(opener)
+            out.append(encode_basestring(key))
+            out.append(": ")
+            _write(value, inner, out)
+            opener = ",\n" + inner
+        out.append("\n" + pad + "}")
+    elif kind is list or kind is tuple:
+        if not obj:
+            out.append("[]")
+            return
+        inner = pad + "  "
+        opener = "[\n" + inner
+        for value in obj:
+            out.append(opener)
+            _write(value, inner, out)
+            opener = ",\n" + inner
+        out.append("\n" + pad + "]")
+    else:
+        raise TypeError(f"{kind.__name__} is not one of the verdict's JSON types")
