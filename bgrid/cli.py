@@ -34,6 +34,10 @@ COMMANDS = {
 }
 
 
+# click 8.2+ raises this (exit 2) where 8.1 printed the help and exited 0.
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 class MisuseError(click.ClickException):
     """Bad input or a bad option: exit status 2, one line."""
 
@@ -65,6 +69,9 @@ class BGridGroup(click.Group):
         try:
             # Non-standalone, click returns the code of a ctx.exit(N) instead of exiting.
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _NO_ARGS_IS_HELP as exc:  # a bare `bgrid` or `bgrid league`: the help, as written
+            click.echo(exc.ctx.get_help(), err=True)
+            code = exc.exit_code
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             click.echo(f"Error: {one_line(exc.format_message())}{hint}", err=True)

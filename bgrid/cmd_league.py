@@ -16,9 +16,10 @@ from .cmd_verify import Unreadable, list_inputs, read_input
 from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
                      report_html, submit_logs)
 from .league.page import reports_folder_name
+from .options import Utf8Text, WholeNumber
 from .rules.challenge import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
-from .verifier.safe_text import printable_lines, terminal_text
+from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
 from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
@@ -79,16 +80,22 @@ def init_command(league):
     Example:
       bgrid league init week49.db
     """
+    if not league.strip():
+        raise click.BadParameter("needs a file name, e.g. week49.db", param_hint="LEAGUE.db")
+    if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
+        from .generator.safe_output import check_target
+
+        check_target(league, "the league")
     if create_league(league):
-        click.echo(f"created the league {league}")
+        click.echo(f"created the league {display_name(league)}")
     else:
-        click.echo(f"{league} is already a league; nothing changed")
+        click.echo(f"{display_name(league)} is already a league; nothing changed")
 
 
 @league_group.command("submit")
 @DB
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--batch", type=click.IntRange(1, 10_000), default=DEFAULT_BATCH, show_default=True,
+@click.option("--batch", type=WholeNumber(1, 10_000), default=DEFAULT_BATCH, show_default=True,
               metavar="N",
               help="Logs recorded per database transaction (a killed run loses at most the "
                    "uncommitted batch; run it again to finish).")
@@ -113,20 +120,20 @@ def submit_command(league, logs, batch):
     except Unreadable as exc:
         raise click.UsageError(str(exc)) from None
     for message in unreadable:
-        click.echo(f"Error: {message}", err=True)
+        click.echo(f"Error: {one_line(message)}", err=True)
     conn = open_league(league)
 
     def readable():
         for item in items:
             if item.skipped is not None:
                 unreadable.append(f"{item.shown}: skipped, {item.skipped}")
-                click.echo(f"Error: {unreadable[-1]}", err=True)
+                click.echo(f"Error: {one_line(unreadable[-1])}", err=True)
                 continue
             try:
                 yield item.shown, read_input(item)
             except Unreadable as exc:
                 unreadable.append(str(exc))
-                click.echo(f"Error: {exc}", err=True)
+                click.echo(f"Error: {one_line(str(exc))}", err=True)
 
     counts = {"recorded": 0, "duplicate": 0}
     try:
@@ -146,9 +153,9 @@ def submit_command(league, logs, batch):
 
 @league_group.command("list")
 @DB
-@click.option("--challenge", "challenges", multiple=True, metavar="CODE",
+@click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable).")
-@click.option("--player", default=None, metavar="NAME", help="Only this player.")
+@click.option("--player", type=Utf8Text(), default=None, metavar="NAME", help="Only this player.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @league_errors
 def list_command(league, challenges, player, as_json):
@@ -176,7 +183,7 @@ def list_command(league, challenges, player, as_json):
 
 @league_group.command("show")
 @DB
-@click.argument("entry", metavar="ID")
+@click.argument("entry", metavar="ID", type=Utf8Text())
 @league_errors
 def show_command(league, entry):
     """Replay one entry from its stored bytes and print its verdict again. ID is the entry
@@ -206,16 +213,17 @@ def show_command(league, entry):
 
 @league_group.command("standings")
 @DB
-@click.option("--challenge", "challenges", multiple=True, metavar="CODE",
+@click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable); default: every challenge in the league.")
-@click.option("--best", type=click.IntRange(1, None), default=None, metavar="N",
+@click.option("--best", type=WholeNumber(1), default=None, metavar="N",
               help="Season table: count each player's N best results (default: all, a total).")
 @click.option("--json", "as_json", is_flag=True, help="Print {standings, unranked, season} as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: ranked rows, then unranked ones.")
 @click.option("--html", "html", default=None, metavar="OUT",
               help="Write the standings page OUT and each entry's replay report into OUT's "
                    "'<name>-reports/' folder beside it.")
-@click.option("--title", default="B-Grid league standings", show_default=True, help="The page's title.")
+@click.option("--title", type=Utf8Text(), default="B-Grid league standings", show_default=True,
+              help="The page's title.")
 @league_errors
 def standings_command(league, challenges, best, as_json, as_csv, html, title):
     """One row per player per challenge: their best valid result, ranked by score, then
@@ -232,9 +240,10 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
         raise click.UsageError("give one of --json, --csv and --html")
     page = None
     if html is not None:  # before any work: a bad page name is the one line of output
-        from .generator.safe_output import check_target
+        from .generator.safe_output import check_target, refuse_inputs_as_outputs
 
         page = check_target(html, "the standings page")
+        refuse_inputs_as_outputs({"--html": html}, [league])
     conn = open_league(league)
     try:
         table = compute_standings(conn, challenge_names(challenges), best)
@@ -266,8 +275,8 @@ def write_page(conn, table, page: Path, title: str) -> None:
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp),
                  "the standings page")
-    click.echo(str(page))
-    click.echo(f"{reports}/ ({len(ids)} replay reports)")
+    click.echo(display_name(str(page)))
+    click.echo(f"{display_name(str(reports))}/ ({len(ids)} replay reports)")
 
 
 def standings_csv(table) -> str:

@@ -14,6 +14,7 @@ import click
 from .generator.paper import PAPERS
 from .header_options import header_options, pick_source
 from .options import mission_options, pick_mission
+from .verifier.safe_text import display_name
 
 DEFAULT_OUT = Path("output")
 
@@ -75,10 +76,10 @@ def _write(path: Path, pdf: bytes, png: bool) -> None:
 
     pages = _pages(path, pdf) if png else {}
     write_atomic(path, pdf)
-    click.echo(str(path))
+    click.echo(display_name(str(path)))
     for page, image in pages.items():
         write_atomic(page, image)
-        click.echo(str(page))
+        click.echo(display_name(str(page)))
 
 
 def _pages(path: Path, pdf: bytes) -> dict[Path, bytes]:
@@ -194,6 +195,8 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
     source = pick_source(seed, code, difficulty, ridges, header, blank)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
+    if winnable and source.mission is None:  # before the folder is made: misuse writes nothing
+        raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
     make_folder(out, "the --out folder")
     par = None
     if winnable:
@@ -209,7 +212,7 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
         for name, data in files.items():
             write_atomic(building / name, data)
     for name in files:
-        click.echo(str(folder / name))
+        click.echo(display_name(str(folder / name)))
 
 
 def _winnable(source, by_code: bool):
@@ -217,8 +220,6 @@ def _winnable(source, by_code: bool):
     from .rules.map_sources import challenge_source, seed_source
     from .rules.solver import first_winnable
 
-    if source.mission is None:
-        raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
     click.echo(f"solving from seed {source.mission.spec.seed} for a winnable challenge…", err=True)
     mission, par = first_winnable(source.mission.spec)
     return (challenge_source(mission) if by_code else seed_source(mission)), par.best.score

@@ -6,16 +6,19 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import click
 
-from .options import mission_options, pick_mission
+from .header_options import read_named_log
+from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .rules.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
                            upper_bound)
 from .rules.search import play_plan
 from .rules.engine import score
+
+
+MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
 
 
 @click.command("solve")
@@ -26,11 +29,11 @@ from .rules.engine import score
 @click.option("--write-log", "write_log_file", default=None, metavar="FILE",
               help="Write the par's line as a mission log that bgrid verify accepts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
-              help="Stop after this many seconds of search (default: none). A search cut "
-                   "short says so, and its best score is not the par.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, metavar="N",
+              help="Stop after this many seconds of search, at most 86400 (default: none). A "
+                   "search cut short says so, and its best score is not the par.")
+@click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
               help="Run the portfolio's searches on N processes (the par does not change).")
 def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, as_json, budget, jobs):
     """Find the par of a challenge: the best score of a fixed, versioned portfolio of
@@ -106,10 +109,7 @@ def _mission(seed, code, difficulty, ridges, header_file):
     from .verifier.log_parser import parse_log, read_log_bytes
     from .verifier.messages import LogError
 
-    try:
-        data = Path(header_file).read_bytes()
-    except OSError as exc:
-        raise BGridError(f"--header: cannot read '{header_file}': {exc.strerror or exc}") from None
+    data = read_named_log(header_file)
     try:
         log = parse_log(read_log_bytes(data))
     except LogError as exc:
@@ -121,7 +121,10 @@ def _mission(seed, code, difficulty, ridges, header_file):
     return mission_from_code(log.header.challenge)
 
 
-def _member_result(mission, index: int, deadline: float | None):
+def _member_result(code: str, index: int, deadline: float | None):
+    from .rules.mission import mission_from_code
+
+    mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
     start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                      mission.reshuffle)
     return beam(start, PORTFOLIO[index], deadline)
@@ -141,7 +144,7 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
     if jobs == 1:
         return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_member_result, mission, i, deadline) for i in range(len(PORTFOLIO))]
+        futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())
     start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,

@@ -26,6 +26,7 @@ from .generator.safe_output import check_target, is_same_file, open_atomic, refu
 from .verifier.json_text import indented_json
 from .rules.errors import BGridError
 from .verifier.log_parser import MAX_BYTES
+from .options import WholeNumber
 from .verifier.safe_text import display_name, html_text, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
@@ -129,7 +130,7 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
               "Automa card, who fired, who moved where, what each play did) before each verdict, "
               "with the damage ledger; it stops at the first error.")
 @click.option("--quiet", is_flag=True, help="Leave out the notes (legal events worth a second look).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--jobs", type=WholeNumber(1, 1024), default=None, metavar="N",
               help="Verify with N processes (default: all cores); the output is the same.")
 @click.option("--par", "with_par", is_flag=True,
               help="One challenge log: also solve the challenge (bgrid solve) and show its par "
@@ -167,14 +168,14 @@ def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
         for item in items:
             if item.in_folder and item.skipped is None and is_same_file(html, item.path):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
+    if with_par and len(items) + len(failed) > 1:  # before any line: misuse is the one line
+        raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
     options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None,
                       par=with_par)
     if len(items) == 1 and not failed and items[0].skipped is None:
         return _verify_one(items[0], as_json, html, options)
-    if with_par:
-        raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
     counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
     ctx = click.get_current_context()
     not_read = counts["unreadable"] + counts["skipped"]

@@ -56,16 +56,25 @@ def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridg
     return challenge_source(mission) if code is not None else seed_source(mission)
 
 
+def read_named_log(path: str | Path, option: str = "--header") -> bytes:
+    """The bytes of a log named by ``option``, at most one byte over the verifier's cap (it
+    then says so): a header of /dev/zero or a huge file is refused, not read into memory."""
+    from .verifier.log_parser import MAX_BYTES
+
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise BGridError(f"cannot read {option} '{path}': {exc.strerror or exc}") from None
+
+
 def header_source(path: Path) -> MapSource:
     """The mission of the log header in ``path`` (the body, if any, is not read)."""
     from .verifier.log_parser import BODY_KEYWORDS, parse_log, read_log_bytes
     from .verifier.map_source import mission_source
     from .verifier.messages import LogError
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BGridError(f"cannot read --header '{path}': {exc.strerror or exc}") from None
+    data = read_named_log(path)
     try:
         lines = read_log_bytes(data).splitlines()
         words = [line.split("#")[0].split() for line in lines]

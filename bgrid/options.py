@@ -39,6 +39,44 @@ class WholeNumber(click.ParamType):
         return number
 
 
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+
+
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds in plain ASCII decimal at most ``high``: click's
+    FLOAT also takes 'nan' (no deadline is ever reached), 'inf', '1e309' and '1_0'."""
+
+    name = "seconds"
+
+    def __init__(self, high: float):
+        self.high = high
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        text = value.strip()
+        if _DECIMAL.fullmatch(text) is None or len(text) > SEED_DIGITS:
+            self.fail(f"'{value}' is not a number of seconds (plain digits, e.g. 30 or 2.5)", param, ctx)
+        number = float(text)
+        if not 0 < number <= self.high:
+            self.fail(f"{text} is out of range: more than 0, at most {self.high:g}", param, ctx)
+        return number
+
+
+class Utf8Text(click.ParamType):
+    """Text that is valid UTF-8: an argument with bytes that are not (carried by Python as
+    lone surrogates) cannot be stored, matched or printed, so it is refused."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail("the value has bytes that are not UTF-8 text", param, ctx)
+        return value
+
+
 def mission_options(func):
     """Add --seed, --code, --difficulty and --ridges to a command."""
     func = click.option("--ridges", type=WholeNumber(-SEED_LIMIT), default=None, metavar="N",

@@ -280,6 +280,8 @@ def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
     ref = ref.strip()
     query = "SELECT entries.*, logs.log FROM entries JOIN logs ON logs.entry_id = entries.id WHERE "
     if ref.isascii() and ref.isdigit():
+        if len(ref) > 18:  # past SQLite's 64-bit integers (and Python's digit limit): no such entry
+            return None
         return conn.execute(query + "entries.id = ?", (int(ref),)).fetchone()
     return conn.execute(query + "verification_id = ?", (ref.lower(),)).fetchone()
 

@@ -151,3 +151,14 @@ def test_verify_par_shows_the_challenge_par_beside_the_score(tmp_path, monkeypat
     assert f"score {par.score}" in result.output and f"par: {par.score}" in result.output
     data = json.loads(CliRunner().invoke(cli, ["verify", str(log), "--par", "--json"]).output)
     assert data["par"] == par.score == data["score"]
+
+
+def test_solve_on_two_processes_finds_the_same_par_as_on_one(monkeypatch):
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    pars = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(cli, ["solve", "--seed", "1944", "--json", "--jobs", jobs])
+        assert result.exit_code == 0 and result.exception is None, repr(result.exception)
+        pars.append(json.loads(result.output)["par"])
+    assert pars[0] == pars[1] is not None
