@@ -147,7 +147,108 @@ def measure_folder(n: int, jobs: int, rounds: int) -> None:
         print(f"--jobs {jobs} speed-up (wall, medians): {speedup:.2f}x; "
               f"same output bytes: {outputs[1] == outputs[jobs]}")
         logs = [p.read_bytes() for p in sorted(folder.glob("*.log"))]
+        yard = yardstick(folder, rounds)
+    ours = statistics.median(cpu[1])
+    print(f"yardstick, the plain referee of tests/ (parse, replay, score; in process, no start-up): "
+          f"CPU {yard:.2f} s ({n / yard:,.0f} logs/s per core); the whole --jobs 1 process takes "
+          f"{ours / yard:.2f}x its CPU time; the aim, twice its speed, is {n / yard * 2:,.0f} logs/s "
+          f"per core: {ours / (yard / 2):.1f}x away")
     print("notes and damage ledger: " + coaching_cost(logs, rounds))
+
+
+# -- the yardstick: a plain stdlib referee doing the same work --------------------------------
+# The issue's aim is stated against "a plain stdlib referee with no optimisation": the
+# independent referee of the tests (tests/test_engine_reference_referees.py, written from the
+# rulebook on (column, row) pairs, sharing no code with the engine), fed by a plain line-by-line
+# reading of the log. It checks nothing a valid log does not need (no legality, no messages),
+# so it is a floor on the work: parse, replay, score, compare the claim.
+
+def _referee_class():
+    tests = Path(__file__).resolve().parent.parent / "tests"
+    sys.path.insert(0, str(tests))
+    try:
+        from test_engine_reference_referees import Referee  # the tests' own, unchanged
+    finally:
+        sys.path.remove(str(tests))
+    return Referee
+
+
+def referee_verdict(text: str, referee_class, health_of) -> bool:
+    """Replay one log of the folder corpus (canonical spelling, explicit map) on the plain
+    referee; True when the claim is the referee's outcome and score (R24)."""
+    from bgrid.rules.actions import (Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply,
+                                     Throttle)
+    from bgrid.rules.board import Cell
+    from bgrid.rules.cards import Card
+    from bgrid.rules.setup import GameMap
+
+    header: dict[str, str] = {}
+    lines = text.split("\n")
+    at = 0
+    while not lines[at].startswith("turn"):
+        key, _, value = lines[at].partition(":")
+        header[key] = value.strip()
+        at += 1
+    cells = {k: [Cell.parse(t) for t in header[f"map {k}"].split()]
+             for k in ("mountains", "bunkers", "artillery")}
+    game_map = GameMap(frozenset(cells["mountains"]), tuple(cells["bunkers"]), tuple(cells["artillery"]))
+    ref = referee_class(game_map, health_of(header["difficulty"]))
+
+    def card(token: str) -> None:
+        if token != "none":
+            ref.card(Card.parse(token))
+
+    def paired(words: list[str]):
+        return Move(Card.parse(words[1]), words[2]) if words[0] == "move" else Altitude(Card.parse(words[1]))
+
+    for line in lines[at:]:
+        words = line.split("#")[0].split()
+        if not words or ref.outcome is not None and words[0] not in ("enter", "draw", "automa"):
+            continue
+        kind = words[0]
+        if kind == "enter":
+            card(words[1])
+            if ref.phase == "column":  # no column written: its damage ends the mission (R13, R23)
+                ref.play(EnterColumn("ABCDEFGHIJ".index(words[2]) if len(words) > 2 else 0))
+        elif kind in ("draw", "automa"):
+            if kind == "automa" and ref.phase == "act":
+                ref.play(EndPhase())
+            for token in words[1:]:
+                card(token)
+        elif kind == "move":
+            ref.play(Move(Card.parse(words[1]), words[2]))
+        elif kind == "alt":
+            ref.play(Altitude(Card.parse(words[1])))
+        elif kind == "throttle":
+            ref.play(Throttle(Card.parse(words[1]), paired(words[2:])))
+        elif kind == "guns":
+            ref.play(Guns(Card.parse(words[1]), Cell.parse(words[2])))
+            card(words[4])
+        elif kind == "bomb":
+            ref.play(Bomb(Card.parse(words[1])))
+            card(words[3])
+        elif kind == "resupply":
+            ref.play(Resupply(Card.parse(words[1])))
+            card(words[3])
+    outcome = "victory" if ref.outcome == "victory" else "defeat"
+    total = 2 * ref.kills[0] + ref.kills[1] - ref.damage
+    return header["claim"].split() == [outcome, str(total)]
+
+
+def yardstick(folder: Path, rounds: int) -> float:
+    """The plain referee's CPU time for the folder (median of ``rounds``), files read each
+    round as the verifier reads them."""
+    from bgrid.rules.ruleset import load_ruleset
+
+    referee_class, health_of = _referee_class(), load_ruleset("standard-1").health
+    paths = sorted(folder.glob("*.log"))
+    spent = []
+    for _ in range(rounds):
+        c0 = time.process_time()
+        agree = sum(referee_verdict(p.read_text(encoding="utf-8"), referee_class, health_of) for p in paths)
+        spent.append(time.process_time() - c0)
+        assert agree == len(paths), f"the plain referee disagrees on {len(paths) - agree} logs"
+    return statistics.median(spent)
 
 
 class _PlainReplay(Replay):
