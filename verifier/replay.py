@@ -16,8 +16,8 @@ from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, chance_pending, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Moved,
-                            PhaseEndReason, PlayerPhaseEnded, TurnStarted)
+from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Event,
+                            Moved, PhaseEndReason, PlayerPhaseEnded, TurnStarted)
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
 from .ledger import damage_entries
@@ -139,28 +139,42 @@ class Replay:
         """Keep the damage (the ledger), the notes and the end; ``turn`` is the turn before
         the events, ``index`` the token of the statement they answer (where a note points),
         ``notable`` true when the caller already saw a note's reason (a Joker revealed)."""
-        if len(events) == 1 and type(events[0]) is Drew and self.history is None:
-            return  # a card into the hand, the commonest call: nothing to keep
         st = self.current
         if self.history is not None:
             s = self.state
             self.history.append((st, turn, events, (s.cell, s.facing, s.altitude, s.damage,
                                                             s.health, tuple(s.hand), s.ruleset)))
-        kinds = set(map(type, events))  # at C speed: most calls need nothing more
-        if not kinds.isdisjoint(_WATCHED):
-            if PlayerPhaseEnded in kinds:
-                for ev in reversed(events):
-                    if type(ev) is PlayerPhaseEnded:
-                        self.phase_end = ev.reason
-                        break
-            if Damage in kinds:
-                self._ledger(events, turn)
-            if Moved in kinds or Entered in kinds:
-                self.position_from = ("R9" if Moved in kinds else "R13", st.line)
-            if AltitudeChanged in kinds:
-                self.altitude_from = ("R11" if st.kind == "throttle" else "rulebook: Card Actions", st.line)
-            if not notable and not kinds.isdisjoint(_MAY_NOTE):
-                notable = self._is_notable(events)
+        elif len(events) == 1 and type(events[0]) is Drew:
+            return  # a card into the hand, the commonest call: nothing to keep
+        # one pass over the events: most of them (reveals, discards, the turn) need nothing
+        damaged = placed = climbed = False
+        for ev in events:
+            kind = type(ev)
+            if kind in _UNWATCHED:
+                continue
+            if kind is ArtilleryHeld:
+                if not notable and ev.into is not None and (ev.cell, ev.into) not in self._held_told:
+                    notable = True
+            elif kind is PlayerPhaseEnded:
+                self.phase_end = ev.reason  # the last one
+            elif kind is Damage:
+                damaged = True
+            elif kind is Moved:
+                placed = "R9"
+                notable = notable or ev.blocked
+            elif kind is Entered:
+                placed = placed or "R13"
+                notable = notable or ev.shifted_from is not None
+            elif kind is AltitudeChanged:
+                climbed = True
+            elif kind is Bonus:
+                notable = True
+        if damaged:
+            self._ledger(events, turn)
+        if placed:
+            self.position_from = (placed, st.line)
+        if climbed:
+            self.altitude_from = ("R11" if st.kind == "throttle" else "rulebook: Card Actions", st.line)
         if notable:
             note = note_on(st.line, st.token(index).column, events, self.state,
                            self._held_told)
@@ -181,24 +195,6 @@ class Replay:
                 turn = ev.turn
             elif kind is Damage:
                 self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
-
-    def _is_notable(self, events) -> bool:
-        """Whether the events hold a reason for a note (notes.note_on says which)."""
-        told = self._held_told
-        for ev in events:
-            kind = type(ev)
-            if kind is ArtilleryHeld:
-                if ev.into is not None and (ev.cell, ev.into) not in told:
-                    return True
-            elif kind is Moved:
-                if ev.blocked:
-                    return True
-            elif kind is Entered:
-                if ev.shifted_from is not None:
-                    return True
-            elif kind is Bonus:
-                return True
-        return False
 
     def play(self, action, index: int) -> None:
         turn = self.state.turn
@@ -510,8 +506,8 @@ _END_PHASE = EndPhase()
 _OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
 _SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for
 # the events _record looks at; the others need nothing from it
-_MAY_NOTE = frozenset({ArtilleryHeld, Moved, Entered, Bonus})
-_WATCHED = _MAY_NOTE | {PlayerPhaseEnded, Damage, AltitudeChanged}
+_WATCHED = frozenset({ArtilleryHeld, Moved, Entered, Bonus, PlayerPhaseEnded, Damage, AltitudeChanged})
+_UNWATCHED = frozenset(Event.__args__) - _WATCHED
 
 
 def _same_card(token: str, card: Card) -> bool:
