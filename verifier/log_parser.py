@@ -49,15 +49,16 @@ _CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL b
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
 # ASCII only and takes a variation selector only after the suit (rules/notation.py).
-_new_tuple = tuple.__new__  # a Statement from remembered fields, without NamedTuple's __new__
+_new_tuple = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
 
 # Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (kind,
 # the statement's fields after its line number, the canonical line). Logs repeat most lines
 # ("automa 8C", "draw 4S", "turn 3"), and a statement depends on its line's text alone, so a
 # repeated line is neither tokenised nor parsed again. Bounded: only short lines, and the
-# dict is emptied when full.
-_REMEMBER_MAX = 4096
-_REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~12 MB
+# dict is emptied when full. A folder of 2,000 simulated logs holds about 9,500 distinct body
+# lines: all of them fit, where a quarter as many would be forgotten and read again.
+_REMEMBER_MAX = 16384
+_REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
 
 # Which ranks each play takes (rulebook: Card Actions), from the standard ruleset's card
 # table; a Joker is judged by its declaration. (A statement is read from its line alone, before
@@ -223,12 +224,10 @@ class _Parser:
     # -- header ---------------------------------------------------------------------
     def header_line(self, code: str, colon: int, tokens: list[Token]) -> None:
         key = _norm_key(code[:colon])
-        key_tokens = _tokens(code[:colon])
-        key_token = key_tokens[0] if key_tokens else Token(":", colon + 1)
+        key_token, value_tokens = _split_at_colon(code, colon, tokens)
         if key not in HEADER_KEYS:
             raise self.error("E122", f"unknown header key '{code[:colon].strip()}'"
                              f"{_expected_one_of(key, HEADER_KEYS)}", key_token)
-        value_tokens = tuple(_tokens(code[colon + 1:], offset=colon + 1))
         if ":" in code[colon + 1:]:
             self.one_key_per_line(key, value_tokens)
         raw_value = code[colon + 1:].strip(" \t")
@@ -617,6 +616,22 @@ def _norm_key(text: str) -> str:
     return " ".join(w for w in words if w)
 
 
+def _split_at_colon(code: str, colon: int, tokens: list[Token]) -> tuple[Token, tuple[Token, ...]]:
+    """A header line's first key token and its value tokens, from the line's ``tokens``: the
+    same tokens as the key's and the value's text read apart (the usual spelling, ``key:``
+    ending a word, is split without reading the line again)."""
+    for i, t in enumerate(tokens):
+        end = t.column + len(t.text) - 1  # 1-based column of the token's last character
+        if end >= colon + 1:
+            if end == colon + 1 and t.text[-1] == ":" and (i or len(t.text) > 1):
+                first = tokens[0] if i else _new_tuple(Token, (t.text[:-1], t.column))
+                return first, tuple(tokens[i + 1:])
+            break
+    key_tokens = _tokens(code[:colon])
+    return (key_tokens[0] if key_tokens else Token(":", colon + 1),
+            tuple(_tokens(code[colon + 1:], offset=colon + 1)))
+
+
 def _tokens(code: str, offset: int = 0) -> list[Token]:
     """Words split at spaces and tabs, and around every ``->`` or ``→`` (with or without spaces).
 
@@ -625,15 +640,17 @@ def _tokens(code: str, offset: int = 0) -> list[Token]:
     """
     out = []
     pos = offset + 1
-    for word in code.replace("\t", " ").split(" "):
+    if "\t" in code:
+        code = code.replace("\t", " ")
+    for word in code.split(" "):
         if word:
             if "->" in word or "→" in word:
                 at = pos
                 for part in _ARROW.split(word):  # the arrows are parts too (a group)
                     if part:
-                        out.append(Token(part, at))
+                        out.append(_new_tuple(Token, (part, at)))
                         at += len(part)
             else:
-                out.append(Token(word, pos))
+                out.append(_new_tuple(Token, (word, pos)))
         pos += len(word) + 1
     return out
