@@ -161,7 +161,7 @@ def reveal(state: GameState, card: Card) -> list[Event]:
     after it; the message names the expected card), not in the draw pile of an own deck
     ("card-not-in-deck", R22), a declared Joker ("declared-reveal").
     """
-    purpose = chance_pending(state)
+    purpose = state.card_purpose  # chance_pending, without the call
     if purpose is None:
         if state.phase is Phase.OVER:
             raise IllegalActionError(f"the mission is over ({end_words(state)}); no card is "

@@ -86,7 +86,8 @@ class CardPurpose(enum.StrEnum):
 
 _PHASE_PURPOSE = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
                   Phase.AUTOMA_REVEAL: CardPurpose.AUTOMA}
-_PENDING_PURPOSE = {"Guns": CardPurpose.GUNS, "Bomb": CardPurpose.BOMB, "Resupply": CardPurpose.RESUPPLY}
+_PENDING_PURPOSE = {Guns: CardPurpose.GUNS, Bomb: CardPurpose.BOMB, Resupply: CardPurpose.RESUPPLY}
+_RESOLVE_REVEAL = Phase.RESOLVE_REVEAL  # read at every chance node: a global, not an Enum attribute
 
 
 class GameState:
@@ -180,9 +181,10 @@ class GameState:
     def card_purpose(self) -> CardPurpose | None:
         """What the awaited card is for, None at a decision or the end
         (``engine.chance_pending``)."""
-        if self.phase is Phase.RESOLVE_REVEAL:
-            return _PENDING_PURPOSE[type(self.pending).__name__]
-        return _PHASE_PURPOSE.get(self.phase)
+        phase = self.phase
+        if phase is _RESOLVE_REVEAL:
+            return _PENDING_PURPOSE[type(self.pending)]
+        return _PHASE_PURPOSE.get(phase)
 
     @property
     def ready_artillery(self) -> list[Cell]:

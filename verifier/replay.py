@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..rules.actions import EndPhase, EnterColumn, Throttle
 from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
-from ..rules.engine import apply, chance_pending, is_entry_damage_fatal, new_game, reveal
+from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Event,
                             Moved, PhaseEndReason, PlayerPhaseEnded, TurnStarted)
@@ -237,8 +237,7 @@ class Replay:
             left = len(state.draw_pile)
             raise self.fail("E210", f"'none', but the mission goes on here: the {purpose} card comes "
                             f"from a draw pile of {left} card{'s' if left != 1 else ''}", index)
-        pending = chance_pending(state)
-        if pending != purpose:
+        if state.card_purpose is not purpose:  # engine.chance_pending
             raise self.fail("E202", f"no {purpose} card is drawn here; {self._expected()}", index)
         turn = state.turn
         try:
@@ -449,7 +448,14 @@ class Replay:
     def do_automa(self, st: Statement) -> None:
         s = self.state
         if s.phase is Phase.ACTIONS:
-            self.play(_END_PHASE, 0)
+            # the player may end the phase at any point of the action step (R6, R30): no
+            # check to make, and only the reason (or an exhaustion's damage) to keep
+            turn = s.turn
+            events = apply_legal(s, _END_PHASE)
+            if len(events) == 1 and self.history is None:
+                self.phase_end = events[0].reason
+            else:
+                self._record(events, turn, 0)
         if s.phase is not Phase.AUTOMA_REVEAL and s.phase is not _OVER:
             if s.phase is Phase.DRAW and s.turn == self.turn_logged:
                 raise self.fail("E208", self._expected(), 0)
