@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 import os
 import stat
 import sys
@@ -231,6 +228,11 @@ def _results(items: list[Input], options: Options, jobs: int):
     if jobs <= 1 or len(tasks) < PARALLEL_FROM or any(item.path == "-" for item in items):
         yield from map(_work, tasks)
         return
+    # imported here: one job (a single log, a small folder, --jobs 1) does without them
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, min(64, len(tasks) // (jobs * 8)))
