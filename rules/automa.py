@@ -11,6 +11,8 @@ from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, DamageCause,
                      Recovered)
 from .state import COLUMN_THEN_ROW, GameState
 
+_BY_ARTILLERY = DamageCause.ARTILLERY  # bound once: an Enum member is slow to look up in 3.11
+
 
 def artillery_reach(state: GameState) -> int:
     """Artillery range: 4 minus the bomber's altitude, at least 1 (R18)."""
@@ -69,7 +71,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                 firing.append(piece)
         if firing:
             events.append(ArtilleryFired(tuple(firing)))
-            if take_damage(state, state.ruleset.artillery_damage, DamageCause.ARTILLERY, events):
+            if take_damage(state, state.ruleset.artillery_damage, _BY_ARTILLERY, events):
                 return
         # Step 3 — move (R19, R20, R34): the ready pieces that could not fire.
         move = state.ruleset.automa_suits[_SUIT_LETTER[suit]]

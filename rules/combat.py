@@ -12,6 +12,10 @@ from .cards import Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
+# Enum members read on every call, bound once: Python 3.11 finds ``Phase.OVER`` through
+# EnumType.__getattr__, ten times slower than a global.
+_OVER, _VICTORY, _DEFEAT, _BY_DAMAGE = Phase.OVER, Outcome.VICTORY, Outcome.DEFEAT, DefeatCause.DAMAGE
+
 MISS, NEAR_MISS, HIT = 0, 1, 2
 
 
@@ -20,12 +24,12 @@ MISS, NEAR_MISS, HIT = 0, 1, 2
 def finish(state: GameState, outcome: Outcome, cause: DefeatCause | None, events: list,
            purpose: CardPurpose | None = None) -> None:
     """End the mission at once (R23): nothing after this is played."""
-    state.phase = Phase.OVER
+    state.phase = _OVER
     state.outcome = outcome
     state.cause = cause
     state.end_card_purpose = purpose
     state.pending = None
-    if outcome is Outcome.VICTORY:
+    if outcome is _VICTORY:
         events.append(Victory())
     else:
         assert cause is not None  # a defeat always has its cause
@@ -38,7 +42,7 @@ def take_damage(state: GameState, amount: int, cause: DamageCause, events: list,
     state.damage += amount
     events.append(Damage(amount, cause, state.damage))
     if state.damage >= state.health:
-        finish(state, Outcome.DEFEAT, DefeatCause.DAMAGE, events, purpose)
+        finish(state, _DEFEAT, _BY_DAMAGE, events, purpose)
         return True
     return False
 
@@ -57,7 +61,7 @@ def _destroy(state: GameState, cell: Cell, by: str, events: list) -> None:
     state.destroyed.add(cell)
     events.append(Destroyed(cell, kind, by))
     if not state.bunkers:
-        finish(state, Outcome.VICTORY, None, events)  # R23: at once, even mid-phase
+        finish(state, _VICTORY, None, events)  # R23: at once, even mid-phase
 
 
 # -- guns (R15, R39) --------------------------------------------------------------------

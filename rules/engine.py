@@ -89,7 +89,17 @@ from .setup import GameMap
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 _DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
+# The enum members the turn reads and writes, bound once: Python 3.11 finds ``Phase.DRAW``
+# through EnumType.__getattr__, ten times slower than a global, and every call reads several.
 _DRAW = CardPurpose.DRAW  # the refill draw is the most frequent chance node
+_FOR_ENTRY, _FOR_RESUPPLY, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.RESUPPLY, CardPurpose.AUTOMA
+_FOR_GUNS, _FOR_BOMB = CardPurpose.GUNS, CardPurpose.BOMB
+_ENTRY_REVEAL, _ENTRY_COLUMN, _DRAWING = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.DRAW
+_ACTING, _RESOLVE_REVEAL, _AUTOMA_REVEAL, _OVER = (Phase.ACTIONS, Phase.RESOLVE_REVEAL,
+                                                    Phase.AUTOMA_REVEAL, Phase.OVER)
+_ENDS_END, _ENDS_ACTIONS = PhaseEndReason.END, PhaseEndReason.ACTIONS
+_ENDS_EXIT, _ENDS_THROTTLE = PhaseEndReason.EXIT, PhaseEndReason.THROTTLE
+_SOUTH = Facing.SOUTH
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
            "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game",
@@ -163,7 +173,7 @@ def reveal(state: GameState, card: Card) -> list[Event]:
     """
     purpose = state.card_purpose  # chance_pending, without the call
     if purpose is None:
-        if state.phase is Phase.OVER:
+        if state.phase is _OVER:
             raise IllegalActionError(f"the mission is over ({end_words(state)}); no card is "
                                      "drawn or revealed after the end (R23)", "R23", "game-over")
         raise IllegalActionError("no card is drawn or revealed now: the game waits for the "
@@ -194,14 +204,14 @@ def _arrive(state: GameState, card: Card) -> list[Event]:
     state.cards_drawn += 1
     events: list = []
     phase = state.phase
-    if phase is Phase.ENTRY_REVEAL:
+    if phase is _ENTRY_REVEAL:
         _entry_revealed(state, card, events)
-    elif phase is Phase.DRAW:
+    elif phase is _DRAWING:
         state.hand.append(card)
         events.append(Drew(card, _DRAW))
         if len(state.hand) >= state.ruleset.hand_size:
-            state.phase = Phase.ACTIONS
-    elif phase is Phase.RESOLVE_REVEAL:
+            state.phase = _ACTING
+    elif phase is _RESOLVE_REVEAL:
         _resolve_pending(state, card, events)
     else:
         _automa_revealed(state, card, events)
@@ -278,7 +288,7 @@ def _start_turn(state: GameState, events: list) -> None:
     state.actions = 0
     events.append(TurnStarted(state.turn))
     if state.cell is None:
-        state.phase = Phase.ENTRY_REVEAL  # R6a
+        state.phase = _ENTRY_REVEAL  # R6a
     else:
         _begin_draw(state)
 
@@ -286,18 +296,18 @@ def _start_turn(state: GameState, events: list) -> None:
 def _begin_draw(state: GameState) -> None:
     """R6b/R30: draw until the hand holds 5; a full hand has no draw."""
     full = len(state.hand) >= state.ruleset.hand_size
-    state.phase = Phase.ACTIONS if full else Phase.DRAW
+    state.phase = _ACTING if full else _DRAWING
 
 
 def _entry_revealed(state: GameState, card: Card, events: list) -> None:
-    events.append(Revealed(card, CardPurpose.ENTRY))
+    events.append(Revealed(card, _FOR_ENTRY))
     state.in_play.append(card)
     column = card.column  # Ace–10 only
     if column is not None:
         _enter(state, card, column, False, events)
     else:
         state.entry_card = card  # R13: face card or Joker, the player chooses
-        state.phase = Phase.ENTRY_COLUMN
+        state.phase = _ENTRY_COLUMN
 
 
 def _enter(state: GameState, card: Card, column: int, chosen: bool, events: list) -> None:
@@ -314,9 +324,9 @@ def _enter(state: GameState, card: Card, column: int, chosen: bool, events: list
             shifted = named
         else:
             crash = True
-    state.cell, state.facing = cell, Facing.SOUTH
+    state.cell, state.facing = cell, _SOUTH
     state.entry_card = None
-    events.append(Entered(cell, Facing.SOUTH, state.altitude, chosen, shifted))
+    events.append(Entered(cell, _SOUTH, state.altitude, chosen, shifted))
     if crash:
         finish(state, Outcome.DEFEAT, DefeatCause.CRASH, events)
         return
@@ -334,7 +344,7 @@ def _end_player_phase(state: GameState, reason: PhaseEndReason, events: list) ->
     """R6d: the Automa phase follows if the bomber is on the map; else the next turn."""
     events.append(PlayerPhaseEnded(reason))
     if state.cell is not None:
-        state.phase = Phase.AUTOMA_REVEAL
+        state.phase = _AUTOMA_REVEAL
     else:
         events.append(AutomaSkipped())
         _start_turn(state, events)
@@ -343,24 +353,24 @@ def _end_player_phase(state: GameState, reason: PhaseEndReason, events: list) ->
 def _after_action(state: GameState, events: list) -> None:
     """Back to the action step; it ends by itself when the turn's actions are done and no
     King or Joker is left to play (R29: Kings may still be played after the actions)."""
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return
-    state.phase = Phase.ACTIONS
+    state.phase = _ACTING
     rs = state.ruleset
     if state.actions >= rs.actions_per_turn:
         kinds = rs.card_kinds
         if not any(kinds[c.rank].play in _NOT_ACTIONS for c in state.hand):
-            _end_player_phase(state, PhaseEndReason.ACTIONS, events)
+            _end_player_phase(state, _ENDS_ACTIONS, events)
 
 
 _NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)  # may still be played after the actions (R29)
 
 
 def _automa_revealed(state: GameState, card: Card, events: list) -> None:
-    events.append(Revealed(card, CardPurpose.AUTOMA))
+    events.append(Revealed(card, _FOR_AUTOMA))
     state.in_play.append(card)
     resolve_automa(state, card, events)
-    if state.phase is not Phase.OVER:
+    if state.phase is not _OVER:
         _start_turn(state, events)
 
 
@@ -395,18 +405,18 @@ def _resolve_pending(state: GameState, card: Card, events: list) -> None:
     action, state.pending = state.pending, None  # card_purpose is read before this
     if isinstance(action, Resupply):
         state.hand.append(card)
-        events.append(Drew(card, CardPurpose.RESUPPLY))
+        events.append(Drew(card, _FOR_RESUPPLY))
         _after_action(state, events)
         return
     assert action is not None  # a reveal is pending only after its play (R8)
-    purpose = CardPurpose.GUNS if isinstance(action, Guns) else CardPurpose.BOMB
+    purpose = _FOR_GUNS if isinstance(action, Guns) else _FOR_BOMB
     events.append(Revealed(card, purpose))
     state.in_play.append(card)
     if isinstance(action, Guns):
         resolve_guns(state, action.target, card, events)
     else:
         resolve_bomb(state, action.card.acting, card, events)
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return
     _discard(state, (card, action.card), events)  # R8: the reveal, then the played card
     _after_action(state, events)
@@ -430,7 +440,7 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
         assert entry is not None  # a column is chosen only after a face card or Joker (R13)
         _enter(state, entry, action.column, True, events)
     elif isinstance(action, EndPhase):
-        _end_player_phase(state, PhaseEndReason.END, events)
+        _end_player_phase(state, _ENDS_END, events)
     else:
         events.append(Played(action))
         _PLAY[type(action)](state, action, events)
@@ -465,7 +475,7 @@ def _apply_move(state: GameState, action: Move, events: list) -> None:
     state.actions += 1
     _discard(state, (action.card,), events)
     if trace.exited:
-        _end_player_phase(state, PhaseEndReason.EXIT, events)
+        _end_player_phase(state, _ENDS_EXIT, events)
     else:
         _after_action(state, events)
 
@@ -491,7 +501,7 @@ def _apply_throttle(state: GameState, action: Throttle, events: list) -> None:
     elif _play_altitude(state, paired, events, bonus):
         return
     _discard(state, (action.nine, paired.card), events)  # R8: both after the pair resolves
-    _end_player_phase(state, PhaseEndReason.EXIT if exited else PhaseEndReason.THROTTLE, events)
+    _end_player_phase(state, _ENDS_EXIT if exited else _ENDS_THROTTLE, events)
 
 
 def _apply_reveal_play(state: GameState, action: Guns | Bomb, events: list) -> None:
@@ -499,7 +509,7 @@ def _apply_reveal_play(state: GameState, action: Guns | Bomb, events: list) -> N
     _to_play(state, action.card)
     state.actions += 1
     state.pending = action
-    state.phase = Phase.RESOLVE_REVEAL
+    state.phase = _RESOLVE_REVEAL
 
 
 def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
@@ -507,7 +517,7 @@ def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
     _to_play(state, action.king)
     _discard(state, (action.king,), events)
     state.pending = action
-    state.phase = Phase.RESOLVE_REVEAL
+    state.phase = _RESOLVE_REVEAL
 
 
 #: Each kind of play's effect; each takes its own kind of action.

@@ -18,6 +18,12 @@ from .movement import Trace, reachable, trace_steps
 from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
 
+# Enum members read on every call, bound once: Python 3.11 finds ``Phase.OVER`` through
+# EnumType.__getattr__, ten times slower than a global.
+_OVER, _ENTRY_COLUMN, _ACTING = Phase.OVER, Phase.ENTRY_COLUMN, Phase.ACTIONS
+_MOVE, _ALTITUDE, _GUNS, _BOMB = Play.MOVE, Play.ALTITUDE, Play.GUNS, Play.BOMB
+_THROTTLE, _RESUPPLY = Play.THROTTLE, Play.RESUPPLY
+
 #: code -> what it means. Stable: the verifier may map them to its own messages.
 ERROR_CODES = {
     "game-over": "the mission has ended; nothing more is played (R23)",
@@ -66,14 +72,14 @@ def check_action(state: GameState, action: Action) -> None:
     """Raise :class:`IllegalActionError` (rule, code, a sentence) if ``action`` is not legal
     now; return None if it is. Never changes the state."""
     phase = state.phase
-    if phase is Phase.OVER:
+    if phase is _OVER:
         raise IllegalActionError(f"the mission is over ({end_words(state)}); nothing more is "
                                  "played (R23)", "R23", "game-over")
     purpose = state.card_purpose
     if purpose is not None:
         raise IllegalActionError(f"the game waits for the {purpose} card, not for a play",
                                  "R6", "card-expected")
-    if phase is Phase.ENTRY_COLUMN:
+    if phase is _ENTRY_COLUMN:
         if not isinstance(action, EnterColumn):
             raise IllegalActionError(
                 f"{state.entry_card} was revealed for the entry: the player chooses the entry "
@@ -144,17 +150,17 @@ def _check_altitude(state: GameState, card: Card, bonus: int = 0) -> None:
 
 
 def _check_move(state: GameState, action: Move, bonus: int = 0) -> None:
-    _check_kind(state, action.card, Play.MOVE)
+    _check_kind(state, action.card, _MOVE)
     trace_move(state, action, bonus)  # raises with R9/R31
 
 
 def _check_altitude_action(state: GameState, action: Altitude) -> None:
-    _check_kind(state, action.card, Play.ALTITUDE)
+    _check_kind(state, action.card, _ALTITUDE)
     _check_altitude(state, action.card)
 
 
 def _check_guns(state: GameState, action: Guns) -> None:
-    _check_kind(state, action.card, Play.GUNS)
+    _check_kind(state, action.card, _GUNS)
     if not can_fire_guns(state):
         raise IllegalActionError(f"guns need altitude 0-{state.ruleset.guns_max_altitude}; the "
                                  f"bomber is at altitude {state.altitude} (R15)", "R15", "guns-altitude")
@@ -177,7 +183,7 @@ def _check_guns(state: GameState, action: Guns) -> None:
 
 
 def _check_bomb(state: GameState, action: Bomb) -> None:
-    _check_kind(state, action.card, Play.BOMB)
+    _check_kind(state, action.card, _BOMB)
     if bomb_target(state) is None:
         raise IllegalActionError(f"there is no bunker or artillery piece at {state.cell}, below "
                                  "the bomber (R16)", "R16", "bomb-target")
@@ -185,7 +191,7 @@ def _check_bomb(state: GameState, action: Bomb) -> None:
 
 def _check_throttle(state: GameState, action: Throttle) -> None:
     paired = action.paired
-    _check_kind(state, action.nine, Play.THROTTLE)
+    _check_kind(state, action.nine, _THROTTLE)
     if state.actions:
         raise IllegalActionError("a Throttle is played only as the first action of the turn "
                                  "(R11)", "R11", "throttle-not-first")
@@ -193,12 +199,12 @@ def _check_throttle(state: GameState, action: Throttle) -> None:
     if isinstance(paired, Move):
         _check_move(state, paired, bonus)
     else:
-        _check_kind(state, paired.card, Play.ALTITUDE)
+        _check_kind(state, paired.card, _ALTITUDE)
         _check_altitude(state, paired.card, bonus)
 
 
 def _check_resupply(state: GameState, action: Resupply) -> None:
-    _check_kind(state, action.king, Play.RESUPPLY)
+    _check_kind(state, action.king, _RESUPPLY)
 
 
 #: Each kind of play's check; each takes its own kind of action.
@@ -287,9 +293,9 @@ def legal_plays_by_kind(state: GameState) -> dict:
     """:func:`legal_actions_by_kind` with "move" and "throttle" built only when read
     (:class:`_MovePlays`), "enter" and "end" as shared tuples, the others as lists: the same
     plays in the same order, read-only (the simulator's fast path)."""
-    if state.phase is Phase.ENTRY_COLUMN:
+    if state.phase is _ENTRY_COLUMN:
         return {"enter": _ENTER}
-    if state.phase is not Phase.ACTIONS:
+    if state.phase is not _ACTING:
         return {}
     hand = state.hand
     # Only the Joker can be in a hand twice (new_game allows no other repeat), so the

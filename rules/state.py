@@ -87,7 +87,9 @@ class CardPurpose(enum.StrEnum):
 _PHASE_PURPOSE = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
                   Phase.AUTOMA_REVEAL: CardPurpose.AUTOMA}
 _PENDING_PURPOSE = {Guns: CardPurpose.GUNS, Bomb: CardPurpose.BOMB, Resupply: CardPurpose.RESUPPLY}
-_RESOLVE_REVEAL = Phase.RESOLVE_REVEAL  # read at every chance node: a global, not an Enum attribute
+# read at every chance node: globals, as Python 3.11 finds an Enum member through the slow
+# EnumType.__getattr__
+_RESOLVE_REVEAL, _OVER = Phase.RESOLVE_REVEAL, Phase.OVER
 
 
 class GameState:
@@ -175,7 +177,7 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def card_purpose(self) -> CardPurpose | None:

@@ -147,7 +147,8 @@ class Replay:
         elif len(events) == 1 and type(events[0]) is Drew:
             return  # a card into the hand, the commonest call: nothing to keep
         # one pass over the events: most of them (reveals, discards, the turn) need nothing
-        damaged = placed = climbed = False
+        damaged = climbed = False
+        placed: str | None = None  # the rule that placed the bomber (a move or an entry)
         for ev in events:
             kind = type(ev)
             if kind in _UNWATCHED:
@@ -306,15 +307,15 @@ class Replay:
         if s.turn != self.turn_logged:
             return f"turn {s.turn} begins here{self._turn_closed()}: write 'turn {s.turn}' first"
         phase = s.phase
-        if phase is Phase.ENTRY_REVEAL:
+        if phase is _ENTRY_REVEAL:
             return "the bomber is off the map, so 'enter CARD' comes next (R6)"
-        if phase is Phase.DRAW:
+        if phase is _DRAWING:
             n = len(s.hand)
             return (f"the hand holds {n} card{'s' if n != 1 else ''}: 'draw' refills it to "
                     f"{s.ruleset.hand_size} first (R6)")
-        if phase is Phase.ACTIONS:
+        if phase is _ACTING:
             return "the player phase is on: plays, or 'automa' to end it"
-        if phase is Phase.AUTOMA_REVEAL:
+        if phase is _AUTOMA_REVEAL:
             because = self._phase_end_words()
             return f"{because}; the Automa card comes next: 'automa CARD'"
         return f"the game waits in phase {phase}"
@@ -380,7 +381,7 @@ class Replay:
     def do_turn(self, st: Statement) -> None:
         s = self.state
         if s.turn == self.turn_logged:
-            if s.phase in (Phase.ACTIONS, Phase.AUTOMA_REVEAL):
+            if s.phase in (_ACTING, _AUTOMA_REVEAL):
                 raise self.fail("E202", f"turn {s.turn} is not over: the bomber is on the map, so the "
                                 "Automa card comes before the next turn: 'automa CARD' (R6, R34)", 0)
             raise self.fail("E202", f"turn {s.turn} is not over: {self._expected()}", 0)
@@ -391,12 +392,12 @@ class Replay:
         self.automa_card = None
 
     def do_enter(self, st: Statement) -> None:
-        if self.state.phase is not Phase.ENTRY_REVEAL:
+        if self.state.phase is not _ENTRY_REVEAL:
             where = (f"the bomber is on the map at {self.state.cell}, so there is no entry; "
                      if self.state.is_on_map else "")
             raise self.fail("E202", where + self._expected(), 0, rule="R13")
-        self.take_card(st.cards[0], 1, CardPurpose.ENTRY)
-        if self.state.phase is Phase.ENTRY_COLUMN:
+        self.take_card(st.cards[0], 1, _FOR_ENTRY)
+        if self.state.phase is _ENTRY_COLUMN:
             if st.column is not None:
                 self.play(EnterColumn(st.column), st.column_token)
             elif is_entry_damage_fatal(self.state):
@@ -405,18 +406,19 @@ class Replay:
                 self.play(EnterColumn(0), 1)
             else:
                 card = st.cards[0]
+                assert card is not None  # a face card or Joker was revealed: a column is owed
                 raise self.fail("E113", f"after a {'Joker' if card.is_joker else 'face card'} the player "
                                 "chooses the entry column: write it after the card, e.g. 'enter QS C'",
                                 len(st.tokens))
 
     def do_draw(self, st: Statement) -> None:
         s = self.state
-        if s.phase is not Phase.DRAW:
+        if s.phase is not _DRAWING:
             n = len(s.hand)
-            if s.phase is Phase.ACTIONS and n >= s.ruleset.hand_size:
+            if s.phase is _ACTING and n >= s.ruleset.hand_size:
                 raise self.fail("E207", f"the hand already holds {s.ruleset.hand_size} cards; nothing "
                                 "is drawn (R6, R30)", 1)
-            if s.phase is Phase.ACTIONS:  # a play made the hand smaller: too late to draw
+            if s.phase is _ACTING:  # a play made the hand smaller: too late to draw
                 raise self.fail("E202", f"the hand holds {n} card{'s' if n != 1 else ''}, but the draw "
                                 "comes before the plays: once a card is played the hand is refilled "
                                 "at the next turn (R6)", 0)
@@ -429,15 +431,15 @@ class Replay:
                             f"hand holds {s.ruleset.hand_size} at most, so {drawn} (R6)",
                             st.card_tokens[room])
         for card, index in zip(st.cards, st.card_tokens, strict=True):
-            self.take_card(card, index, CardPurpose.DRAW)
+            self.take_card(card, index, _FOR_DRAW)
 
     def _play_statement(self, st: Statement) -> None:
         s = self.state
-        if s.phase is Phase.DRAW:
+        if s.phase is _DRAWING:
             n = len(s.hand)
             raise self.fail("E208", f"the hand holds {n} card{'s' if n != 1 else ''}: draw to "
                             f"{s.ruleset.hand_size} before playing (R6)", 0)
-        if s.phase is not Phase.ACTIONS:
+        if s.phase is not _ACTING:
             raise self.fail("E202", self._expected(), 0)
         self.play(st.action, st.action_token)
         if st.cards:
@@ -447,22 +449,23 @@ class Replay:
 
     def do_automa(self, st: Statement) -> None:
         s = self.state
-        if s.phase is Phase.ACTIONS:
+        if s.phase is _ACTING:
             # the player may end the phase at any point of the action step (R6, R30): no
             # check to make, and only the reason (or an exhaustion's damage) to keep
             turn = s.turn
             events = apply_legal(s, _END_PHASE)
-            if len(events) == 1 and self.history is None:
-                self.phase_end = events[0].reason
+            ended = events[0]
+            if len(events) == 1 and type(ended) is PlayerPhaseEnded and self.history is None:
+                self.phase_end = ended.reason
             else:
                 self._record(events, turn, 0)
-        if s.phase is not Phase.AUTOMA_REVEAL and s.phase is not _OVER:
-            if s.phase is Phase.DRAW and s.turn == self.turn_logged:
+        if s.phase is not _AUTOMA_REVEAL and s.phase is not _OVER:
+            if s.phase is _DRAWING and s.turn == self.turn_logged:
                 raise self.fail("E208", self._expected(), 0)
             off = ("the bomber is off the map, so there is no Automa phase (rulebook: Enemy Phase); "
                    if not s.is_on_map else "")
             raise self.fail("E202", off + self._expected(), 0)
-        self.take_card(st.cards[0], 1, CardPurpose.AUTOMA)
+        self.take_card(st.cards[0], 1, _FOR_AUTOMA)
         self.automa_card = st.cards[0]
 
     def do_reshuffle(self, st: Statement) -> None:
@@ -505,7 +508,11 @@ class Replay:
 
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
-_OVER = Phase.OVER
+# Enum members read on every statement, bound once (Python 3.11 finds ``Phase.OVER`` through
+# EnumType.__getattr__, ten times slower than a global)
+_OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW
+_ENTRY_REVEAL, _ENTRY_COLUMN, _AUTOMA_REVEAL = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.AUTOMA_REVEAL
+_FOR_ENTRY, _FOR_DRAW, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.DRAW, CardPurpose.AUTOMA
 _PILE_WORDS: dict[str | None, str] = {"hand": "in the hand", "discard pile": "on the discard pile",
                                       "in play": "being played"}
 _END_PHASE = EndPhase()
