@@ -45,10 +45,16 @@ def _write(obj, pad: str, out: list[str]) -> None:
         for key, value in obj.items():
             if type(key) is not str:
                 raise TypeError("a key that is not a string")
-            out.append(opener)
-            out.append(encode_basestring(key))
-            out.append(": ")
-            _write(value, inner, out)
+            kind = type(value)
+            # the scalars here, without a call: a verdict's notes and ledger are lists of
+            # small objects of strings and numbers
+            if kind is str:
+                out.append(f"{opener}{encode_basestring(key)}: {encode_basestring(value)}")
+            elif kind is int:
+                out.append(f"{opener}{encode_basestring(key)}: {int.__repr__(value)}")
+            else:
+                out.append(f"{opener}{encode_basestring(key)}: ")
+                _write(value, inner, out)
             opener = ",\n" + inner
         out.append("\n" + pad + "}")
     elif kind is list or kind is tuple:

@@ -443,7 +443,7 @@ class Replay:
             raise self.fail("E202", self._expected(), 0)
         self.play(st.action, st.action_token)
         if st.cards:
-            self.take_card(st.cards[0], st.card_tokens[0], CardPurpose(st.kind))
+            self.take_card(st.cards[0], st.card_tokens[0], _PURPOSE_OF_KIND[st.kind])
 
     do_resupply = do_move = do_alt = do_guns = do_bomb = do_throttle = _play_statement
 
@@ -507,6 +507,7 @@ class Replay:
 
 
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
+_PURPOSE_OF_KIND = {kind: purpose for purpose, kind in _KIND_OF_PURPOSE.items()}  # CardPurpose(kind)
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 # Enum members read on every statement, bound once (Python 3.11 finds ``Phase.OVER`` through
 # EnumType.__getattr__, ten times slower than a global)
