@@ -215,7 +215,8 @@ def _arrive(state: GameState, card: Card) -> list[Event]:
         _resolve_pending(state, card, events)
     else:
         _automa_revealed(state, card, events)
-    _settle(state, events)
+    if not state.draw_pile:
+        _settle(state, events)
     return events
 
 
@@ -444,7 +445,8 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
     else:
         events.append(Played(action))
         _PLAY[type(action)](state, action, events)
-    _settle(state, events)
+    if not state.draw_pile:
+        _settle(state, events)
     return events
 
 
