@@ -287,7 +287,9 @@ class _Parser:
             else:
                 h.setup_artillery = cards
         else:  # map ...
-            cells = [self.cell(t) for t in value_tokens]
+            cells = [_CELL_SPELLINGS.get(t.text) for t in value_tokens]
+            if None in cells:  # the token that is no cell, by name
+                cells = [self.cell(t) for t in value_tokens]
             setattr(h, "map_" + key.split()[1], cells)
 
     def one_key_per_line(self, key: str, value_tokens) -> None:
