@@ -62,8 +62,13 @@ def trace_move(state: GameState, move: Move, bonus: int = 0) -> Trace:
     points = state.ruleset.card_kinds[move.card.acting.rank].points + bonus
     cell, facing = state.cell, state.facing
     assert cell is not None and facing is not None  # the player moves only on the map (R6)
-    return trace_steps(cell, facing, move.steps, points, state.mountains, clear,
-                       state.ruleset.mountain_clearance)
+    return _traced(cell, facing, move.steps, points, state.mountains, clear,
+                   state.ruleset.mountain_clearance)
+
+
+# A play is checked, then played: the same step list from the same place is traced twice in a
+# row. A trace is a value (and an illegal one raises each time, never remembered).
+_traced = lru_cache(maxsize=256)(trace_steps)
 
 
 # -- legality ---------------------------------------------------------------------------
