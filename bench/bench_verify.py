@@ -109,9 +109,12 @@ def main() -> None:
                     help="measure the whole `bgrid verify DIR --json` process on N logs")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="the --jobs to compare with one job (default: all cores)")
+    ap.add_argument("--profile", metavar="FILE", default=None,
+                    help="with --folder: also run the whole --jobs 1 process once under cProfile, "
+                         "write its statistics to FILE (pstats) and print the top costs")
     args = ap.parse_args()
     if args.folder:
-        measure_folder(args.folder, args.jobs, args.rounds)
+        measure_folder(args.folder, args.jobs, args.rounds, args.profile)
         return
     for title, one in (("different missions (half challenge decks)", False),
                        ("one challenge, many runs (a tournament folder)", True)):
@@ -119,11 +122,13 @@ def main() -> None:
         measure(corpus(args.logs, one_mission=one), args.rounds)
 
 
-def measure_folder(n: int, jobs: int, rounds: int) -> None:
+def measure_folder(n: int, jobs: int, rounds: int, profile: str | None = None) -> None:
     bgrid = Path(sys.executable).with_name("bgrid")
     with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp:
         folder = Path(tmp) / "logs"
         folder_corpus(n, folder)
+        if profile is not None:
+            profile_process(bgrid, folder, profile)
         print(f"== whole process: bgrid verify DIR --json, {n} logs (explicit maps, random and "
               f"greedy players), rounds: {rounds}")
         outputs: dict[int, bytes] = {}
@@ -139,6 +144,14 @@ def measure_folder(n: int, jobs: int, rounds: int) -> None:
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu[j].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
                 outputs[j] = done.stdout
+        start = []  # the process without the folder: Python, imports, one log
+        for _ in range(rounds):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([str(bgrid), "verify", str(min(folder.glob("*.log"))), "--json"],
+                           capture_output=True, check=False)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        print(f"start-up (bgrid verify ONE_LOG --json, CPU, median): {statistics.median(start):.2f} s")
         for j in wall:
             w, c = statistics.median(wall[j]), statistics.median(cpu[j])
             print(f"--jobs {j}: median wall {w:.2f} s ({n / w:,.0f} logs/s), CPU {c:.2f} s "
@@ -154,6 +167,17 @@ def measure_folder(n: int, jobs: int, rounds: int) -> None:
           f"{ours / yard:.2f}x its CPU time; the aim, twice its speed, is {n / yard * 2:,.0f} logs/s "
           f"per core: {ours / (yard / 2):.1f}x away")
     print("notes and damage ledger: " + coaching_cost(logs, rounds))
+
+
+def profile_process(bgrid: Path, folder: Path, out: str) -> None:
+    """``bgrid verify FOLDER --json --jobs 1`` once under cProfile (start-up included); the
+    statistics go to ``out`` and the top costs by own time are printed."""
+    import pstats
+
+    subprocess.run([sys.executable, "-m", "cProfile", "-o", out, str(bgrid), "verify", str(folder),
+                    "--json", "--jobs", "1"], capture_output=True, check=False)
+    print(f"== cProfile of the whole process, by own time (all of it in {out})")
+    pstats.Stats(out).sort_stats("tottime").print_stats(25)
 
 
 # -- the yardstick: a plain stdlib referee doing the same work --------------------------------
