@@ -205,6 +205,11 @@ class _Parser:
                                      tokens[0])
                 self.finish_header()
                 in_body = self.in_body = True
+                known = remembered.get(raw)  # the first turn line, read in an earlier log
+                if known is not None:
+                    statements.append(_new_tuple(Statement, (known[0], index + 1) + known[1]))
+                    body_text.append(known[2])
+                    continue
             statement = self.statement(tokens)
             statements.append(statement)
             canonical = statement.canonical()
