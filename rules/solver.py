@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .board import SIZE, distance
+from .board import CELLS, distance
 from .cards import ACE, JOKER_RANK
 from .engine import new_game, score
 from .search import best_possible, card_mask, run_chance, turn_outcomes
@@ -75,7 +75,7 @@ _SCORE_WEIGHT = 10.0
 _NO_BUNKER_DISTANCE = 9  # off the map: about the distance from row 1 to a bunker
 
 
-_DISTANCE = tuple(tuple(distance(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
+_DISTANCE = tuple(tuple(distance(a, b) for b in CELLS) for a in CELLS)
 _IS_BOMB = tuple(rank in _BOMBS for rank in range(14))
 _IS_MOVE = tuple(2 <= rank <= 5 or rank == JOKER_RANK for rank in range(14))
 
