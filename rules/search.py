@@ -18,11 +18,14 @@ of a known deck is :func:`reveal_top`.
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
-from .actions import Action
+from .actions import Action, Move
 from .cards import FULL_DECK, JOKER_RANK
 from .engine import apply, apply_legal, reveal, reveal_drawn, score
 from .legality import legal_actions
+from .movement import trace_steps
+from .ruleset import Play
 from .state import CHANCE_PHASES, GameState, Phase
 
 # One bit per card; the two Jokers share bit 52, so a sum counts them (0, 1 << 52, 1 << 53)
@@ -32,10 +35,18 @@ _CARD_BIT = {card: (_JOKER_BIT if card.rank == JOKER_RANK else 1 << i)
              for i, card in enumerate(FULL_DECK)}
 
 
+# The same bits by object identity: cards are interned (FULL_DECK, Card.parse), and looking
+# them up by ``id`` runs in C where the dataclass hash of every card ran in Python.
+_BIT_BY_ID = {id(card): bit for card, bit in _CARD_BIT.items()}
+
+
 def card_mask(cards) -> int:
     """The multiset of ``cards`` as one integer (order forgotten, Jokers counted)."""
-    bit = _CARD_BIT
-    return sum(bit[card] for card in cards)
+    try:
+        return sum(map(_BIT_BY_ID.__getitem__, map(id, cards)))
+    except KeyError:  # a card built outside the interned deck: equal by value
+        bit = _CARD_BIT
+        return sum(bit[card] for card in cards)
 
 
 def state_key(state: GameState) -> tuple:
@@ -91,20 +102,26 @@ def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
     """
     turn = state.turn
     out: dict = {}
-    seen = {state_key(state)}
-    queue: deque[tuple[GameState, tuple[Action, ...]]] = deque([(state, ())])
+    start_key = state_key(state)
+    seen = {start_key}
+    queue: deque[tuple[GameState, tuple, tuple[Action, ...]]] = deque([(state, start_key, ())])
     phases = CHANCE_PHASES
     over = Phase.OVER
     while queue:
-        node, plays = queue.popleft()
+        node, node_key, plays = queue.popleft()
         for action in legal_actions(node):
+            # Merged before the cards are revealed: with a known deck equal states meet
+            # equal cards, and most plays that reach the Automa step are repeats. A move's
+            # key is known without playing it, so a repeated move costs no copy.
+            key = move_key(node, node_key, action) if type(action) is Move else None
+            if key is not None and key in seen:
+                continue
             child = node.copy()
             apply_legal(child, action)
-            # Merged before the cards are revealed: with a known deck equal states meet
-            # equal cards, and most plays that reach the Automa step are repeats.
-            key = state_key(child)
-            if key in seen:
-                continue
+            if key is None:
+                key = state_key(child)
+                if key in seen:
+                    continue
             seen.add(key)
             if limit is not None and len(seen) > limit:
                 return out
@@ -116,8 +133,70 @@ def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
                 if key not in out:
                     out[key] = (child, plays + (action,))
             else:
-                queue.append((child, plays + (action,)))
+                queue.append((child, key, plays + (action,)))
     return out
+
+
+# Where state_key keeps what a move changes.
+_PHASE, _ACTIONS, _CELL, _FACING, _HAND = 0, 1, 2, 3, 7
+_NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)
+
+
+def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
+    """The :func:`state_key` of the state ``move`` leads to, without playing it: ``state`` is
+    at a decision, ``key`` its :func:`state_key`, ``move`` one of its :func:`legal_actions`.
+    None when only playing it tells (the draw pile is empty, so the next card awaited
+    exhausts the deck, R22).
+
+    A move changes the bomber's cell and facing (the engine's own trace, as
+    :func:`legality.trace_move` takes it), takes the card from the hand and counts an action
+    (R6, R9). An exit ends the player phase with no Automa phase (R6, R34): the next turn
+    starts with its entry reveal, no action taken. Else the phase goes to the Automa once the
+    turn's actions are taken, unless a King or Joker is left to play (R29), as
+    ``engine.apply`` does.
+    """
+    pile_left = bool(state.draw_pile)
+    rs = state.ruleset
+    card = move.card.physical
+    end, facing, exited = _move_end(state.cell, state.facing, move.steps,
+                                    rs.card_kinds[move.card.acting.rank].points, state.mountains,
+                                    state.altitude >= rs.mountain_clearance)
+    hand = key[_HAND] - _CARD_BIT[card]
+    if exited:
+        if not pile_left:
+            return None
+        return (Phase.ENTRY_REVEAL, 0, None, None) + key[4:_HAND] + (hand,) + key[_HAND + 1:]
+    actions = state.actions + 1
+    phase = Phase.ACTIONS
+    if actions >= rs.actions_per_turn and not hand & _not_actions_mask(rs):
+        if not pile_left:
+            return None
+        phase = Phase.AUTOMA_REVEAL
+    return (phase, actions, end, facing) + key[4:_HAND] + (hand,) + key[_HAND + 1:]
+
+
+_NOT_ACTIONS_MASKS: dict[int, tuple] = {}
+
+
+def _not_actions_mask(rs) -> int:
+    """The bits (:func:`card_mask`) of the cards that may be played after the turn's actions."""
+    known = _NOT_ACTIONS_MASKS.get(id(rs))
+    if known is None or known[0] is not rs:
+        kinds = rs.card_kinds
+        mask = 0
+        for card, bit in _CARD_BIT.items():
+            if kinds[card.rank].play in _NOT_ACTIONS:
+                mask |= bit | (bit << 1 if card.rank == JOKER_RANK else 0)  # one or two Jokers
+        known = _NOT_ACTIONS_MASKS[id(rs)] = (rs, mask)
+    return known[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_end(cell, facing, steps: str, points: int, mountains: frozenset, clear: bool) -> tuple:
+    """Where a move ends (``legality.trace_move``'s trace, cached: a search meets the same
+    move from the same place thousands of times)."""
+    trace = trace_steps(cell, facing, steps, points, mountains, clear)
+    return trace.end, trace.facing, trace.exited
 
 
 def play_plan(state: GameState, plays) -> list:
