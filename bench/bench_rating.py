@@ -4,17 +4,18 @@ across simulation seeds, monotony in difficulty and ridges, and rank correlation
 greedy's win rate and with how many of the solver's searches win.
 
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rating.jsonl \\
-        [--maps 50] [--greedy-games 100] [--strong-games 8] [--retest-maps 10] \\
-        [--solver-maps 10] [--solver-nodes 300] [--first-seed 5000] [--jobs 2]
+        [--maps 50] [--greedy-games 50] [--strong-games 4] [--retest-maps 3] [--retest-games 12] \\
+        [--solver-maps 3] [--solver-nodes 300] [--first-seed 5000] [--jobs 2]
     .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
 (the players were tuned on seeds 100–129, 101–104 and 7000–7009). Every map is played
 ``--greedy-games`` times by greedy and ``--strong-games`` times by strong, own deck, sim seed
-0 (game k: stream ``sim-k``). The first ``--retest-maps`` maps of each cell are rated a
-second time with sim seed 1 (test–retest), and the first ``--solver-maps`` are solved on their
-challenge deck by the solver's portfolio with every member's node budget set to
-``--solver-nodes`` (the standard portfolio has 1,500: a stated, reduced budget).
+0 (game k: stream ``sim-k``). ``--retest-maps`` maps of each cell (spread over its seeds) are
+rated twice by strong, ``--retest-games`` games with sim seed 0 and as many with sim seed 1
+(test–retest), and ``--solver-maps`` are solved on their challenge deck by the solver's
+portfolio with every member's node budget set to ``--solver-nodes`` (the standard portfolio
+has 1,500: a stated, reduced budget; the dive to the end of the mission is not budgeted).
 
 Each finished map is appended to the ``--out`` file as one JSON line, as soon as it is done:
 a run cut short still reports what it finished, and a second run with the same file skips
@@ -80,7 +81,7 @@ def play(task: dict) -> dict:
         out["strong_wins"] = simulate(mission, task["strong_games"], 0, player="strong").wins
         out["strong_cpu"] = time.process_time() - t1
     elif task["kind"] == "retest":
-        out["strong_wins"] = simulate(mission, task["strong_games"], 1, player="strong").wins
+        out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
     else:
         from bgrid.rules.solver import PORTFOLIO, solve_mission
@@ -94,17 +95,23 @@ def play(task: dict) -> dict:
     return out
 
 
+def _spread(count: int, maps: int) -> set[int]:
+    """``count`` map indices spread over ``range(maps)``, so a cut run has some of each task."""
+    return {k * maps // count for k in range(min(count, maps))} if count else set()
+
+
 def tasks(args) -> list[dict]:
     out = []
+    retest, solve = _spread(args.retest_maps, args.maps), _spread(args.solver_maps, args.maps)
     for i in range(args.maps):
         for difficulty in DIFFICULTIES:
             for ridges in RIDGES:
                 cell = {"difficulty": difficulty, "ridges": ridges, "seed": args.first_seed + i}
                 out.append(cell | {"kind": "play", "greedy_games": args.greedy_games,
                                    "strong_games": args.strong_games})
-                if i < args.retest_maps:
-                    out.append(cell | {"kind": "retest", "strong_games": args.strong_games})
-                if i < args.solver_maps:
+                if i in retest:
+                    out.append(cell | {"kind": "retest", "strong_games": args.retest_games})
+                if i in solve:
                     out.append(cell | {"kind": "solve", "nodes": args.solver_nodes})
     return out
 
@@ -196,18 +203,17 @@ def report(path: Path) -> None:
 
 def validation(records: list[dict], plays: list[dict]) -> None:
     first = {(r["difficulty"], r["ridges"], r["seed"]): r for r in plays}
-    retests = [(first[k], r) for r in records if r["kind"] == "retest"
-               if (k := (r["difficulty"], r["ridges"], r["seed"])) in first]
+    retests = [r for r in records if r["kind"] == "retest"]
     if retests:
-        a = [p["strong_wins"] / p["strong_games"] for p, _ in retests]
-        b = [r["strong_wins"] / r["strong_games"] for _, r in retests]
+        a = [r["wins"][0] / r["strong_games"] for r in retests]
+        b = [r["wins"][1] / r["strong_games"] for r in retests]
         same = sum(stars_for(x) == stars_for(y) for x, y in zip(a, b, strict=True))
         near = sum(abs(stars_for(x) - stars_for(y)) <= 1 for x, y in zip(a, b, strict=True))
-        games = retests[0][0]["strong_games"]
+        games = retests[0]["strong_games"]
         print(f"\nTest–retest: {len(retests)} maps (all cells), {games} games each with sim seeds 0 and 1: "
               f"Spearman {spearman(a, b):.2f}; stars equal on {same}/{len(retests)}, within one on "
               f"{near}/{len(retests)}")
-        _within([p for p, _ in retests], a, b, "Spearman ")
+        _within(retests, a, b, "Spearman ")
     strong = [r["strong_wins"] / r["strong_games"] for r in plays]
     greedy = [r["greedy_wins"] / r["greedy_games"] for r in plays]
     if plays:
@@ -239,10 +245,11 @@ def main() -> None:
     parser.add_argument("--out", help="the JSON-lines file the run appends to")
     parser.add_argument("--report", help="print the tables of a JSON-lines file and stop")
     parser.add_argument("--maps", type=int, default=50)
-    parser.add_argument("--greedy-games", type=int, default=100)
-    parser.add_argument("--strong-games", type=int, default=8)
-    parser.add_argument("--retest-maps", type=int, default=10)
-    parser.add_argument("--solver-maps", type=int, default=10)
+    parser.add_argument("--greedy-games", type=int, default=50)
+    parser.add_argument("--strong-games", type=int, default=4)
+    parser.add_argument("--retest-maps", type=int, default=3)
+    parser.add_argument("--retest-games", type=int, default=12)
+    parser.add_argument("--solver-maps", type=int, default=3)
     parser.add_argument("--solver-nodes", type=int, default=300)
     parser.add_argument("--first-seed", type=int, default=5000)
     parser.add_argument("--jobs", type=int, default=2)
