@@ -1,30 +1,45 @@
-"""The strong player and the difficulty rating, validated: win rates of greedy and strong per
-difficulty × ridges, test–retest of the rating across simulation seeds, and its rank
-correlation with greedy's win rate.
+"""The strong player and the difficulty rating, validated: greedy, strong and solver win rates
+per difficulty × ridges, strong against greedy per difficulty, test–retest of the rating
+across simulation seeds, monotony in difficulty and ridges, and rank correlations with
+greedy's win rate and with how many of the solver's searches win.
 
-    nice -n 10 .venv/bin/python bench/bench_rating.py [--maps 8] [--games 10]
-        [--retest-maps 20] [--retest-games 20] [--first-seed 5000]
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out rating.jsonl \\
+        [--maps 50] [--greedy-games 50] [--strong-games 4] [--retest-maps 3] [--retest-games 12] \\
+        [--solver-maps 3] [--solver-nodes 300] [--first-seed 5000] [--jobs 2]
+    .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
-(the player was tuned on seeds 100–129 normal and 101–104 easy). Each cell of the table
-plays ``--maps`` maps × ``--games`` own-deck games per player (same sim seed for both). The
-retest rates ``--retest-maps`` normal 1-ridge maps twice (sim seeds 0 and 1, ``--retest-games``
-each) and reports the Spearman correlation of the two win rates, how often the stars agree
-(exactly, within one), and the Spearman correlation with greedy's win rate (200 games a map).
-CPU is ``time.process_time`` of this process, one core.
+(the players were tuned on seeds 100–129, 101–104 and 7000–7009). Every map is played
+``--greedy-games`` times by greedy and ``--strong-games`` times by strong, own deck, sim seed
+0 (game k: stream ``sim-k``). ``--retest-maps`` maps of each cell (spread over its seeds) are
+rated twice by strong, ``--retest-games`` games with sim seed 0 and as many with sim seed 1
+(test–retest), and ``--solver-maps`` are solved on their challenge deck by the solver's
+portfolio with every member's node budget set to ``--solver-nodes`` (the standard portfolio
+has 1,500: a stated, reduced budget; the dive to the end of the mission is not budgeted).
+
+Each finished map is appended to the ``--out`` file as one JSON line, as soon as it is done:
+a run cut short still reports what it finished, and a second run with the same file skips
+the maps already there. Tasks go round the cells map by map, so a cut run has every cell.
+CPU is ``time.process_time`` of the worker, one core.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import statistics
 import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
 from bgrid.rules.mission import mission_from_seed
 from bgrid.rules.playout import simulate
-from bgrid.rules.rating import Rating, wilson_interval
+from bgrid.rules.rating import stars_for, wilson_interval
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
+RIDGES = (1, 2, 3, 4)
 
 
 def ranks(values) -> list[float]:
@@ -51,59 +66,201 @@ def spearman(a, b) -> float:
     return num / den if den else float("nan")
 
 
-def table(maps: int, games: int, first: int) -> None:
-    print(f"Win rates, own deck, {maps} maps x {games} games per cell and player "
-          f"(seeds {first}..{first + maps - 1}); 95% Wilson interval of strong")
-    print(f"{'difficulty':<10} {'ridges':>6} {'greedy':>8} {'strong':>8} {'ratio':>6} "
-          f"{'strong 95%':>14} {'s/game':>7}")
-    cpu = []
+# -- the runs --------------------------------------------------------------------------------
+
+
+def play(task: dict) -> dict:
+    """One task: greedy and strong on a map, a retest of strong, or a solve."""
+    mission = mission_from_seed(task["seed"], task["difficulty"], task["ridges"])
+    out = dict(task)
+    t0 = time.process_time()
+    if task["kind"] == "play":
+        out["greedy_wins"] = simulate(mission, task["greedy_games"], 0, player="greedy").wins
+        t1 = time.process_time()
+        out["greedy_cpu"] = t1 - t0
+        out["strong_wins"] = simulate(mission, task["strong_games"], 0, player="strong").wins
+        out["strong_cpu"] = time.process_time() - t1
+    elif task["kind"] == "retest":
+        out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
+        out["strong_cpu"] = time.process_time() - t0
+    else:
+        from bgrid.rules.solver import PORTFOLIO, solve_mission
+
+        portfolio = tuple(dataclasses.replace(m, nodes=task["nodes"]) for m in PORTFOLIO)
+        par = solve_mission(mission, portfolio=portfolio)
+        out |= {"par": None if par.best is None else par.best.score,
+                "victory": bool(par.best is not None and par.best.is_victory),
+                "searches": len(par.members), "searches_won": par.victories,
+                "solver_cpu": time.process_time() - t0}
+    return out
+
+
+def _spread(count: int, maps: int) -> set[int]:
+    """``count`` map indices spread over ``range(maps)``, so a cut run has some of each task."""
+    return {k * maps // count for k in range(min(count, maps))} if count else set()
+
+
+def tasks(args) -> list[dict]:
+    out = []
+    retest, solve = _spread(args.retest_maps, args.maps), _spread(args.solver_maps, args.maps)
+    for i in range(args.maps):
+        for difficulty in DIFFICULTIES:
+            for ridges in RIDGES:
+                cell = {"difficulty": difficulty, "ridges": ridges, "seed": args.first_seed + i}
+                out.append(cell | {"kind": "play", "greedy_games": args.greedy_games,
+                                   "strong_games": args.strong_games})
+                if i in retest:
+                    out.append(cell | {"kind": "retest", "strong_games": args.retest_games})
+                if i in solve:
+                    out.append(cell | {"kind": "solve", "nodes": args.solver_nodes})
+    return out
+
+
+def _key(record: dict) -> tuple:
+    return record["kind"], record["difficulty"], record["ridges"], record["seed"]
+
+
+def read(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(args) -> None:
+    path = Path(args.out)
+    done = {_key(r) for r in read(path)}
+    todo = [t for t in tasks(args) if _key(t) not in done]
+    print(f"{len(todo)} tasks to run ({len(done)} already in {path})", flush=True)
+    with ProcessPoolExecutor(args.jobs) as pool, path.open("a") as out:
+        pending = [pool.submit(play, t) for t in todo]
+        for k, future in enumerate(as_completed(pending), start=1):
+            out.write(json.dumps(future.result()) + "\n")
+            out.flush()
+            if k % 50 == 0:
+                print(f"  {k}/{len(todo)} done", flush=True)
+
+
+# -- the report ------------------------------------------------------------------------------
+
+
+def _rate(wins: int, games: int) -> str:
+    if not games:
+        return "-"
+    low, high = wilson_interval(wins, games)
+    return f"{wins / games:.1%} [{low:.1%}, {high:.1%}]"
+
+
+def report(path: Path) -> None:
+    records = read(path)
+    plays = [r for r in records if r["kind"] == "play"]
+    by_cell = defaultdict(list)
+    for r in plays:
+        by_cell[r["difficulty"], r["ridges"]].append(r)
+    solves = defaultdict(list)
+    for r in records:
+        if r["kind"] == "solve":
+            solves[r["difficulty"], r["ridges"]].append(r)
+    print(f"From {path}: {len(plays)} maps played, "
+          f"{sum(len(v) for v in solves.values())} solved, own deck, sim seed 0.\n")
+    print("| difficulty | ridges | maps | greedy wins | greedy | strong wins | strong | strong/greedy "
+          "| solver maps | solver victories | solver mean par |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for difficulty in DIFFICULTIES:
-        for ridges in (1, 2, 3, 4):
-            won = {"greedy": 0, "strong": 0}
-            for seed in range(first, first + maps):
-                mission = mission_from_seed(seed, difficulty, ridges)
-                for player in won:
-                    t0 = time.process_time()
-                    won[player] += simulate(mission, games, 0, player=player).wins
-                    if player == "strong":
-                        cpu.append((time.process_time() - t0) / games)
-            n = maps * games
-            low, high = wilson_interval(won["strong"], n)
-            ratio = f"{won['strong'] / won['greedy']:.1f}" if won["greedy"] else "-"
-            print(f"{difficulty:<10} {ridges:>6} {won['greedy'] / n:>8.1%} {won['strong'] / n:>8.1%} "
-                  f"{ratio:>6} {f'{low:.0%}-{high:.0%}':>14} {statistics.fmean(cpu[-maps:]):>7.3f}",
-                  flush=True)
-    print(f"strong s/game: median {statistics.median(cpu):.3f}, worst map mean {max(cpu):.3f}")
+        for ridges in RIDGES:
+            cell = by_cell[difficulty, ridges]
+            gw, gn = sum(r["greedy_wins"] for r in cell), sum(r["greedy_games"] for r in cell)
+            sw, sn = sum(r["strong_wins"] for r in cell), sum(r["strong_games"] for r in cell)
+            ratio = f"{(sw / sn) / (gw / gn):.1f}" if gw and sn else "-"
+            solved = solves[difficulty, ridges]
+            won = sum(r["victory"] for r in solved)
+            pars = [r["par"] for r in solved if r["par"] is not None]
+            print(f"| {difficulty} | {ridges} | {len(cell)} | {gw}/{gn} | {_rate(gw, gn)} | {sw}/{sn} "
+                  f"| {_rate(sw, sn)} | {ratio} | {len(solved)} | {won}/{len(solved)} "
+                  f"| {statistics.fmean(pars) if pars else float('nan'):.1f} |")
+    print("\nPooled over ridges (strong against greedy, and the solver):\n")
+    print("| difficulty | greedy | strong | strong/greedy | solver victories |")
+    print("| --- | --- | --- | --- | --- |")
+    for difficulty in DIFFICULTIES:
+        cell = [r for r in plays if r["difficulty"] == difficulty]
+        gw, gn = sum(r["greedy_wins"] for r in cell), sum(r["greedy_games"] for r in cell)
+        sw, sn = sum(r["strong_wins"] for r in cell), sum(r["strong_games"] for r in cell)
+        solved = [r for r in records if r["kind"] == "solve" and r["difficulty"] == difficulty]
+        ratio = f"{(sw / sn) / (gw / gn):.2f}" if gw and sn else "-"
+        print(f"| {difficulty} | {gw}/{gn} {_rate(gw, gn)} | {sw}/{sn} {_rate(sw, sn)} | {ratio} "
+              f"| {sum(r['victory'] for r in solved)}/{len(solved)} |")
+    print("\nBy ridges, pooled over difficulties (strong):",
+          ", ".join(f"{ridges}: {_rate(sum(r['strong_wins'] for r in plays if r['ridges'] == ridges), sum(r['strong_games'] for r in plays if r['ridges'] == ridges))}"  # noqa: E501
+                    for ridges in RIDGES))
+    cpu = sorted(r["strong_cpu"] / r["strong_games"] for r in plays)
+    if cpu:
+        print(f"\nStrong CPU a game (mean per map, one core): median {statistics.median(cpu):.3f} s, "
+              f"90th percentile {cpu[int(0.9 * (len(cpu) - 1))]:.3f} s, worst map {cpu[-1]:.3f} s "
+              f"over {len(cpu)} maps")
+        gcpu = [r["greedy_cpu"] / r["greedy_games"] for r in plays]
+        print(f"Greedy CPU a game: median {statistics.median(gcpu):.4f} s")
+    validation(records, plays)
 
 
-def retest(maps: int, games: int, first: int) -> None:
-    first_run, second_run, greedy = [], [], []
-    for seed in range(first, first + maps):
-        mission = mission_from_seed(seed, "normal", 1)
-        first_run.append(simulate(mission, games, 0, player="strong").wins)
-        second_run.append(simulate(mission, games, 1, player="strong").wins)
-        greedy.append(simulate(mission, 200, 0, player="greedy").wins)
-    stars_a = [Rating(w, games).stars for w in first_run]
-    stars_b = [Rating(w, games).stars for w in second_run]
-    same = sum(a == b for a, b in zip(stars_a, stars_b, strict=True))
-    near = sum(abs(a - b) <= 1 for a, b in zip(stars_a, stars_b, strict=True))
-    pooled = [a + b for a, b in zip(first_run, second_run, strict=True)]
-    print(f"Retest: {maps} normal 1-ridge maps, {games} games x sim seeds 0 and 1")
-    print(f"  Spearman(strong seed 0, strong seed 1) = {spearman(first_run, second_run):.2f}")
-    print(f"  stars equal on {same}/{maps}, within one star on {near}/{maps}")
-    print(f"  Spearman(strong, greedy 200 games) = {spearman(pooled, greedy):.2f}")
+def validation(records: list[dict], plays: list[dict]) -> None:
+    first = {(r["difficulty"], r["ridges"], r["seed"]): r for r in plays}
+    retests = [r for r in records if r["kind"] == "retest"]
+    if retests:
+        a = [r["wins"][0] / r["strong_games"] for r in retests]
+        b = [r["wins"][1] / r["strong_games"] for r in retests]
+        same = sum(stars_for(x) == stars_for(y) for x, y in zip(a, b, strict=True))
+        near = sum(abs(stars_for(x) - stars_for(y)) <= 1 for x, y in zip(a, b, strict=True))
+        games = retests[0]["strong_games"]
+        print(f"\nTest–retest: {len(retests)} maps (all cells), {games} games each with sim seeds 0 and 1: "
+              f"Spearman {spearman(a, b):.2f}; stars equal on {same}/{len(retests)}, within one on "
+              f"{near}/{len(retests)}")
+        _within(retests, a, b, "Spearman ")
+    strong = [r["strong_wins"] / r["strong_games"] for r in plays]
+    greedy = [r["greedy_wins"] / r["greedy_games"] for r in plays]
+    if plays:
+        print(f"Spearman(strong, greedy) per map: {spearman(strong, greedy):.2f} over {len(plays)} maps")
+        _within(plays, strong, greedy)
+    solved = [(first[k], r) for r in records if r["kind"] == "solve"
+              if (k := (r["difficulty"], r["ridges"], r["seed"])) in first]
+    if solved:
+        s = [p["strong_wins"] / p["strong_games"] for p, _ in solved]
+        w = [r["searches_won"] for _, r in solved]
+        g = [p["greedy_wins"] / p["greedy_games"] for p, _ in solved]
+        cpu = sorted(r["solver_cpu"] for _, r in solved)
+        print(f"Spearman(strong, solver searches won) per map: {spearman(s, w):.2f}; "
+              f"Spearman(greedy, solver searches won): {spearman(g, w):.2f}; over {len(solved)} maps "
+              f"(solver CPU a map: median {statistics.median(cpu):.1f} s, worst {cpu[-1]:.1f} s)")
+
+
+def _within(records: list[dict], a: list[float], b: list[float], label: str = "") -> None:
+    """The Spearman correlation of ``a`` and ``b`` within each difficulty."""
+    for difficulty in DIFFICULTIES:
+        pairs = [(x, y) for r, x, y in zip(records, a, b, strict=True) if r["difficulty"] == difficulty]
+        if len(pairs) > 2:
+            xs, ys = zip(*pairs, strict=True)
+            print(f"  within {difficulty}: {label}{spearman(xs, ys):.2f} over {len(pairs)} maps")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--maps", type=int, default=8)
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--retest-maps", type=int, default=20)
-    parser.add_argument("--retest-games", type=int, default=20)
+    parser.add_argument("--out", help="the JSON-lines file the run appends to")
+    parser.add_argument("--report", help="print the tables of a JSON-lines file and stop")
+    parser.add_argument("--maps", type=int, default=50)
+    parser.add_argument("--greedy-games", type=int, default=50)
+    parser.add_argument("--strong-games", type=int, default=4)
+    parser.add_argument("--retest-maps", type=int, default=3)
+    parser.add_argument("--retest-games", type=int, default=12)
+    parser.add_argument("--solver-maps", type=int, default=3)
+    parser.add_argument("--solver-nodes", type=int, default=300)
     parser.add_argument("--first-seed", type=int, default=5000)
+    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    table(args.maps, args.games, args.first_seed)
-    retest(args.retest_maps, args.retest_games, args.first_seed)
+    if args.report:
+        report(Path(args.report))
+        return
+    if not args.out:
+        parser.error("give --out FILE (or --report FILE)")
+    run(args)
+    report(Path(args.out))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ from .cmd_verify import Unreadable, list_inputs, read_input
 from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
                      report_html, submit_logs)
 from .league.page import reports_folder_name
+from .league.standings import against_par, par_source
+from .league.store import ChallengePar, challenge_pars, set_par
+from .league.submit import utc_now
 from .options import Utf8Text, WholeNumber
 from .rules.challenge import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
@@ -211,6 +214,55 @@ def show_command(league, entry):
         click.get_current_context().exit(1)
 
 
+@league_group.command("par")
+@DB
+@click.argument("codes", nargs=-1, required=True, metavar="CODE...")
+@click.option("--par", "given", type=click.IntRange(-99, 99), default=None, metavar="N",
+              help="Record N as the par (e.g. the 'winnable · par N' of the challenge's pack) "
+                   "instead of solving; one CODE.")
+@league_errors
+def par_command(league, codes, given):
+    """Record the par of challenges, so that standings show each score against it: the best
+    score of bgrid solve's portfolio on the challenge deck (seconds a challenge; a par the
+    league already holds from the same portfolio is kept), or one given with --par.
+
+    \b
+    Examples:
+      bgrid league par week49.db 0GDR-FC73-W4T
+      bgrid league par week49.db 0GDR-FC73-W4T --par 14
+    """
+    from .rules.mission import mission_from_spec
+    from .rules.solver import PORTFOLIO_VERSION, solve_mission
+
+    if given is not None and len(codes) > 1:
+        raise click.UsageError("--par gives the par of one challenge: name one CODE")
+    specs = []
+    for code in codes:  # every code checked before any work
+        try:
+            specs.append(decode_code(code))
+        except ChallengeCodeError as exc:
+            raise click.BadParameter(f"'{one_line(code)}': {exc}", param_hint="CODE") from None
+    conn = open_league(league)
+    try:
+        held = challenge_pars(conn)
+        for spec in specs:
+            code = encode_code(spec)
+            if given is not None:
+                par = ChallengePar(given, None)
+            elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
+                click.echo(f"{code}: {par_source(held[code])} (kept)")
+                continue
+            else:
+                best = solve_mission(mission_from_spec(spec)).best
+                if best is None:
+                    raise BGridError(f"{code}: the solver found no line to the end of the mission; no par")
+                par = ChallengePar(best.score, PORTFOLIO_VERSION)
+            set_par(conn, code, par, utc_now())
+            click.echo(f"{code}: {par_source(par)}")
+    finally:
+        conn.close()
+
+
 @league_group.command("standings")
 @DB
 @click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
@@ -282,13 +334,17 @@ def write_page(conn, table, page: Path, title: str) -> None:
 def standings_csv(table) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    # par columns only when a challenge has a par: a league without pars prints what it did
+    with_par = bool(table.pars)
+    writer.writerow(CSV_COLUMNS + (("par", "to_par") if with_par else ()))
     for s in table.standings:
+        par = [s.par, s.to_par] if with_par else []
         writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
-                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, ""])
+                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "", *par])
     for u in table.unranked:
         writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
-                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)])
+                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)]
+                        + ["", ""] * with_par)
     return buffer.getvalue()
 
 
@@ -297,10 +353,13 @@ def standings_text(table) -> str:
     for challenge in table.challenges:
         ranked = [s for s in table.standings if s.challenge == challenge]
         unranked = [u for u in table.unranked if u.challenge == challenge]
-        lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}: {len(ranked)} ranked, "
-                     f"{len(unranked)} unranked")
+        par = table.pars.get(challenge)
+        lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}"
+                     f"{f' ({par_source(par)})' if par else ''}: "
+                     f"{len(ranked)} ranked, {len(unranked)} unranked")
         for s in ranked:
-            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d} {s.outcome}, "
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d}"
+                         f"{f' ({against_par(s.score, s.par)})' if s.par is not None else ''} {s.outcome}, "
                          f"{s.turns} turns, {s.damage} damage, "
                          f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")

@@ -10,6 +10,7 @@ import json
 
 from ..rules.map_sources import MapSource
 from ..rules.mission import Mission
+from ..rules.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
 from .sheet import render_sheet
@@ -22,17 +23,19 @@ def is_pack_file(name: str) -> bool:
 
 def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
-               duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None) -> dict[str, bytes]:
+               duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None,
+               rating: Rating | None = None) -> dict[str, bytes]:
     """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
     :func:`variant_suffix`), ``map.json``. A mission without a known deck order (a hand
     setup, an explicit map, a blank sheet) gets a plain deck and no ``map.json``. ``par``: the
     challenge was chosen winnable (``bgrid pack --winnable``); the sheet and ``map.json`` say
-    so, with the par."""
+    so, with the par. ``rating`` (``bgrid pack --rate``): the stars on the sheet, the numbers
+    in ``map.json``."""
     paper = paper.lower()
     variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
     seeded = mission.mission if isinstance(mission, MapSource) else mission
     files = {
-        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par),
+        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par, rating),
         f"deck-{paper}{variant}.pdf": render_deck(seeded, paper, low_ink=low_ink, gutter_fold=gutter_fold,
                                          duplex_offset=duplex_offset),
     }
@@ -40,6 +43,14 @@ def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str |
         record = mission_json(seeded)
         if par is not None:
             record |= {"winnable": True, "par": par}
+        if rating is not None:
+            record["rating"] = rating_record(rating)
         files["map.json"] = (json.dumps(record, indent=2) + "\n").encode()
     return files
 
+
+
+def rating_record(rating: Rating) -> dict:
+    """The rating's numbers in ``map.json``: stars, win rate, interval, games, and how it was played."""
+    return rating.as_dict() | {"wins": rating.wins, "player": "strong", "deck": "own",
+                               "sim_seed": RATING_SEED}

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..verifier.report_html import _environment, render_report
 from ..verifier.safe_text import html_text
 from ..verifier.verify import verify_log
-from .standings import Standings
+from .standings import Standings, par_source
 
 
 def reports_folder_name(page: Path) -> str:
@@ -29,7 +29,8 @@ def render_page(table: Standings, *, title: str = "B-Grid league standings", lin
     replay reports, or None for a page without links."""
     groups = []
     for challenge in table.challenges:
-        groups.append({"challenge": challenge,
+        par = table.pars.get(challenge) if challenge is not None else None
+        groups.append({"challenge": challenge, "par": par_source(par) if par else None,
                        "ranked": [s for s in table.standings if s.challenge == challenge],
                        "unranked": [u for u in table.unranked if u.challenge == challenge]})
     env = _environment()

@@ -8,6 +8,8 @@ The policy (``README.md``, "Running a league", says the same):
 - ``attempts`` counts every entry the player has on that challenge: valid, invalid and
   incomplete (a duplicate is not an entry, an edited log is).
 - Invalid and incomplete entries are listed apart, each with its first error, never ranked.
+- A challenge with a par (``bgrid league par``) shows each score against it; the par does
+  not change the ranking (a higher score is better either way).
 - The season table adds up, for each player, the scores of their results on the
   challenges shown: all of them (total) or only their ``best`` N highest. Ties: fewer
   turns over the counted results, then the earlier last submission among them.
@@ -21,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
 from ..verifier.messages import CATALOG
-from .store import where_clause
+from .store import ChallengePar, challenge_pars, where_clause
 
 INCOMPLETE_TEXT = "the log stops before the mission ends"
 
@@ -41,10 +43,19 @@ class Standing(NamedTuple):
     entry_id: int
     submitted_at: str
     player_from_file: int
+    par: int | None = None
+
+    @property
+    def to_par(self) -> int | None:
+        """The score less the par (a score above par is positive, R24's direction)."""
+        return None if self.par is None else self.score - self.par
 
     def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in ("rank", "player", "challenge", "outcome", "score", "turns",
-                                              "damage", "attempts", "verification_id")}
+        out = {k: getattr(self, k) for k in ("rank", "player", "challenge", "outcome", "score", "turns",
+                                             "damage", "attempts", "verification_id")}
+        if self.par is not None:  # a league without pars prints what it always printed
+            out |= {"par": self.par, "to_par": self.to_par}
+        return out
 
 
 class Unranked(NamedTuple):
@@ -79,6 +90,7 @@ class Standings:
     unranked: list[Unranked] = field(default_factory=list)
     season: list[SeasonRow] = field(default_factory=list)
     best: int | None = None
+    pars: dict[str, ChallengePar] = field(default_factory=dict)
 
     @property
     def challenges(self) -> list[str | None]:
@@ -87,15 +99,19 @@ class Standings:
         return sorted(seen, key=lambda c: (c is None, c or ""))
 
     def as_dict(self) -> dict:
-        return {"standings": [s.as_dict() for s in self.standings],
-                "unranked": [u.as_dict() for u in self.unranked],
-                "season": {"best": self.best, "table": [r.as_dict() for r in self.season]}}
+        out = {"standings": [s.as_dict() for s in self.standings],
+               "unranked": [u.as_dict() for u in self.unranked],
+               "season": {"best": self.best, "table": [r.as_dict() for r in self.season]}}
+        if self.pars:
+            out["pars"] = {c: {"par": p.par, "portfolio": p.portfolio} for c, p in sorted(self.pars.items())}
+        return out
 
 
 def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None = None) -> Standings:
     """The standings of the given challenges (all when none are given)."""
+    out = Standings(best=best, pars=challenge_pars(conn, challenges))
+    par = {c: p.par for c, p in out.pars.items()}
     where, args = where_clause(challenges, table="results")
-    out = Standings(best=best)
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples
     rank, current = 0, object()
@@ -106,7 +122,7 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
             ORDER BY challenge, score DESC, turns, submitted_at, entry_id""", args):
         rank = rank + 1 if row[1] == current else 1
         current = row[1]
-        out.standings.append(Standing(rank, *row))
+        out.standings.append(Standing._make((rank, *row, par.get(row[1]))))
     where, args = where_clause(challenges)
     invalid = f"{where} {'AND' if where else 'WHERE'} verdict != 'valid'"
     for row in cursor.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
@@ -115,6 +131,8 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
         player, challenge, verdict, code, line, message, verification_id, entry_id, at = row
         out.unranked.append(Unranked(player, challenge, verdict, error_text(code, line, message),
                                      verification_id, entry_id, at))
+    shown = set(out.challenges)
+    out.pars = {c: p for c, p in out.pars.items() if c in shown}
     if len({s.challenge for s in out.standings}) > 1:  # one challenge's season is its standings
         out.season = season_table(out.standings, best)
     return out
@@ -143,3 +161,13 @@ def season_table(standings: list[Standing], best: int | None = None) -> list[Sea
     rows.sort()
     return [SeasonRow(rank, player, -points, counted, played, turns)
             for rank, (points, turns, _, player, counted, played) in enumerate(rows, start=1)]
+
+
+def against_par(score: int, par: int | None) -> str:
+    """``par 15, -1`` (a score one below par), or "" without a par."""
+    return "" if par is None else f"par {par}, {score - par:+d}"
+
+
+def par_source(par: ChallengePar) -> str:
+    """``par 15, solver v1`` or ``par 15, given``: the par and where it came from."""
+    return f"par {par.par}, {'given' if par.portfolio is None else f'solver v{par.portfolio}'}"

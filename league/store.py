@@ -117,6 +117,16 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX entries_unranked ON entries (challenge, player, submitted_at, id)
         WHERE verdict != 'valid';
     """,
+    # The par of a challenge (``bgrid league par``): the solver's best score with the
+    # version of the portfolio that found it, or one the organiser gave (portfolio NULL).
+    """
+    CREATE TABLE pars (
+        challenge TEXT PRIMARY KEY,
+        par INTEGER NOT NULL,
+        portfolio INTEGER,
+        set_at TEXT NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -307,3 +317,32 @@ def where_clause(challenges: Iterable[str], player: str | None = None,
         clauses.append(f"{table}.player = ?")
         args.append(player)
     return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
+
+
+@dataclass(frozen=True)
+class ChallengePar:
+    """A challenge's par: the solver's (``portfolio`` its version) or given (``portfolio`` None)."""
+
+    par: int
+    portfolio: int | None
+
+
+def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str) -> None:
+    """Record (or replace) the par of ``challenge``."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at) VALUES (?, ?, ?, ?) "
+                     "ON CONFLICT (challenge) DO UPDATE SET par = excluded.par, "
+                     "portfolio = excluded.portfolio, set_at = excluded.set_at",
+                     (challenge, par.par, par.portfolio, set_at))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def challenge_pars(conn: sqlite3.Connection, challenges: Iterable[str] = ()) -> dict[str, ChallengePar]:
+    """The pars recorded for the given challenges (all when none are given)."""
+    where, args = where_clause(challenges, table="pars")
+    return {row["challenge"]: ChallengePar(row["par"], row["portfolio"])
+            for row in conn.execute(f"SELECT challenge, par, portfolio FROM pars {where}", args)}

@@ -11,8 +11,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .playout import simulate
+
 #: Lowest win rate of the strong player for 1, 2, 3 and 4 stars; below the last, 5 stars.
 STAR_FLOORS = (0.40, 0.20, 0.10, 0.04)
+
+#: Games a rating plays unless told (``bgrid sheet --rate``, ``bgrid pack --rate``).
+RATING_GAMES = 64
+#: The simulation seed of a printed rating: the same map always gets the same stars.
+RATING_SEED = 0
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -55,7 +62,18 @@ class Rating:
     def stars(self) -> int:
         return stars_for(self.win_rate)
 
+    @property
+    def star_text(self) -> str:
+        """The stars as printed: ``★★★☆☆`` for 3 of 5."""
+        return "★" * self.stars + "☆" * (len(STAR_FLOORS) + 1 - self.stars)
+
     def as_dict(self) -> dict:
         low, high = self.interval
         return {"stars": self.stars, "win_rate": round(self.win_rate, 4),
                 "ci95": [round(low, 4), round(high, 4)], "games": self.games}
+
+
+def rate_mission(mission, games: int = RATING_GAMES, seed: int = RATING_SEED, progress=None) -> Rating:
+    """The map's rating: ``games`` games of the strong player with the player's own deck
+    (``simulate``'s seeded streams of ``seed``, so the same every time)."""
+    return Rating(simulate(mission, games, seed, player="strong", progress=progress).wins, games)

@@ -4,6 +4,7 @@ unranked entries, the schema version and the command line."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import itertools
 import json
@@ -311,3 +312,101 @@ def test_cli_a_failing_database_is_one_line_not_a_traceback(tmp_path, monkeypatc
     assert result.exit_code == 2
     assert result.output.strip().endswith("failed: attempt to write a readonly database")
     assert "Traceback" not in result.output
+
+
+# -- par -------------------------------------------------------------------------------------
+
+
+def test_a_given_par_shows_each_score_against_it_in_text_json_and_csv(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    assert run("league", "par", db, CODE, "--par", "15").output == f"{CODE}: par 15, given\n"
+    scores = {"Ada": games(10)[0].score, "Bo": games(10)[1].score}
+    text = run("league", "standings", db).output
+    assert f"{CODE} (par 15, given): 3 ranked" in text
+    assert f"Ada  {scores['Ada']:+d} (par 15, {scores['Ada'] - 15:+d}) " in text
+    rows = {s["player"]: s for s in json.loads(run("league", "standings", db, "--json").output)["standings"]}
+    assert rows["Bo"]["par"] == 15 and rows["Bo"]["to_par"] == scores["Bo"] - 15
+    assert json.loads(run("league", "standings", db, "--json").output)["pars"] == {
+        CODE: {"par": 15, "portfolio": None}}
+    table = list(csv.DictReader(io.StringIO(run("league", "standings", db, "--csv").output)))
+    assert {r["player"]: int(r["to_par"]) for r in table} == {
+        "Ada": scores["Ada"] - 15, "Bo": scores["Bo"] - 15, "anon.log": games(10)[2].score - 15}
+
+
+def test_a_league_without_pars_prints_no_par_anywhere(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    run("league", "par", db, OTHER_CODE, "--par", "9")  # a par for a challenge nobody played
+    assert "par" not in run("league", "standings", db).output
+    assert "par" not in run("league", "standings", db, "--csv").output.splitlines()[0]
+    assert "par" not in json.loads(run("league", "standings", db, "--challenge", CODE, "--json").output)
+    run("league", "standings", db, "--challenge", CODE, "--html", tmp_path / "page.html")
+    assert "par" not in (tmp_path / "page.html").read_text(encoding="utf-8").replace("-reports", "")
+
+
+def test_the_page_shows_the_par_and_a_to_par_column(tmp_path, inbox):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    run("league", "par", db, CODE, "--par", "12")
+    run("league", "standings", db, "--html", tmp_path / "page.html")
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert '<span class="par">(par 12, given)</span>' in page and "<th class=\"num\">to par</th>" in page
+    assert f'<td class="num to-par">{games(10)[0].score - 12:+d}</td>' in page
+
+
+def test_the_solvers_par_is_stored_with_its_portfolio_and_kept_on_a_second_run(tmp_path, monkeypatch):
+    import bgrid.rules.solver as solver
+    from bgrid.rules.mission import mission_from_code
+
+    quick = (dataclasses.replace(solver.PORTFOLIO[0], nodes=0),)
+    monkeypatch.setattr(solver, "PORTFOLIO", quick)
+    expected = solver.solve_mission(mission_from_code(CODE)).best.score
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    first = run("league", "par", db, CODE.lower())
+    assert first.exit_code == 0
+    assert first.output == f"{CODE}: par {expected}, solver v{solver.PORTFOLIO_VERSION}\n"
+
+    def no_second_solve(*args, **kwargs):
+        raise AssertionError("solved again")
+    monkeypatch.setattr(solver, "solve_mission", no_second_solve)
+    again = run("league", "par", db, CODE)
+    assert again.exit_code == 0 and again.output.endswith("(kept)\n")
+    from bgrid.league.store import challenge_pars
+
+    conn = open_league(db)
+    assert challenge_pars(conn)[CODE].par == expected
+    conn.close()
+
+
+def test_league_par_misuse_is_one_line_and_exit_2(tmp_path):
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    two = run("league", "par", db, CODE, OTHER_CODE, "--par", "3")
+    assert two.exit_code == 2 and "name one CODE" in two.output
+    bad = run("league", "par", db, "0M00-0001-WR4")
+    assert bad.exit_code == 2 and "Traceback" not in bad.output and "0M00-0001-WR4" in bad.output
+    missing = run("league", "par", tmp_path / "none.db", CODE, "--par", "3")
+    assert missing.exit_code == 2 and "bgrid league init" in missing.output
+
+
+def test_a_league_of_the_previous_schema_is_migrated_to_an_empty_par_table(tmp_path, inbox):
+    from bgrid.league.store import APPLICATION_ID, MIGRATIONS
+
+    path = tmp_path / "v3.db"
+    with sqlite3.connect(path) as raw:  # a league as schema version 3 wrote it
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        for step in MIGRATIONS[:3]:
+            raw.executescript(step)
+        raw.execute("PRAGMA user_version = 3")
+    conn = open_league(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert conn.execute("SELECT COUNT(*) FROM pars").fetchone()[0] == 0
+    conn.close()
+    run("league", "submit", path, inbox)
+    assert run("league", "par", path, CODE, "--par", "10").exit_code == 0
+    assert json.loads(run("league", "standings", path, "--json").output)["standings"][0]["par"] == 10

@@ -52,3 +52,50 @@ def test_simulate_rates_the_map_with_the_strong_player_and_own_deck_only():
     greedy = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player",
                                             "greedy", "--json"]).output)
     assert "rating" not in greedy and len(greedy["win_rate_ci95"]) == 2
+
+
+def test_star_text_is_filled_stars_then_hollow_ones_to_five():
+    assert Rating(5, 64).star_text == "★★★★☆"  # 7.8%: between the 4% and 10% floors, 4 stars
+    assert Rating(40, 64).star_text == "★☆☆☆☆"  # 62.5%: 1 star
+    assert Rating(0, 64).star_text == "★★★★★"
+
+
+def test_the_sheet_prints_the_stars_and_the_games_only_when_rated():
+    from bgrid.generator.sheet import render_sheet_html
+    from bgrid.rules.mission import mission_from_seed
+
+    mission = mission_from_seed(1944, "hard")
+    rated = render_sheet_html(mission, rating=Rating(5, 64))
+    assert "★★★★☆</b> hard · rated over 64 games" in rated
+    assert "strong player won 5, 95% interval 3–17%" in rated  # Wilson 5/64 by hand: 0.0338–0.1702
+    assert "rated over" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
+
+
+def test_pack_rate_puts_the_stars_on_the_sheet_and_the_numbers_in_map_json(tmp_path):
+    from pdf_probe import reader
+
+    runner = CliRunner()
+    out = tmp_path / "a"
+    result = runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "3",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(next(out.glob("*/map.json")).read_text())
+    rating = record["rating"]
+    assert rating["games"] == 3 and rating["player"] == "strong" and rating["sim_seed"] == 0
+    assert rating["stars"] == stars_for(rating["wins"] / 3)
+    assert rating["win_rate"] == round(rating["wins"] / 3, 4)
+    sheet = next(out.glob("*/sheet-a4.pdf")).read_bytes()
+    text = reader(sheet).pages[0].extract_text()
+    assert "rated over 3 games" in text and "★" * rating["stars"] in text
+    again = tmp_path / "b"
+    runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "3", "--out", str(again)])
+    assert next(again.glob("*/sheet-a4.pdf")).read_bytes() == sheet  # same seeds, same stars, same bytes
+
+
+def test_a_rating_needs_a_generated_map_and_a_game_count(tmp_path):
+    runner = CliRunner()
+    blank = runner.invoke(cli, ["sheet", "--blank", "--rate", "--out", str(tmp_path)])
+    assert blank.exit_code == 2 and "--rate needs --seed or --code" in blank.output
+    zero = runner.invoke(cli, ["pack", "--seed", "6", "--rate", "0", "--out", str(tmp_path)])
+    assert zero.exit_code == 2 and "0 is out of range" in zero.output
+    assert list(tmp_path.iterdir()) == []
