@@ -15,6 +15,20 @@ longer search on ≥ 95%, ≤ 10 s CPU a challenge (median and worst reported).
 ``--jsonl`` appends one line per challenge as it is solved, so a long run can be read while
 it goes and resumed (``--first-seed``) after an interruption; ``--table FILE...`` prints the
 table of such files (runs split over processes or resumed) without solving anything.
+
+Measured with portfolio 2 (a shared 2-core machine, load average 6-9, ``nice -n 10``; CPU
+figures are pessimistic; the table and its reading are in ``docs/solver.md``):
+
+    normal 1-ridge, seeds 1000-1099: victory found 98/100, mean par 14.16, CPU median 8.1 s,
+        worst 14.8 s; par within 1 of the 10x search on 8/8 (seeds 1000-1007; 10x: ~75 s each)
+    hard 1-ridge, seeds 1000-1034:   victory found 34/35, mean par 13.97, CPU median 7.7 s,
+        worst 13.2 s
+    ace 1-ridge, seeds 1000-1034:    victory found 33/35, mean par 13.83, CPU median 7.2 s,
+        worst 13.7 s
+
+    nice -n 10 .venv/bin/python bench/bench_solve.py --long-count 0 --jsonl normal.jsonl
+    nice -n 10 .venv/bin/python bench/bench_solve.py --count 8 --long-count 8 --jsonl long.jsonl
+    nice -n 10 .venv/bin/python bench/bench_solve.py --difficulty hard --count 35 --long-count 0
 """
 
 from __future__ import annotations
