@@ -9,7 +9,7 @@ greedy's win rate and with how many of the solver's searches win.
     .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
-(the players were tuned on seeds 100–129, 101–104 and 7000–7009). Every map is played
+(the players were tuned on seeds 100–129 normal and 101–104 easy). Every map is played
 ``--greedy-games`` times by greedy and ``--strong-games`` times by strong, own deck, sim seed
 0 (game k: stream ``sim-k``). ``--retest-maps`` maps of each cell (spread over its seeds) are
 rated twice by strong, ``--retest-games`` games with sim seed 0 and as many with sim seed 1
