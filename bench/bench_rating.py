@@ -189,9 +189,13 @@ def report(path: Path) -> None:
         ratio = f"{(sw / sn) / (gw / gn):.2f}" if gw and sn else "-"
         print(f"| {difficulty} | {gw}/{gn} {_rate(gw, gn)} | {sw}/{sn} {_rate(sw, sn)} | {ratio} "
               f"| {sum(r['victory'] for r in solved)}/{len(solved)} |")
-    print("\nBy ridges, pooled over difficulties (strong):",
-          ", ".join(f"{ridges}: {_rate(sum(r['strong_wins'] for r in plays if r['ridges'] == ridges), sum(r['strong_games'] for r in plays if r['ridges'] == ridges))}"  # noqa: E501
-                    for ridges in RIDGES))
+    print()
+    for player in ("greedy", "strong"):
+        pooled = [_rate(sum(r[f"{player}_wins"] for r in plays if r["ridges"] == ridges),
+                        sum(r[f"{player}_games"] for r in plays if r["ridges"] == ridges))
+                  for ridges in RIDGES]
+        print(f"By ridges, pooled over difficulties ({player}):",
+              ", ".join(f"{ridges}: {rate}" for ridges, rate in zip(RIDGES, pooled, strict=True)))
     cpu = sorted(r["strong_cpu"] / r["strong_games"] for r in plays)
     if cpu:
         print(f"\nStrong CPU a game (mean per map, one core): median {statistics.median(cpu):.3f} s, "
