@@ -5,17 +5,17 @@ greedy's win rate and with how many of the solver's searches win.
 
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rating.jsonl \\
         [--maps 50] [--greedy-games 50] [--strong-games 4] [--retest-maps 3] [--retest-games 12] \\
-        [--solver-maps 3] [--solver-nodes 300] [--first-seed 5000] [--jobs 2]
+        [--solver-maps 3] [--solver-nodes N] [--first-seed 5000] [--jobs 2]
     .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
-(the players were tuned on seeds 100–129, 101–104 and 7000–7009). Every map is played
+(the players were tuned on seeds 100–129 normal and 101–104 easy). Every map is played
 ``--greedy-games`` times by greedy and ``--strong-games`` times by strong, own deck, sim seed
 0 (game k: stream ``sim-k``). ``--retest-maps`` maps of each cell (spread over its seeds) are
 rated twice by strong, ``--retest-games`` games with sim seed 0 and as many with sim seed 1
 (test–retest), and ``--solver-maps`` are solved on their challenge deck by the solver's
-portfolio with every member's node budget set to ``--solver-nodes`` (the standard portfolio
-has 1,500: a stated, reduced budget; the dive to the end of the mission is not budgeted).
+standard portfolio (``bgrid solve``), or with every member's node budget set to
+``--solver-nodes`` (a stated, reduced budget).
 
 Each finished map is appended to the ``--out`` file as one JSON line, as soon as it is done:
 a run cut short still reports what it finished, and a second run with the same file skips
@@ -84,11 +84,12 @@ def play(task: dict) -> dict:
         out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
     else:
-        from bgrid.rules.solver import PORTFOLIO, solve_mission
+        from bgrid.rules.solver import PORTFOLIO, PORTFOLIO_VERSION, solve_mission
 
-        portfolio = tuple(dataclasses.replace(m, nodes=task["nodes"]) for m in PORTFOLIO)
+        portfolio = PORTFOLIO if task["nodes"] is None else tuple(
+            dataclasses.replace(m, nodes=task["nodes"]) for m in PORTFOLIO)
         par = solve_mission(mission, portfolio=portfolio)
-        out |= {"par": None if par.best is None else par.best.score,
+        out |= {"portfolio": PORTFOLIO_VERSION, "par": None if par.best is None else par.best.score,
                 "victory": bool(par.best is not None and par.best.is_victory),
                 "searches": len(par.members), "searches_won": par.victories,
                 "solver_cpu": time.process_time() - t0}
@@ -188,9 +189,13 @@ def report(path: Path) -> None:
         ratio = f"{(sw / sn) / (gw / gn):.2f}" if gw and sn else "-"
         print(f"| {difficulty} | {gw}/{gn} {_rate(gw, gn)} | {sw}/{sn} {_rate(sw, sn)} | {ratio} "
               f"| {sum(r['victory'] for r in solved)}/{len(solved)} |")
-    print("\nBy ridges, pooled over difficulties (strong):",
-          ", ".join(f"{ridges}: {_rate(sum(r['strong_wins'] for r in plays if r['ridges'] == ridges), sum(r['strong_games'] for r in plays if r['ridges'] == ridges))}"  # noqa: E501
-                    for ridges in RIDGES))
+    print()
+    for player in ("greedy", "strong"):
+        pooled = [_rate(sum(r[f"{player}_wins"] for r in plays if r["ridges"] == ridges),
+                        sum(r[f"{player}_games"] for r in plays if r["ridges"] == ridges))
+                  for ridges in RIDGES]
+        print(f"By ridges, pooled over difficulties ({player}):",
+              ", ".join(f"{ridges}: {rate}" for ridges, rate in zip(RIDGES, pooled, strict=True)))
     cpu = sorted(r["strong_cpu"] / r["strong_games"] for r in plays)
     if cpu:
         print(f"\nStrong CPU a game (mean per map, one core): median {statistics.median(cpu):.3f} s, "
@@ -226,6 +231,9 @@ def validation(records: list[dict], plays: list[dict]) -> None:
         w = [r["searches_won"] for _, r in solved]
         g = [p["greedy_wins"] / p["greedy_games"] for p, _ in solved]
         cpu = sorted(r["solver_cpu"] for _, r in solved)
+        versions = sorted({(r.get("portfolio"), r["searches"], r["nodes"]) for _, r in solved}, key=str)
+        print("Solver: " + "; ".join(f"portfolio v{v}, {n} searches, node budget "
+                                     f"{'standard' if b is None else b}" for v, n, b in versions))
         print(f"Spearman(strong, solver searches won) per map: {spearman(s, w):.2f}; "
               f"Spearman(greedy, solver searches won): {spearman(g, w):.2f}; over {len(solved)} maps "
               f"(solver CPU a map: median {statistics.median(cpu):.1f} s, worst {cpu[-1]:.1f} s)")
@@ -250,7 +258,8 @@ def main() -> None:
     parser.add_argument("--retest-maps", type=int, default=3)
     parser.add_argument("--retest-games", type=int, default=12)
     parser.add_argument("--solver-maps", type=int, default=3)
-    parser.add_argument("--solver-nodes", type=int, default=300)
+    parser.add_argument("--solver-nodes", type=int, default=None,
+                        help="every member's node budget (default: the standard portfolio's)")
     parser.add_argument("--first-seed", type=int, default=5000)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()

@@ -217,7 +217,7 @@ def show_command(league, entry):
 @league_group.command("par")
 @DB
 @click.argument("codes", nargs=-1, required=True, metavar="CODE...")
-@click.option("--par", "given", type=click.IntRange(-99, 99), default=None, metavar="N",
+@click.option("--par", "given", type=WholeNumber(-99, 99), default=None, metavar="N",
               help="Record N as the par (e.g. the 'winnable · par N' of the challenge's pack) "
                    "instead of solving; one CODE.")
 @league_errors
