@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cmd_print import DEFAULT_OUT, pack_command
+from .cmd_print import DEFAULT_OUT, write_pack
 from .generator.paper import PAPERS
 from .rules.challenge import encode_code
 from .rules.daily import DAILY, WEEKLY, dated_key, dated_spec
@@ -66,9 +66,9 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
         raise click.UsageError("--json prints one object; write the pack in a second run without it")
     when = parse_day(day)
     period = WEEKLY if weekly else DAILY
+    par = None
     if winnable:
-        from .rules.solver import spec_is_winnable
-        spec = dated_spec(when, ruleset, period, accept=spec_is_winnable)
+        spec, par = _winnable_spec(when, ruleset, period)
     else:
         spec = dated_spec(when, ruleset, period)
     code = encode_code(spec)
@@ -76,11 +76,33 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
         record = {"period": period, "date": when.isoformat(), "key": dated_key(when, period),
                   "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
                   "ridges": spec.ridges, "seed": spec.seed}
-        click.echo(json.dumps(record | ({"winnable": True} if winnable else {}), indent=2))
+        click.echo(json.dumps(record | ({"winnable": True, "par": par} if winnable else {}),
+                              indent=2))
     elif quiet:
         click.echo(code)
     else:
         click.echo(f"{period} {dated_key(when, period)}: {code} ({spec.difficulty}, {spec.ridges} "
-                   f"ridge{'s' if spec.ridges != 1 else ''}, seed {spec.seed})")
+                   f"ridge{'s' if spec.ridges != 1 else ''}, seed {spec.seed}"
+                   + (f", winnable · par {par})" if winnable else ")"))
     if with_pack:
-        click.get_current_context().invoke(pack_command, code=code, paper=paper, out=Path(out))
+        from .generator.safe_output import make_folder
+        from .rules.map_sources import challenge_source
+        from .rules.mission import mission_from_spec
+
+        make_folder(Path(out), "the --out folder")
+        write_pack(challenge_source(mission_from_spec(spec)), paper, Path(out), par=par)
+
+
+def _winnable_spec(when: date, ruleset: str, period: str):
+    """The dated challenge that solves to a victory (``rules.daily``'s accept test) and its par,
+    kept from the test so the pack does not solve it again."""
+    from .rules.solver import winning_par
+
+    pars: dict[int, int | None] = {}
+
+    def accept(spec) -> bool:
+        pars[spec.seed] = winning_par(spec)
+        return pars[spec.seed] is not None
+
+    spec = dated_spec(when, ruleset, period, accept=accept)
+    return spec, pars[spec.seed]

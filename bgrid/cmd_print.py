@@ -219,9 +219,7 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
       bgrid pack --seed 1944 --winnable
       bgrid pack --seed 1944 --rate 200
     """
-    from .generator.pack import is_pack_file, pack_files
-    from .generator.safe_output import atomic_folder, make_folder, write_atomic
-    from .generator.sheet import sheet_name
+    from .generator.safe_output import make_folder
 
     settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
     source = pick_source(seed, code, difficulty, ridges, header, blank)
@@ -234,7 +232,18 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
     par = None
     if winnable:
         source, par = _winnable(source, code is not None)
-    files = pack_files(source, paper, player=player, par=par, rating=_rating(source, rate), **settings)
+    write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
+               settings=settings)
+
+
+def write_pack(source, paper: str, out: Path, *, png: bool = False, player: str | None = None,
+               par: int | None = None, rating=None, settings: dict | None = None) -> None:
+    """Write ``source``'s pack into ``out``/<name>/ (``out`` exists) and print its files."""
+    from .generator.pack import is_pack_file, pack_files
+    from .generator.safe_output import atomic_folder, write_atomic
+    from .generator.sheet import sheet_name
+
+    files = pack_files(source, paper, player=player, par=par, rating=rating, **(settings or {}))
     if png:
         for name in [n for n in files if n.endswith(".pdf")]:
             files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())

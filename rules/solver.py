@@ -294,12 +294,14 @@ def is_winnable(mission, **options) -> bool:
     return par.best is not None and par.best.is_victory
 
 
-def spec_is_winnable(spec) -> bool:
-    """:func:`is_winnable` for a ``ChallengeSpec``: the ``accept`` test of dated challenges
-    (``rules.daily.dated_spec``)."""
+def winning_par(spec, **options) -> int | None:
+    """The par of a ``ChallengeSpec``'s challenge deck when the portfolio's solve finds a
+    victory, else None: the ``accept`` test of winnable dated challenges
+    (``rules.daily.dated_spec``), which keeps the par it found for the sheet."""
     from .mission import mission_from_spec
 
-    return is_winnable(mission_from_spec(spec))
+    par = solve_mission(mission_from_spec(spec), **options)
+    return par.best.score if par.best is not None and par.best.is_victory else None
 
 
 def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):

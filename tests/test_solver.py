@@ -139,6 +139,21 @@ def test_daily_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(mon
     wins = [solve_mission(mission_from_seed(s, plain["difficulty"], plain["ridges"])).best.is_victory
             for s in range(plain["seed"], chosen["seed"] + 1)]
     assert wins[-1] and not any(wins[:-1]) and chosen["winnable"] is True
+    found = solve_mission(mission_from_seed(chosen["seed"], plain["difficulty"], plain["ridges"]))
+    assert chosen["par"] == found.best.score
+
+
+def test_daily_winnable_pack_says_winnable_with_the_par_on_its_map(tmp_path, monkeypatch):
+    import bgrid.rules.solver as solver
+    monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
+    result = CliRunner().invoke(cli, ["daily", "--date", "2026-12-01", "--winnable", "--pack",
+                                      "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(next(tmp_path.glob("*/map.json")).read_text())
+    found = solve_mission(mission_from_seed(record["seed"], record["difficulty"],
+                                            len(record["ridges"])))
+    assert record["winnable"] is True and record["par"] == found.best.score
+    assert f"winnable · par {found.best.score})" in result.output.splitlines()[0]
 
 
 def test_verify_par_shows_the_challenge_par_beside_the_score(tmp_path, monkeypatch):
