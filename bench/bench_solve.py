@@ -21,14 +21,14 @@ figures are pessimistic; the table and its reading are in ``docs/solver.md``):
 
     normal 1-ridge, seeds 1000-1099: victory found 98/100, mean par 14.16, CPU median 8.1 s,
         worst 14.8 s; par within 1 of the 10x search on 13/15 (seeds 1000-1014; 10x: ~70 s each)
-    hard 1-ridge, seeds 1000-1034:   victory found 34/35, mean par 13.97, CPU median 7.7 s,
+    hard 1-ridge, seeds 1000-1099:   victory found 98/100, mean par 14.16, CPU median 7.1 s,
         worst 13.2 s
-    ace 1-ridge, seeds 1000-1034:    victory found 33/35, mean par 13.83, CPU median 7.2 s,
+    ace 1-ridge, seeds 1000-1099:    victory found 97/100, mean par 14.11, CPU median 7.0 s,
         worst 13.7 s
 
     nice -n 10 .venv/bin/python bench/bench_solve.py --long-count 0 --jsonl normal.jsonl
     nice -n 10 .venv/bin/python bench/bench_solve.py --count 15 --long-count 15 --jsonl long.jsonl
-    nice -n 10 .venv/bin/python bench/bench_solve.py --difficulty hard --count 35 --long-count 0
+    nice -n 10 .venv/bin/python bench/bench_solve.py --difficulty hard --count 100 --long-count 0
 """
 
 from __future__ import annotations
