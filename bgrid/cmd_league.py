@@ -359,7 +359,7 @@ def standings_text(table) -> str:
                      f"{len(ranked)} ranked, {len(unranked)} unranked")
         for s in ranked:
             lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d}"
-                         f"{f' ({against_par(s.score, s.par)})' if s.par is not None else ''} {s.outcome}, "
+                         f"{f' ({against_par(s)})' if s.par is not None else ''} {s.outcome}, "
                          f"{s.turns} turns, {s.damage} damage, "
                          f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")

@@ -69,7 +69,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
         "ridges": mission.spec.ridges,
         "par": line.score if line else None,
         "outcome": line.outcome if line else None,
-        "victory_found": bool(line and line.is_victory),
+        "victory_found": par.victory_found,
         "upper_bound": par.upper_bound,
         "optimal": par.optimal,
         "turns": line.turns if line else None,

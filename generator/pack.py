@@ -49,7 +49,6 @@ def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str |
     return files
 
 
-
 def rating_record(rating: Rating) -> dict:
     """The rating's numbers in ``map.json``: stars, win rate, interval, games, and how it was played."""
     return rating.as_dict() | {"wins": rating.wins, "player": "strong", "deck": "own",

@@ -163,9 +163,9 @@ def season_table(standings: list[Standing], best: int | None = None) -> list[Sea
             for rank, (points, turns, _, player, counted, played) in enumerate(rows, start=1)]
 
 
-def against_par(score: int, par: int | None) -> str:
+def against_par(standing: Standing) -> str:
     """``par 15, -1`` (a score one below par), or "" without a par."""
-    return "" if par is None else f"par {par}, {score - par:+d}"
+    return "" if standing.par is None else f"par {standing.par}, {standing.to_par:+d}"
 
 
 def par_source(par: ChallengePar) -> str:

@@ -247,6 +247,11 @@ class Par:
         return sum(1 for r in self.members if r.line is not None and r.line.is_victory)
 
     @property
+    def victory_found(self) -> bool:
+        """The best line is a victory (``bgrid solve --json``'s ``victory_found``; winnable)."""
+        return self.best is not None and self.best.is_victory
+
+    @property
     def optimal(self) -> bool:
         return self.best is not None and self.best.score >= self.upper_bound
 
@@ -291,7 +296,7 @@ def is_winnable(mission, **options) -> bool:
     """The winnable predicate (for ``bgrid pack --winnable`` and dated challenges): the
     portfolio's solve of the challenge deck finds a victory."""
     par = solve_mission(mission, **options)
-    return par.best is not None and par.best.is_victory
+    return par.victory_found
 
 
 def winning_par(spec, **options) -> int | None:
@@ -300,8 +305,8 @@ def winning_par(spec, **options) -> int | None:
     (``rules.daily.dated_spec``), which keeps the par it found for the sheet."""
     from .mission import mission_from_spec
 
-    par = solve_mission(mission_from_spec(spec), **options)
-    return par.best.score if par.best is not None and par.best.is_victory else None
+    best = solve_mission(mission_from_spec(spec), **options).best
+    return best.score if best is not None and best.is_victory else None
 
 
 def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
@@ -316,7 +321,6 @@ def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
     for seed in range(spec.seed, spec.seed + tries):
         mission = mission_from_spec(replace(spec, seed=seed))
         par = solve_mission(mission, **options)
-        if par.best is not None and par.best.is_victory:
+        if par.victory_found:
             return mission, par
     raise BGridError(f"no winnable challenge among seeds {spec.seed} to {spec.seed + tries - 1}")
-
