@@ -453,12 +453,7 @@ class Replay:
             # the player may end the phase at any point of the action step (R6, R30): no
             # check to make, and only the reason (or an exhaustion's damage) to keep
             turn = s.turn
-            events = apply_legal(s, _END_PHASE)
-            ended = events[0]
-            if len(events) == 1 and type(ended) is PlayerPhaseEnded and self.history is None:
-                self.phase_end = ended.reason
-            else:
-                self._record(events, turn, 0)
+            self._record(apply_legal(s, _END_PHASE), turn, 0)
         if s.phase is not _AUTOMA_REVEAL and s.phase is not _OVER:
             if s.phase is _DRAWING and s.turn == self.turn_logged:
                 raise self.fail("E208", self._expected(), 0)
