@@ -156,18 +156,25 @@ class _Parser:
                 exc.partial = ParsedLog(self.header, list(self.statements), self.lines)
             raise
 
+    def _recall(self, raw: str, index: int) -> bool:
+        """Add the statement of a body line read before (the memo: only lines that parsed
+        without error are kept); False when the line is not remembered."""
+        known = self.remembered.get(raw)
+        if known is None:
+            return False
+        self.statements.append(_new_tuple(Statement, (known[0], index + 1) + known[1]))
+        self.body_text.append(known[2])
+        return True
+
     def _run(self) -> ParsedLog:
         in_body = False
         seen_version = False
         clean = self.clean
         statements, body_text, remembered = self.statements, self.body_text, self.remembered
+        recall = self._recall
         for index, raw in enumerate(self.lines):
-            if in_body:
-                known = remembered.get(raw)  # only lines that parsed without error are kept
-                if known is not None:
-                    statements.append(_new_tuple(Statement, (known[0], index + 1) + known[1]))
-                    body_text.append(known[2])
-                    continue
+            if in_body and recall(raw, index):
+                continue
             self.lineno = index + 1
             bad = None if clean else _CONTROL.search(raw)
             if bad is not None:
@@ -205,10 +212,7 @@ class _Parser:
                                      tokens[0])
                 self.finish_header()
                 in_body = self.in_body = True
-                known = remembered.get(raw)  # the first turn line, read in an earlier log
-                if known is not None:
-                    statements.append(_new_tuple(Statement, (known[0], index + 1) + known[1]))
-                    body_text.append(known[2])
+                if recall(raw, index):  # the first turn line, read in an earlier log
                     continue
             statement = self.statement(tokens)
             statements.append(statement)
