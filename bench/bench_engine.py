@@ -20,14 +20,14 @@ import time
 
 from bgrid.rules import engine
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import play_out, random_action, random_card, start_state
+from bgrid.players.playout import play_out, random_action, random_card
 from bgrid.challenges.seeding import stream
 
 SEEDS = (1944, 0, 4, 27, 103, 247)
 
 
 def missions_per_second(games: int, challenge: bool) -> float:
-    starts = [start_state(mission_from_seed(s), challenge) for s in SEEDS]
+    starts = [mission_from_seed(s).start(challenge) for s in SEEDS]
     t0 = time.process_time()
     for k in range(games):
         play_out(starts[k % len(starts)].copy(), stream("standard-1", f"bench-{k}", 0))
@@ -39,7 +39,7 @@ def decision_states(count: int) -> list:
     out = []
     k = 0
     while len(out) < count:
-        state = start_state(mission_from_seed(SEEDS[k % len(SEEDS)]), False)
+        state = mission_from_seed(SEEDS[k % len(SEEDS)]).start(False)
         rng = stream("standard-1", f"states-{k}", 0)
         while not state.is_over and len(out) < count:
             if engine.chance_pending(state):

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import PLAYERS, play_out, start_state
+from bgrid.players.playout import PLAYERS, play_out
 from bgrid.challenges.seeding import stream
 
 SEEDS = (1944, 7, 27, 103)
@@ -42,7 +42,7 @@ def main() -> None:
     t0 = time.process_time()
     for player, seed, difficulty, ridges, challenge in itertools.product(
             PLAYERS, SEEDS, DIFFICULTIES, RIDGES, (False, True)):
-        start = start_state(mission_from_seed(seed, difficulty, ridges), challenge)
+        start = mission_from_seed(seed, difficulty, ridges).start(challenge)
         for k in range(args.games):
             rng = stream("standard-1", f"length-{seed}-{difficulty}-{ridges}-{k}", 0)
             state = play_out(start.copy(), rng, player=PLAYERS[player])

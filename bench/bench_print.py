@@ -64,9 +64,9 @@ def main() -> None:
         with sheet._fixed_font_timestamps():
             holder["doc"].write_pdf(pdf_identifier=b"bench", custom_metadata=True)
 
-    from bgrid.challenges.map_sources import blank_source
+    from bgrid.challenges.mission import blank_mission
 
-    blank = blank_source(mission.ruleset)
+    blank = blank_mission(mission.ruleset)
     rows = [
         ("sheet A4 (whole, 5 pages)", lambda: sheet.render_sheet(mission, "a4", "Ada"), 0.4),
         ("sheet Letter (whole, 5 pages)", lambda: sheet.render_sheet(mission, "letter", "Ada"), 0.4),

@@ -86,11 +86,10 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
                    + (f", winnable · par {par})" if winnable else ")"))
     if with_pack:
         from .generator.safe_output import make_folder
-        from .challenges.map_sources import challenge_source
         from .challenges.mission import mission_from_spec
 
         make_folder(Path(out), "the --out folder")
-        write_pack(challenge_source(mission_from_spec(spec)), paper, Path(out), par=par)
+        write_pack(mission_from_spec(spec), paper, Path(out), par=par)
 
 
 def _winnable_spec(when: date, ruleset: str, period: str):

@@ -64,7 +64,7 @@ def _rate_option(func):
 
 
 def _check_rate(rate: int | None, source) -> None:
-    if rate is not None and source.mission is None:
+    if rate is not None and not source.is_seeded:
         raise click.UsageError("--rate needs --seed or --code: a rating plays the generated map")
 
 
@@ -75,7 +75,7 @@ def _rating(source, games: int | None):
     from .players.rating import rate_mission
 
     click.echo(f"rating over {games} games of the strong player…", err=True)
-    return rate_mission(source.mission, games)
+    return rate_mission(source, games)
 
 
 def _deck_settings(low_ink: bool, gutter_fold: bool, duplex_offset: str) -> dict:
@@ -225,7 +225,7 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
     source = pick_source(seed, code, difficulty, ridges, header, blank)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
-    if winnable and source.mission is None:  # before the folder is made: misuse writes nothing
+    if winnable and not source.is_seeded:  # before the folder is made: misuse writes nothing
         raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
     _check_rate(rate, source)
     make_folder(out, "the --out folder")
@@ -259,9 +259,8 @@ def write_pack(source, paper: str, out: Path, *, png: bool = False, player: str 
 
 def _winnable(source, by_code: bool):
     """The first winnable challenge from ``source``'s seed onward (``players.solver``) and its par."""
-    from .challenges.map_sources import challenge_source, seed_source
     from .players.solver import first_winnable
 
-    click.echo(f"solving from seed {source.mission.spec.seed} for a winnable challenge…", err=True)
-    mission, par = first_winnable(source.mission.spec)
-    return (challenge_source(mission) if by_code else seed_source(mission)), par.best.score
+    click.echo(f"solving from seed {source.spec.seed} for a winnable challenge…", err=True)
+    mission, par = first_winnable(source.spec)
+    return (mission if by_code else mission.as_seed()), par.best.score

@@ -125,9 +125,7 @@ def _member_result(code: str, index: int, deadline: float | None):
     from .challenges.mission import mission_from_code
 
     mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
-    start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
-                     mission.reshuffle)
-    return beam(start, PORTFOLIO[index], deadline)
+    return beam(start_of(mission.start(challenge_deck=True)), PORTFOLIO[index], deadline)
 
 
 def _run(mission, deadline, jobs: int, show: bool) -> Par:
@@ -147,21 +145,18 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
         futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())
-    start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
-                     mission.reshuffle)
+    start = start_of(mission.start(challenge_deck=True))
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
 def solution_log(mission, line) -> str:
     """The line as a mission log on the challenge deck, claiming its outcome and score."""
-    from .rules.engine import new_game
     from .rules.log_writer import write_log
 
-    state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
-                     mission.reshuffle)
+    state = mission.start(challenge_deck=True)
     events = play_plan(state, line.plays)
     claim = (str(state.outcome), score(state).total)
-    return write_log(events, challenge=mission.code, claim=claim)
+    return write_log(events, mission.as_challenge().header_lines(), claim=claim)
 
 
 def _write_solution(mission, line, path: str) -> None:

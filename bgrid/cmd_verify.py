@@ -363,12 +363,12 @@ def summary_table(counts: dict) -> str:
 
 def _par(verdict) -> int | None:
     """The par of the challenge a verdict's log played (``players.solver``), or None."""
-    if not (verdict.map_source or "").startswith("challenge "):
-        return None
-    from .challenges.mission import mission_from_code
+    from .challenges.mission import ChallengeOrigin, mission_from_spec
     from .players.solver import solve_mission
 
-    best = solve_mission(mission_from_code(verdict.map_source.split()[1])).best
+    if not isinstance(verdict.origin, ChallengeOrigin):
+        return None
+    best = solve_mission(mission_from_spec(verdict.origin.spec)).best
     return None if best is None else best.score
 
 

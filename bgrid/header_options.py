@@ -3,8 +3,8 @@ it, or one still to be set up at the table.
 
 The header is read with the verifier's own parser and map source (``docs/log-format.md``,
 Header), so one notation names a mission everywhere and a header the verifier refuses is
-refused here with the same message; the generator is handed a
-:class:`~bgrid.challenges.map_sources.MapSource`.
+refused here with the same message; the generator is handed the
+:class:`~bgrid.challenges.mission.Mission` the header names.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ import click
 
 from .options import pick_mission
 from .rules.errors import BGridError
-from .challenges.map_sources import (MapSource, blank_source, challenge_source, explicit_source,
-                                seed_source, setup_source)
-from .challenges.mission import mission_from_code, mission_from_seed, validate_spec
+from .challenges.mission import Mission, blank_mission, validate_spec
 from .rules.ruleset import load_ruleset
 
 
@@ -34,7 +32,7 @@ def header_options(func):
 
 
 def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
-                header: Path | None, blank: bool) -> MapSource:
+                header: Path | None, blank: bool) -> Mission:
     """The mission named by --seed, --code, --header or --blank. Raises
     :class:`click.UsageError` on misuse, :class:`BGridError` for a header that is wrong."""
     named = [seed is not None, code is not None, header is not None, blank]
@@ -49,11 +47,10 @@ def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridg
             raise click.UsageError("--ridges goes with --seed; on a blank sheet the ridges are drawn at "
                                    "the table")
         if difficulty is None:
-            return blank_source(load_ruleset())
+            return blank_mission(load_ruleset())
         rs = load_ruleset()
-        return blank_source(rs, validate_spec(rs, difficulty, None, 0).difficulty)
-    mission = pick_mission(seed, code, difficulty, ridges)
-    return challenge_source(mission) if code is not None else seed_source(mission)
+        return blank_mission(rs, validate_spec(rs, difficulty, None, 0).difficulty)
+    return pick_mission(seed, code, difficulty, ridges)
 
 
 def read_named_log(path: str | Path, option: str = "--header") -> bytes:
@@ -68,7 +65,7 @@ def read_named_log(path: str | Path, option: str = "--header") -> bytes:
         raise BGridError(f"cannot read {option} '{path}': {exc.strerror or exc}") from None
 
 
-def header_source(path: Path) -> MapSource:
+def header_source(path: Path) -> Mission:
     """The mission of the log header in ``path`` (the body, if any, is not read)."""
     from .verifier.log_parser import BODY_KEYWORDS, parse_log, read_log_bytes
     from .verifier.map_source import mission_source
@@ -80,17 +77,6 @@ def header_source(path: Path) -> MapSource:
         words = [line.split("#")[0].split() for line in lines]
         body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
         log = parse_log("\n".join(lines[:body]) + "\n")  # E126 when it names no map
-        found = mission_source(log)
+        return mission_source(log)
     except LogError as exc:
         raise BGridError(f"--header '{path}': {exc}") from None
-    h = log.header
-    if h.source == "challenge":
-        assert h.challenge is not None  # the parser reads a challenge header's code
-        return challenge_source(mission_from_code(h.challenge))
-    if h.source == "seed":
-        assert h.seed is not None  # the parser reads a seed header's seed
-        return seed_source(mission_from_seed(h.seed, found.difficulty, h.ridges, found.ruleset.name))
-    if h.source == "setup":
-        return setup_source(found.ruleset, found.difficulty, found.game_map, h.setup_ridges,
-                            h.setup_bunkers, h.setup_artillery)
-    return explicit_source(found.ruleset, found.difficulty, found.game_map)

@@ -344,7 +344,7 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
     marked with its position and reshuffle number (R25, R26); without: a plain deck."""
     _register_fonts()
     ruleset = mission.ruleset if mission is not None else load_ruleset()
-    cards = mission.deck if mission is not None else FULL_DECK
+    cards, numbers = mission.challenge_deck() if mission is not None else (FULL_DECK, None)
     width, height = paper_size(paper)
     buf = io.BytesIO()
     # The initial font is not Helvetica, so nothing is left unembedded; types-reportlab types
@@ -397,7 +397,7 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
         for slot in fronts:
             _slot_draw(c, slot, draw_front, cards[slot.index], slot, ruleset, low_ink)
         for slot in backs:
-            stack = (slot.index + 1, mission.reshuffle[slot.index]) if mission is not None else None
+            stack = (slot.index + 1, numbers[slot.index]) if numbers is not None else None
             _slot_draw(c, slot, draw_back, slot, low_ink, stack, code)
         draw_crop_marks(c, sheet)
         if sheet.fold_x is not None:

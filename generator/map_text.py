@@ -11,6 +11,7 @@ MARKS = {"mountain": "M", "bunker": "B", "artillery": "A", "open": "."}
 def ascii_board(mission: Mission) -> str:
     """The board with coordinates: M mountain, B bunker, A artillery, . open."""
     m = mission.game_map
+    assert m is not None  # a seeded mission has its map
     marks = {c: "M" for c in m.mountains}
     marks.update({c: "B" for c in m.bunkers})
     marks.update({c: "A" for c in m.artillery})
@@ -32,7 +33,9 @@ def mission_summary(mission: Mission) -> str:
 
 def mission_json(mission: Mission) -> dict:
     """The JSON record of ``bgrid map --json``; targets in placement order, deck top first."""
-    m = mission.game_map
+    m, setup = mission.game_map, mission.setup
+    deck, numbers = mission.challenge_deck()
+    assert m is not None and setup is not None  # a seeded mission has its map and setup draws
     names = lambda cells: [str(c) for c in cells]  # noqa: E731
     cards = lambda seq: [str(c) for c in seq]  # noqa: E731
     return {
@@ -46,10 +49,10 @@ def mission_json(mission: Mission) -> dict:
         "bunkers": names(m.bunkers),
         "artillery": names(m.artillery),
         "setup": {
-            "ridges": [cards(used) for used in mission.setup["ridges"]],
-            "bunkers": cards(mission.setup["bunkers"]),
-            "artillery": cards(mission.setup["artillery"]),
+            "ridges": [cards(used) for used in setup["ridges"]],
+            "bunkers": cards(setup["bunkers"]),
+            "artillery": cards(setup["artillery"]),
         },
-        "deck": cards(mission.deck),
-        "reshuffle_numbers": list(mission.reshuffle),
+        "deck": cards(deck),
+        "reshuffle_numbers": list(numbers),
     }

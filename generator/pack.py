@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-from ..challenges.map_sources import MapSource
 from ..challenges.mission import Mission
 from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
@@ -21,7 +20,7 @@ def is_pack_file(name: str) -> bool:
     return name == "map.json" or (name.startswith(("sheet-", "deck-")) and name.endswith((".pdf", ".png")))
 
 
-def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str | None = None,
+def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
                duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None,
                rating: Rating | None = None) -> dict[str, bytes]:
@@ -33,7 +32,7 @@ def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str |
     in ``map.json``."""
     paper = paper.lower()
     variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
-    seeded = mission.mission if isinstance(mission, MapSource) else mission
+    seeded = mission if mission.is_seeded else None
     files = {
         f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par, rating),
         f"deck-{paper}{variant}.pdf": render_deck(seeded, paper, low_ink=low_ink, gutter_fold=gutter_fold,

@@ -59,7 +59,7 @@ def write_readme_previews(folder) -> list:
     and its backs). ``python -m bgrid.generator.preview docs/img`` redoes them."""
     from pathlib import Path
 
-    from ..challenges.map_sources import blank_source
+    from ..challenges.mission import blank_mission
     from ..challenges.mission import mission_from_seed
     from ..rules.ruleset import load_ruleset
     from .deck_pdf import render_deck
@@ -70,7 +70,7 @@ def write_readme_previews(folder) -> list:
     folder = Path(folder)
     pages = render_sheet(mission, "a4", "Ada")
     sheet = side_by_side(pdf_to_pngs(pages, dpi=60, pages=[0, 1, pdf_page_count(pages) - 1]))
-    blank = pdf_to_pngs(render_sheet(blank_source(load_ruleset()), "a4"), dpi=60, pages=[0])[0]
+    blank = pdf_to_pngs(render_sheet(blank_mission(load_ruleset()), "a4"), dpi=60, pages=[0])[0]
     deck = side_by_side(pdf_to_pngs(render_deck(mission, "a4"), dpi=45, pages=[2, 3]))
     return [write_atomic(folder / "sheet.png", sheet), write_atomic(folder / "sheet-blank.png", blank),
             write_atomic(folder / "deck.png", deck)]

@@ -7,7 +7,7 @@ repeating the mission and the column heads; last, for a mission with a known dec
 the deck page: the stacking list and a table of reshuffle numbers by card (R25, R26), on a
 page of its own so the order stays hidden during play.
 
-Any mission a log header can name gets a sheet (:class:`~bgrid.challenges.map_sources.MapSource`:
+Any mission a log header can name gets a sheet (:class:`~bgrid.challenges.mission.Mission`:
 challenge, seed, hand setup, explicit map), and so does a mission still to be set up at the
 table (a blank board and a box for the setup cards).
 
@@ -41,7 +41,6 @@ from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
-from ..challenges.map_sources import MapSource, seed_source
 from ..challenges.mission import Mission
 from ..players.rating import Rating
 from ..rules.ruleset import Play, Ruleset
@@ -189,16 +188,11 @@ def board_labels(size_mm: float) -> list[dict]:
     return [run | {"cls": "coord"} for run in coords] + [run | {"cls": "cellname"} for run in names]
 
 
-def _source(mission: Mission | MapSource) -> MapSource:
-    """A seeded :class:`Mission` is printed as its seed's sheet (with its deck order)."""
-    return mission if isinstance(mission, MapSource) else seed_source(mission)
-
-
-def board_context(mission: Mission | MapSource) -> dict:
+def board_context(mission: Mission) -> dict:
     """Cell contents and ridge segments in board millimetres (origin: the grid's corner);
-    an artillery cell carries its piece's number (1–4, placement order). A blank source's
+    an artillery cell carries its piece's number (1–4, placement order). A blank mission's
     board is empty."""
-    m = _source(mission).game_map
+    m = mission.game_map
     kinds, numbers = {}, {}
     if m is not None:
         kinds = {c: "mountain" for c in m.mountains}
@@ -256,7 +250,7 @@ def stacking_context(mission: Mission) -> list[dict]:
     """The challenge deck top first, with each card's reshuffle number (R25, R26)."""
     return [{"position": i + 1, "card": card.pretty, "is_red": card.is_red,
              "reshuffle": number}
-            for i, (card, number) in enumerate(zip(mission.deck, mission.reshuffle, strict=True))]
+            for i, (card, number) in enumerate(zip(*mission.challenge_deck(), strict=True))]
 
 
 def by_card_context(mission: Mission) -> dict:
@@ -265,7 +259,7 @@ def by_card_context(mission: Mission) -> dict:
     exhaustion without searching the stacking list (R26). The texts are :func:`label_run`
     s: a handful of SVG texts instead of 70."""
     numbers: dict[Card, list[int]] = {}
-    for card, number in zip(mission.deck, mission.reshuffle, strict=True):
+    for card, number in zip(*mission.challenge_deck(), strict=True):
         numbers.setdefault(card, []).append(number)
     ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
     cw, ch = BYCARD_CELL_MM
@@ -370,41 +364,41 @@ def _drawing(template: str, **context) -> str:
     return svg_data_uri(_ENV.get_template(template).render(context))
 
 
-def _title(source: MapSource) -> str:
+def _title(mission: Mission) -> str:
     """The mission's name in a line: its code, or how it was set up."""
-    if source.code is not None:
-        return source.code
-    return {"setup": "set up by hand", "map": "explicit map", "blank": "blank sheet"}[source.kind]
+    if mission.code is not None:
+        return mission.code
+    return {"setup": "set up by hand", "map": "explicit map", "blank": "blank sheet"}[mission.origin.kind]
 
 
-def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str | None = None) -> dict:
+def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None) -> dict:
     """Everything the template prints. Raises :class:`BGridError` for an unknown paper or
     a player name too long for its line."""
-    source = _source(mission)
     width, height = paper_size(paper)
     paper = paper.lower()
     if player is not None and len(player) > MAX_PLAYER:
         raise BGridError(f"player name is {len(player)} characters; the sheet has room for "
                          f"{MAX_PLAYER}")
-    rs, m, seeded = source.ruleset, source.game_map, source.mission
+    rs, m = mission.ruleset, mission.game_map
+    seeded = mission if mission.is_seeded else None  # a seeded mission prints its deck order
     turns = longest_mission_turns(rs)
     row_mm = LOG_ROW_MM[paper] + LOG_LINE_MM  # room + ruling
     pages: list[dict[str, Any]] = []
     for rows in log_pages(paper, turns):
         log = log_context(width, row_mm, rows)
         pages.append({"rows": rows, "log": log, "lines": _drawing("log.svg.j2", log=log)})
-    board = board_context(source)
-    health = source.health
+    board = board_context(mission)
+    health = mission.health
     cells = lambda cs: [str(c) for c in cs]  # noqa: E731
     return {
         "paper": {"name": paper, "width": width, "height": height},
-        "kind": source.kind,
-        "title": _title(source),
-        "code": source.code,
-        "qr": None if source.code is None else svg_data_uri(qr_svg(source.code)),
+        "kind": mission.origin.kind,
+        "title": _title(mission),
+        "code": mission.code,
+        "qr": None if mission.code is None else svg_data_uri(qr_svg(mission.code)),
         "seed": None if seeded is None else seeded.spec.seed,
-        "difficulty": source.difficulty,
-        "ridges": source.ridge_count,
+        "difficulty": mission.difficulty,
+        "ridges": mission.ridge_count,
         "ruleset": rs.name,
         "health": health,
         "example_health": health or rs.health(rs.default_difficulty),  # a blank sheet's example
@@ -414,7 +408,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "artillery": [{"number": n, "cell": c} for n, c in
                       enumerate(cells(m.artillery) if m is not None else [""] * ARTILLERY, start=1)],
         "counts": {"bunkers": BUNKERS, "artillery": ARTILLERY},
-        "header_lines": source.header_lines(),
+        "header_lines": mission.header_lines(),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),
         "aid": aid_context(rs),
@@ -432,29 +426,28 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
     }
 
 
-def render_sheet_html(mission: Mission | MapSource, paper: str = "a4", player: str | None = None,
+def render_sheet_html(mission: Mission, paper: str = "a4", player: str | None = None,
                       par: int | None = None, rating: Rating | None = None) -> str:
     """The sheet as HTML (autoescaped, strict: a missing value raises)."""
     return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player)
                                                     | {"par": par, "rating": rating})
 
 
-def sheet_name(mission: Mission | MapSource) -> str:
+def sheet_name(mission: Mission) -> str:
     """The mission's name in file and folder names: the challenge code, ``blank``, or
     ``setup-``/``map-`` and a short digest of the header lines."""
-    source = _source(mission)
-    if source.code is not None:
-        return source.code
-    if source.kind == "blank":
-        return "blank" if source.difficulty is None else f"blank-{source.difficulty}"
-    return f"{source.kind}-{hashlib.sha256(sheet_key(source).encode()).hexdigest()[:8]}"
+    if mission.code is not None:
+        return mission.code
+    kind = mission.origin.kind
+    if kind == "blank":
+        return "blank" if mission.difficulty is None else f"blank-{mission.difficulty}"
+    return f"{kind}-{hashlib.sha256(sheet_key(mission).encode()).hexdigest()[:8]}"
 
 
-def sheet_key(mission: Mission | MapSource) -> str:
+def sheet_key(mission: Mission) -> str:
     """What defines a sheet's mission, for its PDF identifier and file names: the code, or
     the header lines of a hand setup or an explicit map."""
-    source = _source(mission)
-    return source.code or "\n".join([source.kind, source.ruleset.name] + source.header_lines())
+    return mission.code or "\n".join([mission.origin.kind, mission.ruleset.name] + mission.header_lines())
 
 
 # -- sealed rendering -------------------------------------------------------------------
@@ -579,7 +572,7 @@ def pdf_identifier(*parts: str) -> bytes:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32].encode()
 
 
-def render_sheet(mission: Mission | MapSource, paper: str = "a4", player: str | None = None,
+def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None,
                  par: int | None = None, rating: Rating | None = None) -> bytes:
     """The mission sheet as PDF bytes; the same arguments always give the same bytes.
     ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable · par N";

@@ -19,9 +19,6 @@ from ..verifier.verdict import Verdict
 from ..verifier.verify import Verifier
 from .store import entry_by_bytes, record
 
-CHALLENGE_PREFIX = "challenge "
-
-
 @dataclass(frozen=True)
 class Submission:
     """The answer for one submitted log."""
@@ -54,11 +51,11 @@ def challenge_key(verdict: Verdict) -> str | None:
     """What the entry was played on, as standings group it: the challenge code, or for a log
     on the player's own deck its map source and difficulty (``seed 1944, 2 ridges, hard``);
     None when the log names no map that could be read."""
+    if verdict.challenge is not None:
+        return verdict.challenge
     source = verdict.map_source
     if source is None:
         return None
-    if source.startswith(CHALLENGE_PREFIX):
-        return source[len(CHALLENGE_PREFIX):]
     return f"{source}, {verdict.difficulty}" if verdict.difficulty else source
 
 

@@ -8,6 +8,6 @@ legal actions (``rules.legal_actions``) and draws its cards as the engine's chan
 4
 """
 
-from .playout import PLAYERS, play_out, simulate, start_state
+from .playout import PLAYERS, play_out, simulate
 
-__all__ = ["PLAYERS", "play_out", "simulate", "start_state"]
+__all__ = ["PLAYERS", "play_out", "simulate"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..challenges.mission import Mission
 from ..challenges.seeding import SeededStream, stream
-from ..rules.engine import apply, apply_legal, new_game, reveal, reveal_drawn, score
+from ..rules.engine import apply, apply_legal, reveal, reveal_drawn, score
 from ..rules.legality import legal_plays_by_kind
 from ..rules.state import CHANCE_PHASES, GameState, Phase
 from .greedy import greedy_action
@@ -118,14 +118,6 @@ class SimulationResult:
         return statistics.fmean(self.scores) if self.scores else 0.0
 
 
-def start_state(mission: Mission, challenge_deck: bool) -> GameState:
-    """The mission's start, with its challenge deck (R25) or the player's own deck."""
-    if challenge_deck:
-        return new_game(mission.game_map, mission.ruleset, mission.spec.difficulty,
-                        mission.deck, mission.reshuffle)
-    return new_game(mission.game_map, mission.ruleset, mission.spec.difficulty)
-
-
 PLAYERS = {"random": random_action, "greedy": greedy_action, "strong": strong_action}
 
 
@@ -136,7 +128,7 @@ def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: boo
     after each game."""
     decide = PLAYERS[player]
     wins, scores, causes = 0, [], Counter[str]()
-    start = start_state(mission, challenge_deck)
+    start = mission.start(challenge_deck)
     for k in range(games):
         rng = stream(mission.ruleset.name, f"sim-{k}", seed)
         state = play_out(start.copy(), rng, player=decide)

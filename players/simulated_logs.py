@@ -10,7 +10,7 @@ from ..challenges.seeding import stream
 from ..rules.engine import score
 from ..rules.log_writer import write_log
 from ..rules.state import GameState
-from .playout import play_out, replay, start_state
+from .playout import play_out, replay
 
 
 def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -> tuple[str, GameState]:
@@ -20,7 +20,7 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -
     the events, so the log is exactly the game ``simulate`` plays with the same stream.
     The log claims the engine's own outcome and score."""
     trace: list = []
-    start = start_state(mission, challenge_deck)
+    start = mission.start(challenge_deck)
     if player is None:
         play_out(start.copy(), rng, trace)
     else:
@@ -28,11 +28,8 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -
     events = [ev for step in replay(start, trace) for ev in step]
     state = start
     claim = (str(state.outcome), score(state).total)
-    spec = mission.spec
-    if challenge_deck:
-        return write_log(events, challenge=mission.code, claim=claim), state
-    return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
-                     claim=claim), state
+    named = mission.as_challenge() if challenge_deck else mission.as_seed()
+    return write_log(events, named.header_lines(), claim=claim), state
 
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,

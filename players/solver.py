@@ -31,9 +31,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..challenges.mission import Mission, mission_from_spec
 from ..rules.board import CELLS, distance
-from ..rules.cards import ACE, JOKER_RANK
 from ..rules.engine import new_game, score
+from ..rules.ruleset import Play, Ruleset
 from ..rules.state import GameState, Outcome
 from .search import best_possible, card_mask, run_chance, turn_outcomes
 
@@ -71,21 +72,31 @@ PORTFOLIO: tuple[Member, ...] = (
     Member("bombardier", 1, 50_000, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
 )
 
-_BOMBS = (7, 8, ACE, JOKER_RANK)
+_BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker bombs and moves too (R17)
+_MOVE_PLAYS = (Play.MOVE, Play.WILD)
 _SCORE_WEIGHT = 10.0
 _NO_BUNKER_DISTANCE = 9  # off the map: about the distance from row 1 to a bunker
 
 
 _DISTANCE = tuple(tuple(distance(a, b) for b in CELLS) for a in CELLS)
-_IS_BOMB = tuple(rank in _BOMBS for rank in range(14))
-_IS_MOVE = tuple(2 <= rank <= 5 or rank == JOKER_RANK for rank in range(14))
 
 
-def value(state: GameState, m: Member) -> float:
-    """The heuristic a beam ranks a layer by: the score, then the member's weighted hints."""
+HandTables = tuple[tuple[bool, ...], tuple[bool, ...]]
+
+
+def hand_tables(ruleset: Ruleset) -> HandTables:
+    """By rank, from the ruleset's card table: which cards bomb and which move."""
+    kinds = ruleset.card_kinds
+    return tuple(k.play in _BOMB_PLAYS for k in kinds), tuple(k.play in _MOVE_PLAYS for k in kinds)
+
+
+def value(state: GameState, m: Member, tables: HandTables | None = None) -> float:
+    """The heuristic a beam ranks a layer by: the score, then the member's weighted hints.
+    ``tables``: :func:`hand_tables` of the state's ruleset, when the caller has them."""
+    is_bomb, is_move = hand_tables(state.ruleset) if tables is None else tables
     ranks = [c.rank for c in state.hand]
-    bombs = sum(map(_IS_BOMB.__getitem__, ranks))
-    moves = sum(map(_IS_MOVE.__getitem__, ranks))
+    bombs = sum(map(is_bomb.__getitem__, ranks))
+    moves = sum(map(is_move.__getitem__, ranks))
     cell = state.cell
     if cell is None:
         near = _NO_BUNKER_DISTANCE
@@ -124,9 +135,9 @@ class MemberResult:
     complete: bool  # False: the deadline cut it short
 
 
-def start_of(game_map, ruleset, difficulty: str, deck, reshuffle) -> GameState:
-    """A challenge mission at its first decision (the forced entry and draw revealed)."""
-    state = new_game(game_map, ruleset, difficulty, deck, reshuffle)
+def start_of(state: GameState) -> GameState:
+    """A fresh challenge mission (``state``, on its known deck) at its first decision: the
+    forced entry and draw revealed."""
     run_chance(state)
     return state
 
@@ -142,6 +153,7 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
     the best outcome of each turn (its value less ``fuel`` a card drawn) to the end, so
     every member ends with a whole line."""
     width, budget = member.width * scale, member.nodes * scale
+    tables = hand_tables(start.ruleset)
     layers: dict[int, list] = {}
     seen: set = set()
     best: tuple | None = None  # (score, node)
@@ -159,7 +171,7 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
         if best is not None and best_possible(state) <= best[0]:
             return
         order += 1
-        layers.setdefault(state.cards_drawn, []).append((-value(state, member), order, node))
+        layers.setdefault(state.cards_drawn, []).append((-value(state, member, tables), order, node))
 
     def expand(node) -> None:
         nonlocal nodes
@@ -270,7 +282,7 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
     and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
     line kept. ``progress(result)`` is called after each member."""
     portfolio = PORTFOLIO if portfolio is None else portfolio
-    start = start_of(game_map, ruleset, difficulty, deck, reshuffle)
+    start = start_of(new_game(game_map, ruleset, difficulty, deck, reshuffle))
     results = []
     for member in portfolio:
         result = beam(start.copy(), member, deadline, scale)
@@ -282,8 +294,8 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
     return Par(best_of(results), tuple(results), upper_bound(start, deck), len(portfolio))
 
 
-def solve_mission(mission, **options) -> Par:
-    """:func:`solve` for a ``challenges.mission.Mission`` (its challenge deck)."""
+def solve_mission(mission: Mission, **options) -> Par:
+    """:func:`solve` for a seeded mission's challenge deck (R25)."""
     return solve(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                  mission.reshuffle, **options)
 
@@ -303,8 +315,6 @@ def winning_par(spec, **options) -> int | None:
     """The par of a ``ChallengeSpec``'s challenge deck when the portfolio's solve finds a
     victory, else None: the ``accept`` test of winnable dated challenges
     (``challenges.daily.dated_spec``), which keeps the par it found for the sheet."""
-    from ..challenges.mission import mission_from_spec
-
     best = solve_mission(mission_from_spec(spec), **options).best
     return best.score if best is not None and best.is_victory else None
 
@@ -316,7 +326,6 @@ def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
     from dataclasses import replace
 
     from ..rules.errors import BGridError
-    from ..challenges.mission import mission_from_spec
 
     for seed in range(spec.seed, spec.seed + tries):
         mission = mission_from_spec(replace(spec, seed=seed))

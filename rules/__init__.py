@@ -6,8 +6,7 @@ bots, the searches, the solver) is :mod:`bgrid.players`.
 
 >>> from bgrid import rules
 >>> from bgrid.challenges import mission_from_seed
->>> m = mission_from_seed(1944)
->>> state = rules.new_game(m.game_map, m.ruleset, m.spec.difficulty, m.deck, m.reshuffle)
+>>> state = mission_from_seed(1944).start(challenge_deck=True)
 >>> rules.chance_pending(state), rules.chance_outcomes(state)
 (<CardPurpose.ENTRY: 'entry'>, [Card.parse('7S')])
 >>> events = rules.reveal(state, rules.chance_outcomes(state)[0])

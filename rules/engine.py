@@ -533,14 +533,15 @@ _PLAY: dict[type, Callable[[GameState, Any, list], object]] = {
 @dataclass(frozen=True, slots=True)
 class Score:
     """R24: what was destroyed and taken, the ruleset's points for each, and the total
-    (+2 a bunker, +1 an artillery piece destroyed, −1 a point of damage in standard-1)."""
+    (+2 a bunker, +1 an artillery piece destroyed, −1 a point of damage in standard-1). The
+    points come from the ruleset (``score``), never from defaults here."""
 
     bunkers: int  # bunkers destroyed
     artillery: int  # artillery pieces destroyed
     damage: int  # damage taken
-    bunker_points: int = 2
-    artillery_points: int = 1
-    damage_points: int = -1
+    bunker_points: int
+    artillery_points: int
+    damage_points: int
 
     @property
     def total(self) -> int:

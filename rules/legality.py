@@ -15,6 +15,7 @@ from .cards import JOKER, JOKER_RANK, Card, Suit
 from .combat import bomb_target, can_fire_guns, guns_targets, is_guns_target
 from .errors import IllegalActionError
 from .movement import Trace, reachable, trace_steps
+from .notation import count_word
 from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
 
@@ -107,7 +108,7 @@ def check_action(state: GameState, action: Action) -> None:
     _check_cards(state, *action.cards)
     most = state.ruleset.actions_per_turn
     if not isinstance(action, Resupply) and state.actions >= most:
-        raise IllegalActionError(f"{_count(most)} actions have been played this turn; '{action}' would "
+        raise IllegalActionError(f"{count_word(most)} actions have been played this turn; '{action}' would "
                                  "be one more (R6)", "R6", "no-actions-left")
     checker(state, action)
 
@@ -475,10 +476,6 @@ def _throttles(state: GameState, distinct: list[Card], jokers: int, mountains: f
 
 def _hand_words(state: GameState) -> str:
     return "hand: " + (" ".join(str(c) for c in state.hand) or "empty")
-
-
-def _count(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
 
 
 def decision_words(state: GameState) -> str:

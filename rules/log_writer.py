@@ -103,19 +103,16 @@ def body_lines(events: Iterable[Event]) -> list[str]:
     return [st.canonical() for st in body_statements(events)]
 
 
-def write_log(events: Iterable[Event], *, challenge: str | None = None, seed: int | None = None,
-              ridges: int | None = None, difficulty: str | None = None,
+def write_log(events: Iterable[Event], mission_lines: list[str], *,
               claim: tuple[str, int] | None = None, player: str | None = None) -> str:
     """A whole log: header, a blank line, then the body, one statement a line, ending with a
     newline.
 
     ``events`` are the engine's events of one mission in order (everything ``apply`` and
-    ``reveal`` returned). Give ``challenge`` for a mission played on its challenge deck, else
-    ``seed`` (with ``ridges``/``difficulty``) for the player's own deck. ``claim`` is the
-    (outcome, score) to report, usually the engine's own.
+    ``reveal`` returned). ``mission_lines`` are the header lines that name the mission
+    (``Mission.header_lines``: its challenge code for a game on the challenge deck, its seed
+    for the player's own deck). ``claim`` is the (outcome, score) to report, usually the
+    engine's own.
     """
-    if (challenge is None) == (seed is None):
-        raise ValueError("give exactly one of challenge= or seed=")
-    header = Header(challenge=challenge, seed=seed, ridges=ridges, difficulty=difficulty,
-                    player=player, claim=claim)
-    return "\n".join(header.canonical_lines() + [""] + body_lines(events)) + "\n"
+    rest = Header(player=player, claim=claim).canonical_lines()  # the version line, player, claim
+    return "\n".join(rest[:1] + mission_lines + rest[1:] + [""] + body_lines(events)) + "\n"

@@ -206,7 +206,8 @@ def test_victory_the_moment_the_last_bunker_is_destroyed():
 def test_score_counts_bunkers_artillery_and_damage():
     state = placed(board(), "C3", damage=3)
     state.bunkers_destroyed, state.artillery_destroyed = 2, 1
-    assert engine.score(state) == engine.Score(bunkers=2, artillery=1, damage=3)
+    assert engine.score(state) == engine.Score(bunkers=2, artillery=1, damage=3, bunker_points=2,
+                                               artillery_points=1, damage_points=-1)
     assert engine.score(state).total == 2 * 2 + 1 * 1 - 3
     state.bunkers_destroyed = state.artillery_destroyed = 0
     assert engine.score(state).total == -3  # it can be negative

@@ -14,7 +14,7 @@ from bgrid.rules.board import Cell
 from bgrid.rules.cards import JOKER, parse_cards
 from bgrid.rules.legality import legal_plays_by_kind
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card, random_card_index, start_state
+from bgrid.players.playout import random_action, random_card, random_card_index
 from bgrid.challenges.seeding import stream
 
 from engine_boards import board, card, new, placed, snapshot
@@ -46,7 +46,7 @@ def test_reveal_drawn_takes_the_card_at_its_index():
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 400), st.booleans(), st.integers(0, 10**6))
 def test_reveal_drawn_and_reveal_play_the_same_mission(map_seed, challenge, seed):
-    start = start_state(mission_from_seed(map_seed), challenge)
+    start = mission_from_seed(map_seed).start(challenge)
     fast, checked = start.copy(), start.copy()
     rng = stream("standard-1", "fast", seed)
     while not fast.is_over:
@@ -68,7 +68,7 @@ def _every_play(plays) -> list:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 400), st.integers(0, 10**6))
 def test_plays_read_by_index_are_the_legal_actions(map_seed, seed):
-    state = start_state(mission_from_seed(map_seed), False)
+    state = mission_from_seed(map_seed).start(False)
     rng = stream("standard-1", "lazy", seed)
     decisions = 0
     while not state.is_over:

@@ -9,7 +9,7 @@ from bgrid.rules.actions import Altitude, Bomb, EndPhase, Move
 from bgrid.rules.board import Cell
 from bgrid.players.greedy import greedy_action
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import Dice, play_out, replay, simulate, start_state
+from bgrid.players.playout import Dice, play_out, replay, simulate
 from bgrid.challenges.seeding import stream
 
 from engine_boards import board, card, placed, snapshot
@@ -48,7 +48,7 @@ def test_greedy_flies_toward_the_nearest_bunker():
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 300), st.booleans(), st.integers(0, 10**6))
 def test_greedy_plays_only_legal_actions(map_seed, challenge, seed):
-    start = start_state(mission_from_seed(map_seed), challenge)
+    start = mission_from_seed(map_seed).start(challenge)
     trace = []
     end = play_out(start.copy(), stream("standard-1", "greedy", seed), trace, player=greedy_action)
     again = start.copy()

@@ -13,7 +13,7 @@ from bgrid.rules.cards import Card
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Moved
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card, start_state
+from bgrid.players.playout import random_action, random_card
 from bgrid.challenges.seeding import stream
 
 from engine_boards import snapshot
@@ -85,7 +85,7 @@ def effect(state, action):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 500), st.integers(0, 10**6), st.integers(0, 80))
 def test_legal_actions_reach_every_legal_effect_once(map_seed, seed, cut):
-    state = start_state(mission_from_seed(map_seed), True)
+    state = mission_from_seed(map_seed).start(True)
     rng = stream("standard-1", "legal", seed)
     steps = 0
     while not state.is_over and (steps < cut or engine.chance_pending(state) or not state.hand):

@@ -11,7 +11,6 @@ from bgrid.rules.board import Cell, Facing
 from bgrid.rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Discarded, Drew,
                                 Entered, Moved, Played, PlayerPhaseEnded, Revealed, TurnStarted)
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import start_state
 
 from engine_boards import card
 
@@ -21,7 +20,7 @@ C = Cell.parse
 def test_seed_1944_first_two_turns_by_hand():
     mission = mission_from_seed(1944)
     assert [str(c) for c in mission.deck[:13]] == "7S JC 6H 2H QC KS 10D JD 9C 2D 10S JS 9D".split()
-    state = start_state(mission, True)
+    state = mission.start(True)
 
     # Turn 1. Entry 7S: column G, G1 facing south at altitude 4 (G1 holds a bunker: no matter).
     assert engine.reveal(state, card("7S")) == [

@@ -455,7 +455,7 @@ def _piles(counter):
 def test_whole_missions_match_the_reference_referee(player, challenge):
     from bgrid.players.greedy import greedy_action
     from bgrid.challenges.mission import mission_from_seed
-    from bgrid.players.playout import random_action, random_card, start_state
+    from bgrid.players.playout import random_action, random_card
     from bgrid.challenges.seeding import stream
 
     decide = random_action if player == "random" else greedy_action
@@ -463,7 +463,7 @@ def test_whole_missions_match_the_reference_referee(player, challenge):
     for seed in range(150):
         mission = mission_from_seed(seed, difficulty=("easy", "normal", "hard", "ace")[seed % 4],
                                     ridges=1 + seed % 3)
-        state = start_state(mission, challenge)
+        state = mission.start(challenge)
         ref = Referee(mission.game_map, state.health)
         rng = stream("standard-1", f"audit-{player}", seed)
         # R26: a card's reshuffle number; the Jokers of a new pile take the lowest Joker

@@ -12,7 +12,7 @@ from bgrid.rules.actions import Bomb
 from bgrid.rules.board import Cell
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.players.greedy import greedy_action
-from bgrid.players.playout import Dice, play_out, replay, simulate, start_state
+from bgrid.players.playout import Dice, play_out, replay, simulate
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES
 from bgrid.players.strong import strong_action
@@ -26,7 +26,7 @@ def run(*args: str):
 
 def test_strong_plays_only_legal_actions():
     for map_seed, seed in ((3, 11), (40, 12)):
-        start = start_state(mission_from_seed(map_seed), False)
+        start = mission_from_seed(map_seed).start(False)
         trace = []
         end = play_out(start.copy(), stream("standard-1", "strong", seed), trace, player=strong_action)
         again = start.copy()

@@ -11,7 +11,7 @@ from bgrid.rules.actions import Move
 from bgrid.rules.cards import FULL_DECK
 from bgrid.rules.errors import IllegalActionError
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import play_out, random_action, random_card, replay, simulate, start_state
+from bgrid.players.playout import play_out, random_action, random_card, replay, simulate
 from bgrid.challenges.seeding import stream
 
 from engine_boards import snapshot
@@ -35,7 +35,7 @@ def random_steps(state, rng, count):
 
 def checked_playout(mission, challenge, seed):
     """Play to the end, checking invariants at every step; return the trace and events."""
-    state = start_state(mission, challenge)
+    state = mission.start(challenge)
     start = state.copy()
     rng = stream("standard-1", "property", seed)
     trace, all_events = [], []
@@ -93,7 +93,7 @@ def test_replaying_the_same_cards_and_actions_gives_the_same_events(mission, cha
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(missions, st.integers(0, 10**6), st.integers(0, 200))
 def test_a_copy_is_independent_of_its_original(mission, seed, cut):
-    state = start_state(mission, False)
+    state = mission.start(False)
     rng = stream("standard-1", "copy", seed)
     random_steps(state, rng, cut)
     copy = state.copy()
@@ -106,7 +106,7 @@ def test_a_copy_is_independent_of_its_original(mission, seed, cut):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(missions, st.integers(0, 10**6))
 def test_an_illegal_card_or_play_changes_nothing(mission, seed):
-    state = start_state(mission, True)
+    state = mission.start(True)
     rng = stream("standard-1", "illegal", seed)
     while not state.is_over:
         before = snapshot(state)
@@ -141,7 +141,7 @@ def test_simulate_is_deterministic_and_counts_every_game():
 def test_the_simulator_fast_path_plays_exactly_what_apply_would(mission, challenge, seed):
     # play_out skips the second legality check (apply_legal); replaying its trace through
     # the checked apply must accept every step and end in the same state.
-    start = start_state(mission, challenge)
+    start = mission.start(challenge)
     trace = []
     end = play_out(start.copy(), stream("standard-1", "fast", seed), trace)
     again = start.copy()

@@ -26,7 +26,7 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.ruleset import Play, load_ruleset, parse_ruleset
 from bgrid.rules.state import Phase
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.map_source import MissionSource
+from bgrid.challenges.mission import MapOrigin, Mission
 from bgrid.verifier.messages import LogError
 from bgrid.verifier.replay import Replay
 
@@ -115,7 +115,7 @@ def test_the_verifier_names_the_variant_hand_size():
                     "draw 2S 3S 4S 5S 6S 7S 8S\n")
     m = board("E1 E2", "A5 C3 G7 H2 I9 J4", "B9 F8 J1 D10")
     with pytest.raises(LogError) as err:
-        Replay(log, MissionSource(m, VARIANT, "normal", None, None)).run()
+        Replay(log, Mission(MapOrigin(), VARIANT, "normal", m)).run()
     assert err.value.code == "E207"
     assert "the hand holds 6 at most, so 6 cards are drawn" in str(err.value)
     assert "dmg 0/7" in err.value.state

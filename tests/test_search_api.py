@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from bgrid.rules import engine
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card, start_state
+from bgrid.players.playout import random_action, random_card
 from bgrid.rules.actions import Move
 from bgrid.players.search import move_key, play_plan, run_chance, state_key, turn_outcomes
 from bgrid.challenges.seeding import stream
@@ -34,7 +34,7 @@ def states_of_random_play(mission, challenge: bool, seed: int, limit: int = 400)
     """Every state met on one random game, and at its decisions the states one play away:
     siblings that often coincide (two orders of the same plays), so both directions of the
     key property are exercised."""
-    state = start_state(mission, challenge)
+    state = mission.start(challenge)
     rng = stream("standard-1", "search-key", seed)
     out = []
     while not state.is_over and len(out) < limit:
@@ -73,7 +73,7 @@ def test_move_key_is_the_key_of_the_state_the_move_leads_to(seed, challenge, gam
     # card passes until the deck runs out, whatever the random player does).
     moves = 0
     for offset in range(50):
-        state = start_state(mission_from_seed(seed + offset), challenge)
+        state = mission_from_seed(seed + offset).start(challenge)
         rng = stream("standard-1", "move-key", game + offset)
         while not state.is_over:
             if engine.chance_pending(state):
@@ -95,7 +95,7 @@ def test_move_key_is_the_key_of_the_state_the_move_leads_to(seed, challenge, gam
 
 
 def test_key_ignores_turn_number_and_discard_order():
-    state = start_state(mission_from_seed(1944), True)
+    state = mission_from_seed(1944).start(True)
     run_chance(state)
     state = next(child for child, _ in turn_outcomes(state).values() if len(child.discard) >= 3)
     other = state.copy()
@@ -124,7 +124,7 @@ def test_cards_drawn_counts_every_card_taken_from_the_pile():
 
 def test_turn_outcomes_replay_to_the_same_state_on_the_checked_path():
     mission = mission_from_seed(1944)
-    state = start_state(mission, True)
+    state = mission.start(True)
     run_chance(state)
     outcomes = turn_outcomes(state)
     assert len(outcomes) > 10
@@ -137,7 +137,7 @@ def test_turn_outcomes_replay_to_the_same_state_on_the_checked_path():
 
 def test_turn_outcomes_are_distinct_and_lose_none_of_the_one_play_turns():
     mission = mission_from_seed(7)
-    state = start_state(mission, True)
+    state = mission.start(True)
     run_chance(state)
     outcomes = turn_outcomes(state)
     # Every single play followed by the end of the phase is one of the turn's outcomes.

@@ -9,7 +9,7 @@ from itertools import permutations
 
 from bgrid.generator.sheet import longest_mission_turns
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import Dice, random_action, random_card_index, start_state
+from bgrid.players.playout import Dice, random_action, random_card_index
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES, Phase
@@ -23,7 +23,7 @@ def long_mission(min_turns: int = 40):
     every step of the first random mission on seed 1944's map lasting ``min_turns``."""
     mission = mission_from_seed(1944, "easy")
     for k in range(200):
-        state = start_state(mission, False)
+        state = mission.start(False)
         dice = Dice(stream("standard-1", f"tracking-{k}", 0))
         snaps = []
         while state.phase is not Phase.OVER:

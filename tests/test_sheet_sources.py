@@ -92,7 +92,7 @@ def test_explicit_map_header_prints_its_map(tmp_path):
 
 def test_blank_sheet_has_an_empty_board_and_a_setup_box(tmp_path):
     from bgrid.generator.sheet import board_context
-    from bgrid.challenges.map_sources import blank_source
+    from bgrid.challenges.mission import blank_mission
     from bgrid.rules.ruleset import load_ruleset
 
     pages = sheet_pages(tmp_path, "--blank")
@@ -100,7 +100,7 @@ def test_blank_sheet_has_an_empty_board_and_a_setup_box(tmp_path):
     for key in ("setup ridge:", "setup bunkers:", "setup artillery:", "difficulty:"):
         assert key in pages[0]
     assert "easy 6" in pages[0] and "ace 3" in pages[0]  # R4, to ring at the table
-    assert {c["kind"] for c in board_context(blank_source(load_ruleset()))["cells"]} == {"open"}
+    assert {c["kind"] for c in board_context(blank_mission(load_ruleset()))["cells"]} == {"open"}
 
 
 def test_blank_sheet_with_a_difficulty_prints_its_health(tmp_path):

@@ -10,7 +10,7 @@ from bgrid.rules.actions import Guns, Move
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.errors import NotationError
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card, start_state
+from bgrid.players.playout import random_action, random_card
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import GameState, Phase
 
@@ -49,7 +49,7 @@ def test_the_serialised_form_names_cards_and_cells_in_log_notation():
 @pytest.mark.parametrize("challenge", [False, True])
 def test_every_state_of_random_missions_reads_back_equal(challenge):
     for k in range(4):
-        state = start_state(mission_from_seed(100 + k), challenge)
+        state = mission_from_seed(100 + k).start(challenge)
         rng = stream("standard-1", f"serialise-{k}", 0)
         while True:
             back = GameState.from_serialized(state.serialize())

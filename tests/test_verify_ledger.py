@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from bgrid.cli import cli
 from bgrid.rules.events import Damage, TurnStarted
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import play_out, replay, start_state
+from bgrid.players.playout import play_out, replay
 from bgrid.challenges.seeding import stream
 from bgrid.rules.log_writer import write_log
 from bgrid.verifier.verify import verify_log
@@ -22,7 +22,7 @@ def engine_damage(mission, seed: int, challenge_deck: bool):
     """The log of one random mission and its damage points straight from the engine's
     events: (turn, cause), the turn being the engine's at the event."""
     trace: list = []
-    start = start_state(mission, challenge_deck)
+    start = mission.start(challenge_deck)
     play_out(start.copy(), stream("standard-1", f"ledger-{seed}", 1), trace)
     events = [ev for step in replay(start, trace) for ev in step]
     points, turn = [], 1
@@ -31,10 +31,8 @@ def engine_damage(mission, seed: int, challenge_deck: bool):
             turn = ev.turn
         elif isinstance(ev, Damage):
             points += [(turn, str(ev.cause))] * ev.amount
-    spec = mission.spec
-    header = ({"challenge": mission.code} if challenge_deck else
-              {"seed": spec.seed, "ridges": spec.ridges, "difficulty": spec.difficulty})
-    return write_log(events, **header), points, start.damage
+    named = mission.as_challenge() if challenge_deck else mission.as_seed()
+    return write_log(events, named.header_lines()), points, start.damage
 
 
 @pytest.mark.parametrize("block", range(4))

@@ -75,5 +75,6 @@ def _fire_text(cells, state: GameState) -> str:
     reach = artillery_reach(state)
     text = "artillery " + "; ".join(parts) + f" (reach {reach} at altitude {state.altitude})"
     if len(cells) > 1:
-        text += f": {len(cells)} pieces fired, 1 damage at most an Automa phase"
+        most = state.ruleset.artillery_damage  # one fire step's damage however many fire (R18)
+        text += f": {len(cells)} pieces fired, {most} damage at most an Automa phase"
     return text

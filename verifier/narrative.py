@@ -12,14 +12,16 @@ from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, Arti
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
                             Suppressed, Victory)
+from ..rules.notation import count_word
 
 _SUIT_WORDS = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
 _MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
                "toward-bunker": "the artillery steps toward the nearest bunker",
                "hold": "the artillery holds"}
+_SUIT_WORD = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
               "exit": "the bomber has left the map: the player phase ends (R6)",
-              "actions": "two actions and no King or Joker left: the player phase ends (R6)"}
+              "actions": "{actions} actions and no King or Joker left: the player phase ends (R6)"}
 _HOLD_WHY = {"hold": "the card says hold", "no-bunker": "no bunker is left (R19)"}
 
 
@@ -83,7 +85,8 @@ def _event_text(ev, after, drawn: list[str]) -> str | None:
     if kind is Entered:
         text = f"the bomber enters at {ev.cell} facing {ev.facing}, altitude {ev.altitude}"
         if ev.chosen:
-            text += " (a face card or Joker: the column is the player's, 1 damage, R13)"
+            text += (f" (a face card or Joker: the column is the player's, {ruleset.face_entry_damage} "
+                     "damage, R13)")
         if ev.shifted_from is not None:
             text += f" (shifted from {ev.shifted_from}, a mountain, R13)"
         return text
@@ -104,7 +107,8 @@ def _event_text(ev, after, drawn: list[str]) -> str | None:
             suit = ev.card.suit.value
             return f"Automa card {ev.card}: {_SUIT_WORDS[suit]}, {_MOVE_WORDS[ruleset.automa_suits[suit]]}"
         if ev.purpose in ("guns", "bomb"):
-            extra = " (a Joker: counts as a Heart, R17)" if ev.card.is_joker else ""
+            extra = (f" (a Joker: counts as a {_SUIT_WORD[ruleset.revealed_joker_counts_as]}, R17)"
+                     if ev.card.is_joker else "")
             return f"reveals {ev.card}{extra}"
         return None
     if kind is ArtilleryHeld:
@@ -112,7 +116,11 @@ def _event_text(ev, after, drawn: list[str]) -> str | None:
             return f"artillery {ev.cell} holds: {ev.into} is in the way (R20)"
         return f"artillery {ev.cell} holds ({_HOLD_WHY[ev.reason]})"
     if kind is PlayerPhaseEnded:
-        return _PHASE_END.get(ev.reason)
+        why = _PHASE_END.get(ev.reason)
+        return None if why is None else why.format(actions=count_word(ruleset.actions_per_turn))
+    if kind is ArtilleryFired:  # several pieces firing together deal one step's damage (R18)
+        return (f"artillery fires from {' '.join(map(str, ev.cells))} "
+                f"({ruleset.artillery_damage} damage at most, R18)")
     told = _SIMPLE.get(kind)
     return None if told is None else told(ev)
 
@@ -126,8 +134,6 @@ _SIMPLE = {
                                                                         if ev.already else ""),
     Missed: lambda ev: f"a miss on {ev.cell}",
     AutomaSkipped: lambda ev: "no Automa phase: the bomber is off the map",
-    ArtilleryFired: lambda ev: ("artillery fires from " + " ".join(map(str, ev.cells))
-                                + " (1 damage at most, R18)"),
     ArtilleryMoved: lambda ev: f"artillery {ev.start} to {ev.end}",
     Recovered: lambda ev: (f"the artillery at {ev.cell} was suppressed, skipped this phase and is "
                            "ready again (R21)"),

@@ -12,17 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
+from ..challenges.mission import Mission
 from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
-from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, new_game, reveal
+from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, reveal
 from ..rules.errors import IllegalActionError, NotationError
+from ..rules.notation import count_word
 from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Event,
                             Moved, PhaseEndReason, PlayerPhaseEnded, TurnStarted)
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import describe_state, legal_summary, outcome_text
 from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
-from .map_source import MissionSource
 from .messages import LogError
 from .notes import note_on
 from .statements import ParsedLog, Statement, Token
@@ -67,8 +68,8 @@ class ReplayBoard:
 _STARTS_KEPT = 64
 
 
-def mission_start(source: MissionSource,
-                  remembered: dict[int, tuple[MissionSource, GameState]] | None = None) -> GameState:
+def mission_start(source: Mission,
+                  remembered: dict[int, tuple[Mission, GameState]] | None = None) -> GameState:
     """A fresh copy of the mission's start. ``remembered`` (a ``Verifier``'s memo) keeps the
     starts: a folder of logs often holds many players' runs of one challenge, and a copy is
     much cheaper than a new game. By the source object: ``mission_source`` hands out the same
@@ -78,8 +79,7 @@ def mission_start(source: MissionSource,
     kept = None if remembered is None else remembered.get(id(source))
     if kept is not None and kept[0] is source:
         return kept[1].copy()
-    start = new_game(source.game_map, source.ruleset, source.difficulty, deck=source.deck,
-                     reshuffle_numbers=source.reshuffle)
+    start = source.start()  # a challenge code's deck, else the player's own (R25)
     if remembered is None:
         return start
     if len(remembered) >= _STARTS_KEPT:
@@ -91,8 +91,8 @@ def mission_start(source: MissionSource,
 class Replay:
     """One replay. :meth:`run` returns the final state or raises the first :class:`LogError`."""
 
-    def __init__(self, log: ParsedLog, source: MissionSource,
-                 starts: dict[int, tuple[MissionSource, GameState]] | None = None) -> None:
+    def __init__(self, log: ParsedLog, source: Mission,
+                 starts: dict[int, tuple[Mission, GameState]] | None = None) -> None:
         self.log = log
         self.source = source
         self.state: GameState = mission_start(source, starts)
@@ -325,7 +325,7 @@ class Replay:
         if self.phase_end not in _PHASE_END:
             return "the player phase is over"
         actions = self.state.ruleset.actions_per_turn
-        return _PHASE_END[self.phase_end].format(actions={2: "two", 3: "three"}.get(actions, actions))
+        return _PHASE_END[self.phase_end].format(actions=count_word(actions))
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:

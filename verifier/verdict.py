@@ -13,6 +13,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..challenges.mission import Origin
 from ..rules.engine import Score
 from .messages import LogError
 
@@ -57,6 +58,8 @@ class Verdict:
     player: str | None = None  # the header's 'player:'
     # "challenge 0M00-0001-WR3", "seed 1944, 2 ridges", "setup cards", "explicit map"
     map_source: str | None = None
+    challenge: str | None = None  # the code a challenge header names (normalised once it decodes)
+    origin: Origin | None = None  # where the mission came from, once it is built
     difficulty: str | None = None
     ruleset: str | None = None  # the mission's ruleset, once the map is known
     notes: list = field(default_factory=list)  # notes.Note: legal events worth a second look

@@ -11,7 +11,8 @@ from ..rules.engine import score
 from ..rules.state import GameState
 from .explain import describe_state, legal_summary
 from .log_parser import MAX_BYTES, parse_log, read_log_bytes
-from .map_source import MissionSource, mission_source, source_text
+from ..challenges.mission import Mission
+from .map_source import assurance, map_key, mission_source, source_text
 from .messages import LogError
 from .replay import Replay
 from .verdict import INCOMPLETE, INVALID, VALID, Verdict, raw_id, verification_id
@@ -27,8 +28,8 @@ class Verifier:
 
     def __init__(self) -> None:
         self.lines: dict[str, tuple] = {}  # a body line's text -> its statement's fields
-        self.missions: dict[tuple, MissionSource] = {}  # header values -> the mission
-        self.starts: dict[int, tuple[MissionSource, GameState]] = {}  # id(mission) -> its start
+        self.missions: dict[tuple, Mission] = {}  # header values -> the mission
+        self.starts: dict[int, tuple[Mission, GameState]] = {}  # id(mission) -> its start
 
     def verify(self, data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
         """The verdict on one log given as bytes (a file) or text (see :func:`verify_log`)."""
@@ -53,10 +54,10 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     except LogError as exc:
         return _identified(Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw)),
                            log.header)
-    if mission.code is not None:
+    if mission.is_challenge:
         log.header.challenge = mission.code  # the normalised code, so spelling does not change the id
-    vid = verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
-    verdict = _identified(Verdict(INCOMPLETE, source=source, assurance=mission.assurance,
+    vid = verification_id(log.canonical_text(), mission.ruleset.name, map_key(mission))
+    verdict = _identified(Verdict(INCOMPLETE, source=source, assurance=assurance(mission),
                                   verification_id=vid, claim=log.header.claim,
                                   statements=len(log.statements)), log.header, mission)
     replay = None
@@ -121,10 +122,13 @@ def _carry(verdict: Verdict, replay: Replay) -> None:
     verdict.body = None if replay.history is None else replay.log.statements
 
 
-def _identified(verdict: Verdict, header, mission: MissionSource | None = None) -> Verdict:
-    """The verdict with who played which mission: the player, the map source, the difficulty."""
+def _identified(verdict: Verdict, header, mission: Mission | None = None) -> Verdict:
+    """The verdict with who played which mission: the player, the map source and the
+    mission's origin, the difficulty, the ruleset."""
     verdict.player = header.player
     verdict.map_source = source_text(header)
+    verdict.challenge = header.challenge
+    verdict.origin = mission.origin if mission is not None else None
     verdict.difficulty = mission.difficulty if mission is not None else header.difficulty
     verdict.ruleset = mission.ruleset.name if mission is not None else None
     return verdict
@@ -144,7 +148,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
     try:
         mission = mission_source(partial, memo.missions)
         _identified(verdict, partial.header, mission)
-        verdict.assurance = mission.assurance
+        verdict.assurance = assurance(mission)
         replay = Replay(partial, mission, memo.starts)
         if history:
             replay.history = []
