@@ -28,6 +28,9 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "(the only header with a known deck order).")
 @click.option("--write-log", "write_log_file", default=None, metavar="FILE",
               help="Write the par's line as a mission log that bgrid verify accepts.")
+@click.option("--state-lines", is_flag=True,
+              help="With --write-log: close every turn with a state line (at, facing, alt, dmg "
+                   "and art, the artillery by number, R43).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
@@ -35,7 +38,8 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "search cut short says so, and its best score is not the par.")
 @click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
               help="Run the portfolio's searches on N processes (the par does not change).")
-def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, as_json, budget, jobs):
+def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, as_json, budget,
+                  jobs):
     """Find the par of a challenge: the best score of a fixed, versioned portfolio of
     searches over its known deck (R25, R26), and the line of play that reaches it.
 
@@ -51,6 +55,8 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
       bgrid solve --code 0M00-0001-WR3 --write-log par.log && bgrid verify par.log
       bgrid solve --header my-run.log --jobs 4
     """
+    if state_lines and write_log_file is None:
+        raise click.UsageError("--state-lines goes with --write-log")
     mission = _mission(seed, code, difficulty, ridges, header_file)
     if write_log_file is not None:  # before the search: it may run for minutes
         from .generator.safe_output import check_target, refuse_inputs_as_outputs
@@ -80,7 +86,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
         "portfolio": PORTFOLIO_VERSION,
     }
     if write_log_file is not None and line is not None:
-        _write_solution(mission, line, write_log_file)
+        _write_solution(mission, line, write_log_file, state_lines)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -152,8 +158,9 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
-def solution_log(mission, line) -> str:
-    """The line as a mission log on the challenge deck, claiming its outcome and score."""
+def solution_log(mission, line, state_lines: bool = False) -> str:
+    """The line as a mission log on the challenge deck, claiming its outcome and score;
+    ``state_lines`` closes every turn with a state line."""
     from .rules.engine import new_game
     from .rules.log_writer import write_log
 
@@ -161,10 +168,11 @@ def solution_log(mission, line) -> str:
                      mission.reshuffle)
     events = play_plan(state, line.plays)
     claim = (str(state.outcome), score(state).total)
-    return write_log(events, challenge=mission.code, claim=claim)
+    return write_log(events, challenge=mission.code, claim=claim,
+                     artillery=mission.game_map.artillery if state_lines else None)
 
 
-def _write_solution(mission, line, path: str) -> None:
+def _write_solution(mission, line, path: str, state_lines: bool = False) -> None:
     from .generator.safe_output import write_atomic
 
-    write_atomic(path, solution_log(mission, line), "--write-log")
+    write_atomic(path, solution_log(mission, line, state_lines), "--write-log")

@@ -24,17 +24,24 @@ from collections.abc import Iterable, Iterator
 from .actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from .cards import Card
 from .engine import score
-from .events import Defeat, Drew, Entered, Event, Played, Reshuffled, Revealed, TurnStarted
-from .log_notation import Header, Statement
+from .artillery_pieces import ArtilleryPieces
+from .board import Cell
+from .events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
+                     Moved, Played, Reshuffled, Revealed, TurnStarted)
+from .log_notation import Header, PieceCheck, Statement
 from .mission import Mission
 from .playout import play_out, replay, start_state
 from .seeding import stream
 from .state import CardPurpose, GameState
 
 
-def body_statements(events: Iterable[Event]) -> list[Statement]:
-    """The body statements for an event stream that starts at turn 1."""
+def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = None) -> list[Statement]:
+    """The body statements for an event stream that starts at turn 1. With ``artillery``
+    (the map's pieces in placement order, R43) a ``state`` line closes every turn, as a
+    player checks the sheet: the bomber's cell and facing, altitude, damage and where each
+    artillery piece stands (``art``)."""
     out = [Statement("turn", 0, (), number=1)]
+    paper = None if artillery is None else _Paper(artillery)
     draws: list[Card | None] = []
     pending: Statement | None = None  # a guns/bomb/resupply play awaiting its card
     entry: Card | None = None  # a face card or Joker entry awaiting the chosen column
@@ -49,6 +56,8 @@ def body_statements(events: Iterable[Event]) -> list[Statement]:
         return pending._replace(cards=(card,))
 
     for ev in events:
+        if paper is not None:
+            paper.follow(ev)
         if isinstance(ev, Drew) and ev.purpose == CardPurpose.DRAW:
             draws.append(ev.card)
             continue
@@ -58,6 +67,8 @@ def body_statements(events: Iterable[Event]) -> list[Statement]:
             continue
         flush()
         if isinstance(ev, TurnStarted):
+            if paper is not None:
+                out.append(paper.statement())
             out.append(Statement("turn", 0, (), number=ev.turn))
         elif isinstance(ev, Revealed) and ev.purpose == CardPurpose.ENTRY:
             if ev.card.is_number:
@@ -94,42 +105,82 @@ def body_statements(events: Iterable[Event]) -> list[Statement]:
                 out.append(with_card(None))
                 pending = None
     flush()
+    if paper is not None:
+        out.append(paper.statement())
     return out
+
+
+class _Paper:
+    """What the sheet shows at the end of a turn, followed from the events alone."""
+
+    def __init__(self, artillery: Iterable[Cell]) -> None:
+        self.cell: Cell | None = None
+        self.facing = None
+        self.altitude = 0
+        self.damage = 0
+        self.pieces = ArtilleryPieces(artillery)
+
+    def follow(self, ev: Event) -> None:
+        kind = type(ev)
+        if kind is Entered:
+            self.cell, self.facing, self.altitude = ev.cell, ev.facing, ev.altitude
+        elif kind is Moved:
+            self.cell = None if ev.exited else (ev.path[-1] if ev.path else ev.start)
+            self.facing = None if ev.exited else ev.facing
+        elif kind is AltitudeChanged:
+            self.altitude = ev.new
+        elif kind is Damage:
+            self.damage = ev.total
+        elif kind is ArtilleryMoved or kind is Destroyed:
+            self.pieces.follow((ev,))
+
+    def statement(self) -> Statement:
+        checks: list[tuple[str, object, int]] = [("at", self.cell, 0)]
+        if self.cell is not None:
+            checks.append(("facing", str(self.facing), 0))
+        checks += [("alt", self.altitude, 0), ("dmg", self.damage, 0)]
+        checks += [("art", (n, PieceCheck(cell, destroyed=cell is None)), 0)
+                   for n, cell in enumerate(self.pieces.cells, start=1)]
+        return Statement("state", 0, (), checks=tuple(checks))
 
 
 _KEYWORD = {Move: "move", Altitude: "alt", Guns: "guns", Bomb: "bomb", Throttle: "throttle",
             Resupply: "resupply"}  # the statement keyword of each play (log-format §3)
 
 
-def body_lines(events: Iterable[Event]) -> list[str]:
+def body_lines(events: Iterable[Event], artillery: Iterable[Cell] | None = None) -> list[str]:
     """The body statements' canonical lines."""
-    return [st.canonical() for st in body_statements(events)]
+    return [st.canonical() for st in body_statements(events, artillery)]
 
 
 def write_log(events: Iterable[Event], *, challenge: str | None = None, seed: int | None = None,
               ridges: int | None = None, difficulty: str | None = None,
-              claim: tuple[str, int] | None = None, player: str | None = None) -> str:
+              claim: tuple[str, int] | None = None, player: str | None = None,
+              artillery: Iterable[Cell] | None = None) -> str:
     """A whole log: header, a blank line, then the body, one statement a line, ending with a
     newline.
 
     ``events`` are the engine's events of one mission in order (everything ``apply`` and
     ``reveal`` returned). Give ``challenge`` for a mission played on its challenge deck, else
     ``seed`` (with ``ridges``/``difficulty``) for the player's own deck. ``claim`` is the
-    (outcome, score) to report, usually the engine's own.
+    (outcome, score) to report, usually the engine's own. ``artillery``: the map's pieces in
+    placement order, to close every turn with a ``state`` line (see :func:`body_statements`).
     """
     if (challenge is None) == (seed is None):
         raise ValueError("give exactly one of challenge= or seed=")
     header = Header(challenge=challenge, seed=seed, ridges=ridges, difficulty=difficulty,
                     player=player, claim=claim)
-    return "\n".join(header.canonical_lines() + [""] + body_lines(events)) + "\n"
+    return "\n".join(header.canonical_lines() + [""] + body_lines(events, artillery)) + "\n"
 
 
-def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -> tuple[str, GameState]:
+def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
+                  state_lines: bool = False) -> tuple[str, GameState]:
     """Play ``mission`` to its end as ``rules.playout`` does (its random legal player, or
     ``player``, a decision function of the engine's playout) and return (the log, the final
     state). The game is played by ``play_out`` itself and its recorded steps replayed for
     the events, so the log is exactly the game ``simulate`` plays with the same stream.
-    The log claims the engine's own outcome and score."""
+    The log claims the engine's own outcome and score; ``state_lines`` closes every turn
+    with a state line."""
     trace: list = []
     start = start_state(mission, challenge_deck)
     if player is None:
@@ -140,18 +191,19 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -
     state = start
     claim = (str(state.outcome), score(state).total)
     spec = mission.spec
+    artillery = mission.game_map.artillery if state_lines else None
     if challenge_deck:
-        return write_log(events, challenge=mission.code, claim=claim), state
+        return write_log(events, challenge=mission.code, claim=claim, artillery=artillery), state
     return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
-                     claim=claim), state
+                     claim=claim, artillery=artillery), state
 
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
-                   player=None) -> Iterator[tuple[str, str]]:
+                   player=None, state_lines: bool = False) -> Iterator[tuple[str, str]]:
     """(file name, log text) of the games ``rules.playout.simulate`` plays: game ``k`` uses the
     seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
     ``game-00000.log`` …"""
     for k in range(games):
         text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
-                                challenge_deck=challenge_deck, player=player)
+                                challenge_deck=challenge_deck, player=player, state_lines=state_lines)
         yield f"game-{k:05d}.log", text

@@ -87,11 +87,11 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     _carry(verdict, replay)
     verdict.turns = replay.turn_logged
     if not state.is_over:
-        verdict.state = replay_state(state, replay.turn_logged)
+        verdict.state = replay_state(state, replay.turn_logged, replay.pieces)
         return verdict
     owed = replay.unwritten_end()
     if owed is not None:  # R36: the end is the log's to write
-        verdict.state = f"{describe_state(state, replay.turn_logged)}; next: {owed}"
+        verdict.state = f"{describe_state(state, replay.turn_logged, replay.pieces)}; next: {owed}"
         return verdict
     verdict.score = final = score(state)
     verdict.outcome = str(state.outcome)
@@ -154,8 +154,8 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
     except Exception:  # noqa: BLE001 - the context is a courtesy; the notation error stands
         return verdict
     else:
-        verdict.errors = [exc.with_context(describe_state(state, replay.turn_logged),
-                                           legal_summary(state, replay.turn_logged))]
+        verdict.errors = [exc.with_context(describe_state(state, replay.turn_logged, replay.pieces),
+                                           legal_summary(state, replay.turn_logged, replay.pieces))]
         replay.trace.error_cell = state.cell
     if replay is not None:
         replay.trace.snapshot(replay.state)
@@ -165,7 +165,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
     return verdict
 
 
-def replay_state(state, log_turn: int | None = None) -> str:
+def replay_state(state, log_turn: int | None = None, pieces=None) -> str:
     """Where an incomplete log stops and what would come next."""
-    nxt = legal_summary(state, log_turn)
-    return describe_state(state, log_turn) + (f"; next: {'; '.join(nxt)}" if nxt else "")
+    nxt = legal_summary(state, log_turn, pieces)
+    return describe_state(state, log_turn, pieces) + (f"; next: {'; '.join(nxt)}" if nxt else "")
