@@ -31,6 +31,9 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
 @click.option("--state-lines", is_flag=True,
               help="With --write-log: close every turn with a state line (at, facing, alt, dmg "
                    "and art, the artillery by number, R43).")
+@click.option("--rows", is_flag=True,
+              help="With --write-log: write the body in the row form, a turn a line in the "
+                   "sheet's columns (docs/log-format.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
@@ -38,8 +41,8 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "search cut short says so, and its best score is not the par.")
 @click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
               help="Run the portfolio's searches on N processes (the par does not change).")
-def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, as_json, budget,
-                  jobs):
+def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
+                  budget, jobs):
     """Find the par of a challenge: the best score of a fixed, versioned portfolio of
     searches over its known deck (R25, R26), and the line of play that reaches it.
 
@@ -55,8 +58,9 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
       bgrid solve --code 0M00-0001-WR3 --write-log par.log && bgrid verify par.log
       bgrid solve --header my-run.log --jobs 4
     """
-    if state_lines and write_log_file is None:
-        raise click.UsageError("--state-lines goes with --write-log")
+    for flag, given in (("--state-lines", state_lines), ("--rows", rows)):
+        if given and write_log_file is None:
+            raise click.UsageError(f"{flag} goes with --write-log")
     mission = _mission(seed, code, difficulty, ridges, header_file)
     if write_log_file is not None:  # before the search: it may run for minutes
         from .generator.safe_output import check_target, refuse_inputs_as_outputs
@@ -86,7 +90,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
         "portfolio": PORTFOLIO_VERSION,
     }
     if write_log_file is not None and line is not None:
-        _write_solution(mission, line, write_log_file, state_lines)
+        _write_solution(mission, line, write_log_file, state_lines, rows)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -158,9 +162,9 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
-def solution_log(mission, line, state_lines: bool = False) -> str:
+def solution_log(mission, line, state_lines: bool = False, rows: bool = False) -> str:
     """The line as a mission log on the challenge deck, claiming its outcome and score;
-    ``state_lines`` closes every turn with a state line."""
+    ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
     from .rules.engine import new_game
     from .rules.log_writer import write_log
 
@@ -169,10 +173,10 @@ def solution_log(mission, line, state_lines: bool = False) -> str:
     events = play_plan(state, line.plays)
     claim = (str(state.outcome), score(state).total)
     return write_log(events, challenge=mission.code, claim=claim,
-                     artillery=mission.game_map.artillery if state_lines else None)
+                     artillery=mission.game_map.artillery if state_lines else None, rows=rows)
 
 
-def _write_solution(mission, line, path: str, state_lines: bool = False) -> None:
+def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
     from .generator.safe_output import write_atomic
 
-    write_atomic(path, solution_log(mission, line, state_lines), "--write-log")
+    write_atomic(path, solution_log(mission, line, state_lines, rows), "--write-log")

@@ -27,21 +27,25 @@ from .engine import score
 from .artillery_pieces import ArtilleryPieces
 from .board import Cell
 from .events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
-                     Moved, Played, Reshuffled, Revealed, TurnStarted)
+                     Moved, Played, Reshuffled, Revealed, Suppressed, TurnStarted)
 from .log_notation import Header, PieceCheck, Statement
+from .log_rows import HEAD, row_lines
 from .mission import Mission
 from .playout import play_out, replay, start_state
 from .seeding import stream
 from .state import CardPurpose, GameState
 
 
-def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = None) -> list[Statement]:
+def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = None,
+                    sheet: bool = False) -> list[Statement]:
     """The body statements for an event stream that starts at turn 1. With ``artillery``
     (the map's pieces in placement order, R43) a ``state`` line closes every turn, as a
     player checks the sheet: the bomber's cell and facing, altitude, damage and where each
-    artillery piece stands (``art``)."""
+    artillery piece stands (``art``). ``sheet``: the art check as the sheet's art columns
+    hold it, only the pieces that moved (their cell), were destroyed (``x``, that turn only)
+    or were suppressed (``s``) in the turn."""
     out = [Statement("turn", 0, (), number=1)]
-    paper = None if artillery is None else _Paper(artillery)
+    paper = None if artillery is None else _Paper(artillery, sheet)
     draws: list[Card | None] = []
     pending: Statement | None = None  # a guns/bomb/resupply play awaiting its card
     entry: Card | None = None  # a face card or Joker entry awaiting the chosen column
@@ -113,12 +117,15 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
 class _Paper:
     """What the sheet shows at the end of a turn, followed from the events alone."""
 
-    def __init__(self, artillery: Iterable[Cell]) -> None:
+    def __init__(self, artillery: Iterable[Cell], sheet: bool = False) -> None:
         self.cell: Cell | None = None
         self.facing = None
         self.altitude = 0
         self.damage = 0
         self.pieces = ArtilleryPieces(artillery)
+        self.sheet = sheet
+        self.written = self.pieces.cells  # the cells at the last state line
+        self.suppressed: set[int] = set()  # pieces suppressed since then (numbers)
 
     def follow(self, ev: Event) -> None:
         kind = type(ev)
@@ -133,14 +140,26 @@ class _Paper:
             self.damage = ev.total
         elif kind is ArtilleryMoved or kind is Destroyed:
             self.pieces.follow((ev,))
+        elif kind is Suppressed:
+            n = self.pieces.number_at(ev.cell)
+            if n is not None:
+                self.suppressed.add(n)
 
     def statement(self) -> Statement:
         checks: list[tuple[str, object, int]] = [("at", self.cell, 0)]
         if self.cell is not None:
             checks.append(("facing", str(self.facing), 0))
         checks += [("alt", self.altitude, 0), ("dmg", self.damage, 0)]
-        checks += [("art", (n, PieceCheck(cell, destroyed=cell is None)), 0)
-                   for n, cell in enumerate(self.pieces.cells, start=1)]
+        for n, (cell, before) in enumerate(zip(self.pieces.cells, self.written, strict=True), start=1):
+            if not self.sheet:
+                piece = PieceCheck(cell, destroyed=cell is None)
+            elif cell is None:
+                piece = PieceCheck(None, destroyed=before is not None)
+            else:
+                piece = PieceCheck(cell if cell != before else None, suppressed=n in self.suppressed)
+            checks.append(("art", (n, piece), 0))
+        self.written = self.pieces.cells
+        self.suppressed.clear()
         return Statement("state", 0, (), checks=tuple(checks))
 
 
@@ -156,7 +175,7 @@ def body_lines(events: Iterable[Event], artillery: Iterable[Cell] | None = None)
 def write_log(events: Iterable[Event], *, challenge: str | None = None, seed: int | None = None,
               ridges: int | None = None, difficulty: str | None = None,
               claim: tuple[str, int] | None = None, player: str | None = None,
-              artillery: Iterable[Cell] | None = None) -> str:
+              artillery: Iterable[Cell] | None = None, rows: bool = False) -> str:
     """A whole log: header, a blank line, then the body, one statement a line, ending with a
     newline.
 
@@ -165,22 +184,33 @@ def write_log(events: Iterable[Event], *, challenge: str | None = None, seed: in
     ``seed`` (with ``ridges``/``difficulty``) for the player's own deck. ``claim`` is the
     (outcome, score) to report, usually the engine's own. ``artillery``: the map's pieces in
     placement order, to close every turn with a ``state`` line (see :func:`body_statements`).
+    ``rows``: the body in the row form, a turn a line in the sheet's columns (``rules.log_rows``).
     """
     if (challenge is None) == (seed is None):
         raise ValueError("give exactly one of challenge= or seed=")
     header = Header(challenge=challenge, seed=seed, ridges=ridges, difficulty=difficulty,
                     player=player, claim=claim)
-    return "\n".join(header.canonical_lines() + [""] + body_lines(events, artillery)) + "\n"
+    return log_text(header, body_statements(events, artillery, sheet=rows), rows)
+
+
+def log_text(header: Header, statements: list[Statement], rows: bool = False) -> str:
+    """A log's text: the header, a blank line, then the body in statement lines or (``rows``)
+    in the row form after a comment that names its columns."""
+    if rows:
+        body = [HEAD] + row_lines(statements)
+    else:
+        body = [st.canonical() for st in statements]
+    return "\n".join(header.canonical_lines() + [""] + body) + "\n"
 
 
 def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
-                  state_lines: bool = False) -> tuple[str, GameState]:
+                  state_lines: bool = False, rows: bool = False) -> tuple[str, GameState]:
     """Play ``mission`` to its end as ``rules.playout`` does (its random legal player, or
     ``player``, a decision function of the engine's playout) and return (the log, the final
     state). The game is played by ``play_out`` itself and its recorded steps replayed for
     the events, so the log is exactly the game ``simulate`` plays with the same stream.
     The log claims the engine's own outcome and score; ``state_lines`` closes every turn
-    with a state line."""
+    with a state line; ``rows`` writes the body in the row form."""
     trace: list = []
     start = start_state(mission, challenge_deck)
     if player is None:
@@ -193,17 +223,18 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
     spec = mission.spec
     artillery = mission.game_map.artillery if state_lines else None
     if challenge_deck:
-        return write_log(events, challenge=mission.code, claim=claim, artillery=artillery), state
+        return write_log(events, challenge=mission.code, claim=claim, artillery=artillery, rows=rows), state
     return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
-                     claim=claim, artillery=artillery), state
+                     claim=claim, artillery=artillery, rows=rows), state
 
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
-                   player=None, state_lines: bool = False) -> Iterator[tuple[str, str]]:
+                   player=None, state_lines: bool = False, rows: bool = False) -> Iterator[tuple[str, str]]:
     """(file name, log text) of the games ``rules.playout.simulate`` plays: game ``k`` uses the
     seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
     ``game-00000.log`` …"""
     for k in range(games):
         text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
-                                challenge_deck=challenge_deck, player=player, state_lines=state_lines)
+                                challenge_deck=challenge_deck, player=player, state_lines=state_lines,
+                                rows=rows)
         yield f"game-{k:05d}.log", text

@@ -42,3 +42,10 @@ def test_explain_names_the_card_revealed_for_the_guns():
                       "and the discard pile (49 cards) became the draw pile"]
     told = "\n".join(explain(verdict))
     assert "guns card" not in told
+
+
+def test_a_declaration_that_would_be_illegal_is_not_offered():
+    # JK=QH climbs 4 -> 6 (R7): the engine's legal Queen is JK=QS, and it stays so
+    text = HAND.replace("alt JK=QS", "alt JK=QH")
+    err = verify_log(text).errors[0]
+    assert "alt JK=QS" in err.legal and "alt JK=QH" not in err.legal

@@ -12,7 +12,8 @@ from dataclasses import replace
 from ..rules.actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import Card
-from ..rules.engine import chance_outcomes, chance_pending, legal_actions
+from ..rules.engine import chance_outcomes, chance_pending, check_action, legal_actions
+from ..rules.errors import IllegalActionError
 from ..rules.state import CardPurpose, GameState, Phase
 
 _SHOW_PILE = 8  # list the draw pile's cards when it is this small
@@ -116,7 +117,7 @@ def _legal_plays(state: GameState, pieces=None, declared: Card | None = None) ->
 
     actions = legal_actions(state)
     if declared is not None and declared.is_joker and declared.declared is not None:
-        actions = _as_declared(actions, declared)
+        actions = _as_declared(state, actions, declared)
     for action in actions:
         if isinstance(action, Move):
             points = state.ruleset.kind_of(action.card).points
@@ -140,28 +141,37 @@ def _legal_plays(state: GameState, pieces=None, declared: Card | None = None) ->
     return [f"{key} ({', '.join(groups[key])})" if groups[key] else key for key in order]
 
 
-def _as_declared(actions, joker: Card) -> list:
+def _as_declared(state: GameState, actions, joker: Card) -> list:
     """``actions`` with the Joker's declaration as the log wrote it (``JK=6S``) in place of
-    the engine's own (``JK=6H``) where the two play alike: the same rank and either the same
-    colour or the engine lists that rank in one colour only for that kind of play."""
+    the engine's own (``JK=6H``) where the engine lists one Joker play of that rank and kind
+    and the written declaration makes a legal play too (the engine lists one declaration for
+    choices that play alike; ``alt JK=QH`` from altitude 4 stays out, it would climb to 6)."""
     said = joker.declared
     assert said is not None
-    kinds: dict[tuple, list] = {}
+    listed: dict[tuple, int] = {}
     for a in actions:
-        card = a.cards[0] if getattr(a, "cards", ()) else None
+        card = _first_card(a)
         if card is not None and card.is_joker and card.declared is not None:
-            kinds.setdefault((type(a), card.declared.rank), []).append(card.declared)
+            key = (type(a), card.declared.rank)
+            listed[key] = listed.get(key, 0) + 1
     out = []
     for a in actions:
-        card = a.cards[0] if getattr(a, "cards", ()) else None
+        card = _first_card(a)
         if card is not None and card.is_joker and card.declared is not None and card.declared != said \
-                and card.declared.rank == said.rank:
-            listed = kinds[(type(a), said.rank)]
-            alike = card.declared.is_red == said.is_red or len(listed) == 1
-            if alike and said not in listed:
-                a = _replace_card(a, joker)
+                and card.declared.rank == said.rank and listed[(type(a), said.rank)] == 1:
+            written = _replace_card(a, joker)
+            try:
+                check_action(state, written)
+            except IllegalActionError:
+                written = a
+            a = written
         out.append(a)
     return out
+
+
+def _first_card(action) -> Card | None:
+    cards = getattr(action, "cards", ())
+    return cards[0] if cards else None
 
 
 def _replace_card(action, joker: Card):

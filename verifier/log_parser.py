@@ -19,8 +19,10 @@ from typing import Literal, overload
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import Card
-from ..rules.errors import NotationError
+from ..rules.challenge import decode_code
+from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
+from .log_rows import RowReader, is_row
 from .messages import LogError
 from .statements import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
 
@@ -132,6 +134,8 @@ class _Parser:
         self.body_text: list[str] = []  # the statements' canonical lines
         self.lineno = 0
         self.in_body = False  # past the header (run sets it)
+        self.part_end: int | None = None  # in a row: the column after the cell part being read
+        self._rows: RowReader | None = None
 
     # -- errors ---------------------------------------------------------------------
     def error(self, code: str, message: str, token: Token | None = None, *, rule: str | None = None,
@@ -142,8 +146,8 @@ class _Parser:
         if token is not None:
             return LogError(code, message, line=self.lineno, column=token.column, token=token.text,
                             text=text, rule=rule)
-        return LogError(code, message, line=self.lineno, column=column or len(text) + 1, text=text,
-                        rule=rule)
+        return LogError(code, message, line=self.lineno, column=column or self.part_end or len(text) + 1,
+                        text=text, rule=rule)
 
     # -- driver ---------------------------------------------------------------------
     def run(self) -> ParsedLog:
@@ -186,6 +190,14 @@ class _Parser:
             code = raw.split("#", 1)[0]
             tokens = _tokens(code)
             if not tokens:
+                continue
+            if seen_version and is_row(code):  # a turn in the sheet's columns
+                if not in_body:
+                    self.finish_header()
+                    in_body = self.in_body = True
+                done = len(statements)
+                self.rows().read(code, statements)
+                body_text.extend(st.canonical() for st in statements[done:])
                 continue
             first = tokens[0].text.lower()
             colon = code.find(":")
@@ -231,6 +243,12 @@ class _Parser:
         if not in_body:
             self.finish_header()
         return ParsedLog(self.header, statements, self.lines, body_text)
+
+    def rows(self) -> RowReader:
+        """The reader of row lines, for the ruleset the header names (a challenge code's own)."""
+        if self._rows is None:
+            self._rows = RowReader(self, _tokens, _ruleset_of(self.header))
+        return self._rows
 
     # -- header ---------------------------------------------------------------------
     def header_line(self, code: str, colon: int, tokens: list[Token]) -> None:
@@ -644,6 +662,18 @@ class _Parser:
                              "(C7, with s when suppressed: C7s), x when destroyed or - when not "
                              "checked (R43)", token)
         return PieceCheck(cell, suppressed=suppressed)
+
+
+def _ruleset_of(header: Header) -> str:
+    """The ruleset a header names: its ``ruleset:``, a challenge code's own, else the default."""
+    if header.ruleset is not None:
+        return header.ruleset
+    if header.challenge is not None:
+        try:
+            return decode_code(header.challenge).ruleset
+        except BGridError:  # the code's error is told when the mission is built
+            pass
+    return DEFAULT_RULESET
 
 
 @lru_cache(maxsize=4096)

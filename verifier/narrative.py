@@ -9,6 +9,7 @@ each play did. The account stops where the replay stopped; the verdict follows i
 from __future__ import annotations
 
 from ..rules.artillery_pieces import ArtilleryPieces
+from .log_rows import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
@@ -29,29 +30,37 @@ def explain(verdict) -> list[str]:
     that could not be read as far as its body."""
     if verdict.history is None or verdict.body is None:
         return []
-    stop = verdict.errors[0].line if verdict.errors else None
+    stop = (verdict.errors[0].line, verdict.errors[0].column or 1) if verdict.errors else None
     start = verdict.trace.artillery_start if verdict.trace is not None else ()
     return narrate(verdict.lines, verdict.body, verdict.history, stop, start)
 
 
-def narrate(lines: list[str], statements, history, stop_line: int | None = None,
+def narrate(lines: list[str], statements, history, stop: tuple[int, int] | None = None,
             artillery_start=()) -> list[str]:
-    """The account, one line a statement, a ``turn`` line opening each turn; it ends before
-    ``stop_line`` (the first error's line), where the replay stopped. ``artillery_start``:
+    """The account, one line a statement, a ``turn`` line opening each turn; it ends where
+    the replay stopped, before the statement of ``stop`` (the first error's line and
+    column: in a row, the statements before the error's cell are told). ``artillery_start``:
     the pieces' cells in placement order, so that each is told by its number (R43)."""
-    by_statement: dict[int, list] = {}
+    by_statement: dict[int, list] = {}  # by the statement itself: a row holds several a line
     for stmt, _turn, events, after in history:
-        by_statement.setdefault(stmt.line, []).append((events, after))
+        by_statement.setdefault(id(stmt), []).append((events, after))
     pieces = ArtilleryPieces(artillery_start)
     out: list[str] = []
     for st in statements:
-        if stop_line is not None and st.line >= stop_line:
-            break
+        if stop is not None and st.line >= stop[0]:
+            row = st.line == stop[0] and is_row(lines[st.line - 1].split("#")[0])
+            if not row or max(t.column for t in st.tokens) >= stop[1]:
+                break
         if st.kind == "turn":
             out.append(f"turn {st.number}")
             continue
-        told = _statement_text(st, by_statement.get(st.line, ()), pieces)
-        out.append(f"  line {st.line:>3}  {lines[st.line - 1].split('#')[0].strip()}: {told}")
+        told = _statement_text(st, by_statement.get(id(st), ()), pieces)
+        written = lines[st.line - 1].split("#")[0]
+        if is_row(written):  # a row holds the turn: the statement, and where it stands in the row
+            place = f"{st.line}:{st.tokens[0].column}"
+            out.append(f"  line {place:>6}  {st.canonical()}: {told}")
+        else:
+            out.append(f"  line {st.line:>3}  {written.strip()}: {told}")
     return out
 
 

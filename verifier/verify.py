@@ -8,6 +8,7 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 from __future__ import annotations
 
 from ..rules.engine import score
+from ..rules.log_writer import log_text
 from ..rules.state import GameState
 from .explain import describe_state, legal_summary
 from .log_parser import MAX_BYTES, parse_log, read_log_bytes
@@ -163,6 +164,14 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
         verdict.turns = replay.turn_logged
         _carry(verdict, replay)
     return verdict
+
+
+def row_form(data: bytes | str) -> str:
+    """A log that parses, with its body in the row form (``rules.log_rows``): the same header
+    and statements, so the same verdict and verification id. Raises :class:`LogError` for a
+    log that does not parse."""
+    log = parse_log(read_log_bytes(bytes(data)) if isinstance(data, (bytes, bytearray)) else data)
+    return log_text(log.header, log.statements, rows=True)
 
 
 def replay_state(state, log_turn: int | None = None, pieces=None) -> str:
