@@ -5,9 +5,9 @@ sheet's columns, as a player copies the sheet's turn log.
 
 A row is read into the same statements as the statement form (``verifier.log_rows``), so
 this module prints statements: :func:`row_lines` writes a body's statements a turn a row,
-without the verbs (a card's rank says what it plays), and writes any statement that does not
-fit a row's columns in order as a statement line after it. Reading the printed rows back
-gives the same statements, so the verification id does not change.
+without the verbs (a card's rank says what it plays); a statement that comes after the
+column it belongs to keeps its verb in the cell reached so far. Reading the printed rows
+back gives the same statements, so the verification id does not change.
 
 >>> from bgrid.rules.actions import Bomb, Move
 >>> from bgrid.rules.cards import Card
@@ -83,51 +83,48 @@ def state_cells(st: Statement) -> list[str] | None:
 
 
 def row_lines(statements: Iterable[Statement]) -> list[str]:
-    """The body a turn a row; what does not fit a row in column order follows it as
-    statement lines (see the module's docstring)."""
+    """The body a turn a row (see the module's docstring)."""
     out: list[str] = []
     group: list[Statement] = []
     for st in statements:
         if st.kind == "turn" and group:
-            out.extend(_turn_lines(group))
+            out.append(_row(group))
             group = []
         group.append(st)
     if group:
-        out.extend(_turn_lines(group))
+        out.append(_row(group))
     return out
 
 
-def _turn_lines(group: list[Statement]) -> list[str]:
-    """One turn: its row, then any statements that came too late for their column."""
-    if group[0].kind != "turn":  # (a body starts with its turn line; nothing to put in a row)
-        return [st.canonical() for st in group]
+def _row(group: list[Statement]) -> str:
+    """One turn as a row. Cells are filled left to right, as they are read; a statement that
+    comes too late for its own column keeps its verb and goes in the cell reached so far
+    (``2S FF; draw 4S``), so the row reads back into the same statements in the same order."""
     cells = [str(group[0].number)] + [""] * (len(COLUMNS) - 1)
-    at = 0  # the last column written: cells are filled left to right only
+    at = 0  # the last column written
     reshuffles = ""  # 'reshuffle ' markers waiting for the statement they stand before
-    rest = len(group)
     for i, st in enumerate(group[1:], start=1):
-        kind = st.kind
-        if kind == "reshuffle":
+        if st.kind == "reshuffle":
             reshuffles += "reshuffle "
             continue
         column, text, joint = _place(st, at, last=i == len(group) - 1)
-        if column is None:
-            rest = i - reshuffles.count("reshuffle")
-            break
         if column == AT:  # the state check fills the cells from 'at facing' on
             cells[AT:AT + len(text)] = text
             at = AT + len(text) - 1
             continue
+        if column is None:  # late for its column: with its verb, in the cell reached so far
+            column, text, joint = max(at, ENTER), st.canonical(), "; "
         words = reshuffles + text
         reshuffles = ""
         cells[column] = f"{cells[column]}{joint}{words}" if cells[column] else words
         at = column
-    else:
-        if reshuffles:  # a marker last in the turn: it goes to the statement lines
-            rest = len(group) - reshuffles.count("reshuffle")
+    if reshuffles:  # a marker last in the turn
+        column = max(at, ENTER)
+        words = reshuffles.strip()
+        cells[column] = f"{cells[column]}; {words}" if cells[column] else words
     while len(cells) > 1 and not cells[-1]:
         cells.pop()
-    return [BAR.join(cells)] + [st.canonical() for st in group[rest:]]
+    return BAR.join(cells) if len(cells) > 1 else cells[0] + BAR  # a bar makes it a row
 
 
 def _place(st: Statement, at: int, last: bool) -> tuple[int | None, object, str]:

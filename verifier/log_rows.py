@@ -66,10 +66,10 @@ class RowReader:
         cells = _split(code, "|")
         p = self.parser
         if len(cells) > len(COLUMNS):
-            extra, at = cells[len(COLUMNS)]
+            extra = self.tokens_of(*cells[len(COLUMNS)])
             raise p.error("E108", f"a row has {len(COLUMNS)} cells (turn | enter | draw | resupply | "
                           "action 1 | action 2 | automa | at facing | ALT | DMG | art 1-4); this one "
-                          "has more", column=at)
+                          "has more", extra[0] if extra else None, column=cells[len(COLUMNS)][1])
         number = self.tokens_of(*cells[0])
         out.append(p.st_turn("turn", (number[0],) + tuple(number), number))
         for column, (text, offset) in enumerate(cells[1:AT], start=ENTER):
@@ -92,7 +92,8 @@ class RowReader:
                 out.append(self.parser.st_reshuffle("reshuffle", (tokens[i],), []))
                 i += 1
                 continue
-            if column == DRAW:  # cards up to the next 'reshuffle' (or 'draw')
+            if column == DRAW and (word == "draw" or word not in _PLAY_VERBS and word not in _WHOLE_PART):
+                # cards up to the next 'reshuffle' (or 'draw')
                 start = i + (word == "draw")
                 end = next((k for k in range(start, len(tokens))
                             if tokens[k].text.lower() in ("reshuffle", "draw")), len(tokens))
