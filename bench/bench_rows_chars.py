@@ -15,8 +15,9 @@ ways:
   facing, ALT, DMG and every artillery piece in the statement form; in the row form the art
   cells as the sheet holds them, a piece's cell only when it moved, ``x`` the turn it was
   destroyed);
-* the hand-played daily mission: the statement log the player typed against the pencil rows
-  as pencilled (spaces around the bars included).
+* the hand-played daily mission: the statement log the player typed against the same log
+  printed with ``--rows``, and against the pencil rows as pencilled (spaces around the bars,
+  verbs and the art cells included, which the typed log did not check).
 
 Reports per set the total characters both ways and the ratio (goal: at most one half), and
 the median ratio per log.
@@ -78,9 +79,10 @@ def main() -> None:
             out.append((sizes[0], sizes[1]))
     report(f"{args.missions} simulated missions, no state checks", plain)
     report(f"{args.missions} simulated missions, a state check a turn", checked)
-    hand = (typed((LOGS / "hand" / "daily-statements.log").read_text(encoding="utf-8")),
-            typed((LOGS / "hand" / "daily-rows.log").read_text(encoding="utf-8")))
-    report("hand-played daily (typed log vs pencil rows)", [hand])
+    typed_log = (LOGS / "hand" / "daily-statements.log").read_text(encoding="utf-8")
+    report("hand-played daily, typed log vs --rows", [(typed(typed_log), typed(row_form(typed_log)))])
+    pencil = (LOGS / "hand" / "daily-rows.log").read_text(encoding="utf-8")
+    report("hand-played daily, typed log vs pencil rows", [(typed(typed_log), typed(pencil))])
 
 
 if __name__ == "__main__":

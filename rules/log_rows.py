@@ -1,4 +1,4 @@
-"""The row form of a log's body (``docs/log-format.md``, Rows): one line a turn in the mission
+"""The row form of a log's body (``docs/log-format.md``, §5 The row form): one line a turn in the mission
 sheet's columns, as a player copies the sheet's turn log.
 
     turn | enter | draw | resupply | action 1 | action 2 | automa | at facing | ALT | DMG | art 1 … art 4

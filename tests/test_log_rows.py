@@ -1,4 +1,4 @@
-"""The row form of the log body (docs/log-format.md §6): a turn a line in the sheet's columns,
+"""The row form of the log body (docs/log-format.md, §5 The row form): a turn a line in the sheet's columns,
 read into the same statements as the statement form and printed back by ``verify --rows``.
 
 The small board of tests/test_verify_messages.py: mountains E1 E2; bunkers A5 C3 G7 H2 I9 J4;
@@ -216,3 +216,21 @@ def test_simulate_writes_row_logs_that_verify(tmp_path):
         assert any(is_row(line) for line in text.splitlines())
         assert not any(line.startswith(("turn ", "automa ")) for line in text.splitlines())
         assert verify_log(text).verdict == "valid"
+
+
+def test_the_worked_example_in_the_docs_is_one_mission_in_both_forms():
+    doc = (Path(__file__).parent.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
+    section = doc.split("**Worked example: the hand-played daily mission.**")[1]
+    rows, statements = section.split("```")[1].strip("\n"), section.split("```")[3].strip("\n")
+    assert rows + "\n" == row_form(HAND_ROWS)
+    one, other = verify_log(rows), verify_log(statements)
+    assert one.verdict == other.verdict == "valid" and one.score.total == other.score.total == 4
+    assert one.verification_id == other.verification_id
+    assert all(is_row(line) for line in rows.splitlines()[7:])
+
+
+def test_the_readme_rows_are_two_turns_of_its_challenge():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = readme.split("(the *row form*;")[1].split("```")[1]
+    verdict = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + rows)
+    assert verdict.verdict == "incomplete" and not verdict.errors and verdict.turns == 2

@@ -1,4 +1,4 @@
-"""Read a row of the log's row form (``docs/log-format.md``, §6 Rows) into statements.
+"""Read a row of the log's row form (``docs/log-format.md``, §5 The row form) into statements.
 
 A row is one turn in the mission sheet's columns (:data:`rules.log_rows.COLUMNS`), the cells
 separated by ``|``. Each cell is read into the statements the statement form would have
