@@ -17,10 +17,10 @@ import argparse
 import sys
 import time
 
-from bgrid.rules.log_writer import simulated_log
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import PLAYERS
-from bgrid.rules.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import PLAYERS
+from bgrid.challenges.seeding import stream
 from bgrid.verifier.verify import Verifier, row_form
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")

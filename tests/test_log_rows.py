@@ -15,10 +15,10 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.rules.log_rows import row_lines
-from bgrid.rules.log_writer import simulated_log
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import PLAYERS
-from bgrid.rules.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import PLAYERS
+from bgrid.challenges.seeding import stream
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.log_rows import is_row
 from bgrid.verifier.verify import row_form, verify_log

@@ -13,10 +13,10 @@ import re
 import pytest
 
 from bgrid.rules.engine import score
-from bgrid.rules.log_writer import simulated_log
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import play_out, replay, start_state
-from bgrid.rules.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import play_out, replay, start_state
+from bgrid.challenges.seeding import stream
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.verify import verify_log
 

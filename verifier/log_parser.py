@@ -19,7 +19,7 @@ from typing import Literal, overload
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import Card
-from ..rules.challenge import decode_code
+from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from .log_rows import RowReader, is_row
