@@ -58,6 +58,10 @@ MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
 #: of :func:`longest_mission_turns`. Letter is 17.6 mm shorter.
 LOG_ROW_MM = {"a4": 6.2, "letter": 5.6}
 LOG_PAGE_ROWS = {"a4": (37, 39), "letter": (38, 41)}
+#: Blanks in the Craters tracker: the most distinct crater cells in 1,440 simulated missions
+#: (random, greedy and strong players, four maps, easy and normal) was 6, the 99.9th
+#: percentile 5; a seventh goes on the board.
+CRATER_SLOTS = 6
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
@@ -111,7 +115,7 @@ _SUIT_MOVES = {
     "toward-bomber": "one step toward the bomber",
     "hold": "hold position",
     "toward-bunker": "one step toward the nearest surviving bunker (ties: lower column, "
-                     "then lower row; hold when none is left)",
+                     "then row; none left: hold)",
 }
 
 
@@ -247,6 +251,9 @@ def aid_context(ruleset: Ruleset) -> dict:
             "throttle_alt": (1 + rs.throttle_bonus, 2 + rs.throttle_bonus),  # R11
             "joker_as": dict(suits_symbols)[rs.revealed_joker_counts_as],  # R17
             "entry_damage": rs.face_entry_damage, "reshuffle_damage": rs.reshuffle_damage,
+            "fire_damage": rs.artillery_damage,  # R18: the whole fire step, however many fire
+            # R40: an exhaustion met at the Automa card adds its damage to the fire's
+            "automa_worst_damage": rs.artillery_damage + rs.reshuffle_damage,
             "health": [{"name": name, "health": health} for name, health in rs.difficulties.items()],
             "score": {"bunker": rs.score_bunker, "artillery": rs.score_artillery,
                       "damage": rs.score_damage}}
@@ -414,6 +421,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "artillery": [{"number": n, "cell": c} for n, c in
                       enumerate(cells(m.artillery) if m is not None else [""] * ARTILLERY, start=1)],
         "counts": {"bunkers": BUNKERS, "artillery": ARTILLERY},
+        "crater_slots": CRATER_SLOTS,
         "header_lines": source.header_lines(),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),
