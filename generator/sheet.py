@@ -54,10 +54,10 @@ SHEET_TEMPLATE = "sheet.html.j2"
 SHEET_CSS = "sheet.css"  # given to WeasyPrint parsed (sheet_stylesheet), not linked
 MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
 #: The turn log's pencil room a row, and how many rows the first log page and each further
-#: one hold (the first also carries how to type the log in): three pages for the 101 turns
-#: of :func:`longest_mission_turns`. Letter is 17.6 mm shorter.
+#: one hold (each carries how to type the log in and the example rows): three pages for the
+#: 101 turns of :func:`longest_mission_turns`. Letter is 17.6 mm shorter.
 LOG_ROW_MM = {"a4": 6.2, "letter": 5.6}
-LOG_PAGE_ROWS = {"a4": (37, 39), "letter": (38, 41)}
+LOG_PAGE_ROWS = {"a4": (34, 34), "letter": (34, 34)}
 #: Blanks in the Craters tracker: the most distinct crater cells in 1,440 simulated missions
 #: (random, greedy and strong players, four maps, easy and normal) was 6, the 99.9th
 #: percentile 5; a seventh goes on the board.
@@ -66,16 +66,30 @@ CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
 PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
-#: The turn log's columns: class, heading, share of the width (mm at 181 mm wide). The
-#: heading names the statement a cell is typed as (the example row's test reads them).
-LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 26),
-               ("k", "resupply K → card", 16), ("a", "action 1", 27), ("a", "action 2", 27),
-               ("m", "automa", 10), ("p", "at facing", 11), ("n", "ALT", 6), ("n", "DMG", 6),
-               *(("r", f"art {n}", 9) for n in range(1, ARTILLERY + 1)))
-#: The example row, a cell a column: what a player writes there (a King played between
-#: actions goes in the action cell: R29).
-LOG_EXAMPLE = ("e.g.", "7H", "2S 9H KD JH 5C", "KD → 4S", "move 5C FFLF", "alt JH", "8H",
-               "H3 E", "5", "0", "C6", "D6 s", "", "✕")
+#: The turn log's columns: class, heading, share of the width (mm at 179 mm wide). They are
+#: the row form's cells in its order (docs/log-format.md): a row is typed as it stands. Width
+#: in pencil (1.8 mm a letter, a space half that): the resupply cell takes two Kings,
+#: "KH → 10D; KC → 8D" (24 mm, 28 on A4), a draw cell five cards, an action cell a Joker's
+#: guns play "JK=6S G3 → JD" (21 mm, 25 on A4), an art cell "C10 s" (10 mm).
+LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 24), ("k", "resupply", 26),
+               ("a", "action 1", 23), ("a", "action 2", 23), ("m", "automa", 10),
+               ("p", "at facing", 11), ("n", "ALT", 5.5), ("n", "DMG", 5.5),
+               *(("r", f"art {n}", 9.25) for n in range(1, ARTILLERY + 1)))
+#: The example rows, a cell a column, as written and (:func:`typed_row`) as typed. Turn 1 is
+#: seed 1944's own-deck turn worked by hand: 7H enters G1 facing S at ALT 4; two Kings;
+#: 5C FFLF flies G2, G3, turns east, H3; JH climbs to 5; Automa 8H: nothing is adjacent
+#: at ALT 5 (range 1, R18), so all four pieces step toward H3 (R19, R20): 1 H7→H6,
+#: 2 A10→A9 (equal gaps: along the column), 3 D6→E6, 4 C5→D5. Turn 13 is the reshuffle
+#: row of a daily mission played by hand (the deck ran out at the guns' reveal).
+LOG_EXAMPLES = (
+    ("1", "7H", "KD 9H KC JH 5C", "KD → 4S; KC → 2S", "5C FFLF", "JH", "8H", "H3 E", "5", "0",
+     "H6", "A9", "E6", "D5"),
+    ("13", "", "6C 9S", "", "reshuffle; 6H C9 → 10C", "", "8C", "D9 E", "4", "5", "", "", "", ""),
+)
+#: Where the rarer things go, each as typed in its cell (the type-in box prints them).
+LOG_PLACES = {"king_after_action": "5S FFLFF; KD → 4C", "throttle": "9S 3C FFFFF",
+              "joker": "JK=6S C4 → 2S", "move": "5C FFLF", "altitude": "JH",
+              "guns": "6H C4 → 2S", "bomb": "7H → 9D"}
 LOG_LINE_MM = 0.2  # the empty rows' ruling
 LOG_NUMBER_FONT = ("DejaVuSansCondensed-Bold.ttf", 2.4)  # the turn numbers (6.8 pt)
 # WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
@@ -336,6 +350,19 @@ def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
             "number_size": LOG_NUMBER_FONT[1]}
 
 
+def typed_row(cells: tuple[str, ...]) -> str:
+    """A turn-log row as typed in the row form: its cells split by ``|``, an empty cell
+    empty, the trailing empty ones left out.
+
+    >>> typed_row(("3", "", "2S 4S", "", "8D → QC", "", "QS", "E4 W", "2", "0", "", "", "", ""))
+    '3 | | 2S 4S | | 8D → QC | | QS | E4 W | 2 | 0'
+    """
+    cells = list(cells)
+    while cells and not cells[-1]:
+        cells.pop()
+    return " ".join(" | ".join(cells).split())
+
+
 def log_pages(paper: str, turns: int) -> list[list[int]]:
     """The turn numbers 1 … ``turns`` split over the log pages (:data:`LOG_PAGE_ROWS`)."""
     first, more = LOG_PAGE_ROWS[paper]
@@ -429,7 +456,8 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "margin": PAGE_MARGIN_MM,
         "log_pages": pages,
         "log_columns": pages[0]["log"]["columns"],
-        "log_example": LOG_EXAMPLE,
+        "log_examples": [{"cells": row, "typed": typed_row(row)} for row in LOG_EXAMPLES],
+        "log_places": LOG_PLACES,
         "turns": turns,
         "stack_list":
             None if seeded is None else _drawing("stack.svg.j2", stackgrid=stackgrid_context(seeded)),
