@@ -314,6 +314,51 @@ def by_card_context(mission: Mission) -> dict:
             "width": _mm(head + len(ranks) * cw + 0.2), "height": _mm(head + len(rows) * ch + 0.2)}
 
 
+#: The by-number table: a pile of ten a row (1–10, 11–20, …), a box a number with the card
+#: that carries it, for putting each pile in order at an exhaustion (R26).
+PILE = 10
+BYNUMBER_BOX_MM = (16.0, 8.0)
+BYNUMBER_HEAD_MM = 15.0  # the pile's label column
+PILE_LABEL_FONT = ("DejaVuSans-Bold.ttf", 3.2)
+
+
+def restack_piles(count: int = len(FULL_DECK)) -> list[range]:
+    """The reshuffle numbers 1 … ``count`` in piles of :data:`PILE`: 1–10, 11–20, …
+
+    >>> [f"{p[0]}–{p[-1]}" for p in restack_piles()]
+    ['1–10', '11–20', '21–30', '31–40', '41–50', '51–54']
+    """
+    return [range(start, min(start + PILE - 1, count) + 1) for start in range(1, count + 1, PILE)]
+
+
+def by_number_context(mission: Mission) -> dict:
+    """The cards by reshuffle number, a pile of ten a row: the order a pile is laid out in
+    at an exhaustion (R26). Each box: the number small at the top, the card large in its
+    suit's colour (both Jokers read ``JK``, R41)."""
+    card_of = {number: card for card, number in zip(mission.deck, mission.reshuffle, strict=True)}
+    bw, bh = BYNUMBER_BOX_MM
+    head = BYNUMBER_HEAD_MM
+    boxes: list[tuple[float, float]] = []
+    runs: dict[str, list[Label]] = {"numbers": [], "red": [], "black": [], "piles": []}
+    for row, pile in enumerate(restack_piles(len(mission.deck))):
+        y = 0.1 + row * bh
+        runs["piles"].append((f"{pile[0]}–{pile[-1]}", 0.5, y + bh / 2 + 1.2))
+        for col, number in enumerate(pile):
+            x = head + col * bw
+            boxes.append((_mm(x), _mm(y)))
+            card = card_of[number]
+            runs["numbers"].append((str(number), x + 0.8, y + 2.6))
+            runs["red" if card.is_red else "black"].append((card.pretty, x + bw / 2, y + bh - 1.4))
+    fonts = {"numbers": STACK_NUMBER_FONT, "red": BOLD_FONT, "black": BOLD_FONT,
+             "piles": PILE_LABEL_FONT}
+    centred = {"red": True, "black": True}
+    rows = len(restack_piles(len(mission.deck)))
+    return {"boxes": boxes, "box_w": bw, "box_h": bh,
+            "runs": {name: label_run(labels, fonts[name], centred=centred.get(name, False))
+                     for name, labels in runs.items()},
+            "width": _mm(head + PILE * bw + 0.2), "height": _mm(rows * bh + 0.2)}
+
+
 def svg_data_uri(svg: str) -> str:
     """An SVG drawing as a ``data:`` URL for an ``<img>``: WeasyPrint parses it with its own
     (fast) XML parser and draws it as one image, so its hundreds of elements never pass
@@ -462,6 +507,8 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "stack_list":
             None if seeded is None else _drawing("stack.svg.j2", stackgrid=stackgrid_context(seeded)),
         "by_card": None if seeded is None else _drawing("bycard.svg.j2", table=by_card_context(seeded)),
+        "by_number": None if seeded is None else _drawing("bynumber.svg.j2", table=by_number_context(seeded)),
+        "piles": [f"{p[0]}–{p[-1]}" for p in restack_piles()],
         "altitudes": list(range(rs.max_altitude + 1)),
         "passes": rs.reshuffles_allowed + 1,
         "ridges_max": rs.ridges_max,
