@@ -15,7 +15,8 @@ All sizes in millimetres; where the cards sit is ``deck_layout``'s business.
 A challenge deck (a :class:`Mission`) comes in stack order (R25); every back carries its
 stack position and reshuffle number, and every front the reshuffle number large in two
 corners, for dealing the discards into piles of ten at an exhaustion (R26). A plain deck is
-the 54 cards in reference order with plain backs. The same arguments always give the same bytes (``invariant=1``).
+the 54 cards in reference order with plain backs. The same arguments always give the same
+bytes (``invariant=1``).
 """
 
 from __future__ import annotations
