@@ -39,9 +39,9 @@ import statistics
 from bgrid.generator.sheet import PILE, restack_piles
 from bgrid.rules.cards import JOKER
 from bgrid.rules.engine import apply_legal, reveal_drawn
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import Dice, random_action, random_card_index, start_state
-from bgrid.rules.seeding import shuffled, stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import Dice, random_action, random_card_index, start_state
+from bgrid.challenges.seeding import shuffled, stream
 from bgrid.rules.state import CHANCE_PHASES, Phase
 
 SEEDS = (1944, 7, 27, 103)

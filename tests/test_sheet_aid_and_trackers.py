@@ -14,10 +14,10 @@ import pytest
 from bgrid.generator import sheet
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.rules.events import Crater, Destroyed
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import Dice, random_action, random_card_index, start_state
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import Dice, random_action, random_card_index, start_state
 from bgrid.rules.ruleset import parse_ruleset
-from bgrid.rules.seeding import stream
+from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES, Phase
 
 from pdf_probe import reader
