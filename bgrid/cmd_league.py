@@ -13,11 +13,10 @@ from pathlib import Path
 import click
 
 from .cmd_verify import Unreadable, list_inputs, read_input
-from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
-                     report_html, submit_logs)
+from .league import (compute_standings, create_league, find_entry, list_entries, open_league, submit_logs)
 from .league.page import reports_folder_name
 from .league.standings import against_par, par_source
-from .league.store import ChallengePar, challenge_pars, set_par
+from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
 from .league.submit import utc_now
 from .options import Utf8Text, WholeNumber
 from .rules.challenge import decode_code, encode_code
@@ -59,6 +58,17 @@ def challenge_names(codes) -> list[str]:
         except ChallengeCodeError:
             out.append(code.strip())
     return out
+
+
+def refuse_unknown_challenges(conn, named: list[str], league: str) -> None:
+    """A --challenge the league holds no entry for is a typo, not an empty table: refused
+    (exit 2, nothing written) with the league's challenges listed."""
+    held = league_challenges(conn)
+    missing = [name for name in named if name not in held]
+    if missing:
+        shown = ", ".join(terminal_text(c) for c in held[:12]) + (", …" if len(held) > 12 else "")
+        raise BGridError(f"--challenge '{missing[0]}': the league {league} has no entry on it; "
+                         + (f"its challenges: {shown}" if held else "it has no entries yet"))
 
 
 @click.group("league")
@@ -292,13 +302,15 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
         raise click.UsageError("give one of --json, --csv and --html")
     page = None
     if html is not None:  # before any work: a bad page name is the one line of output
-        from .generator.safe_output import check_target, refuse_inputs_as_outputs
+        from .generator.safe_output import check_target, refuse_input_as_output
 
-        page = check_target(html, "the standings page")
-        refuse_inputs_as_outputs({"--html": html}, [league])
+        page = check_target(html, "the standings page", [league])
+        refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])
     conn = open_league(league)
     try:
-        table = compute_standings(conn, challenge_names(challenges), best)
+        named = challenge_names(challenges)
+        refuse_unknown_challenges(conn, named, league)
+        table = compute_standings(conn, named, best)
         if page is not None:
             write_page(conn, table, page, title)
             return
@@ -313,22 +325,13 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
 
 def write_page(conn, table, page: Path, title: str) -> None:
-    """The page and the replay reports it links to (reports already written are kept)."""
-    from .generator.safe_output import make_folder, write_atomic
+    """The page and the replay reports it links to (only those missing or out of date)."""
+    from .league.page import publish
 
-    reports = make_folder(page.parent / reports_folder_name(page), "the replay reports folder")
-    ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
-    for entry_id in ids:
-        row = find_entry(conn, str(entry_id))
-        assert row is not None  # the standings were read from this connection
-        target = reports / f"{row['verification_id']}.html"
-        if not target.exists():
-            write_atomic(target, report_html(row["log"], row["source"]), "a replay report")
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp),
-                 "the standings page")
-    click.echo(display_name(str(page)))
-    click.echo(f"{display_name(str(reports))}/ ({len(ids)} replay reports)")
+    done = publish(conn, table, page, title=title, generated=stamp)
+    click.echo(display_name(str(done.page)))
+    click.echo(f"{display_name(str(done.reports))}/ ({done.linked} replay reports, {done.written} written)")
 
 
 def standings_csv(table) -> str:

@@ -24,7 +24,7 @@ from .verifier.json_text import indented_json
 from .rules.errors import BGridError
 from .verifier.log_parser import MAX_BYTES
 from .options import WholeNumber
-from .verifier.safe_text import display_name, html_text, one_line, printable_lines
+from .verifier.safe_text import display_name, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import Verifier
@@ -288,7 +288,7 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
         from .generator.safe_output import write_atomic
         from .verifier.report_html import render_report
 
-        write_atomic(html, html_text(render_report([verdict])), "the report")
+        write_atomic(html, render_report([verdict]), "the report")
     ctx.exit(0 if verdict.is_valid else 1)
 
 
