@@ -44,8 +44,9 @@ def league_errors(command):
 
 
 def spreadsheet_safe(text) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection)."""
-    text = "" if text is None else str(text)
+    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection), with its
+    control, bidi and invisible characters escaped as in the terminal (``\\u202e``)."""
+    text = "" if text is None else terminal_text(str(text))
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
@@ -185,7 +186,7 @@ def list_command(league, challenges, player, as_json):
     finally:
         conn.close()
     if as_json:
-        click.echo(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False))
+        click.echo(printable_lines(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False)))
         return
     for r in rows:
         error = f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""
@@ -317,7 +318,8 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
     finally:
         conn.close()
     if as_json:
-        click.echo(json.dumps(table.as_dict(), indent=2, ensure_ascii=False))
+        # as verify --json: a name's controls and bidi marks as \u escapes (the same JSON string)
+        click.echo(printable_lines(json.dumps(table.as_dict(), indent=2, ensure_ascii=False)))
     elif as_csv:
         click.echo(standings_csv(table), nl=False)
     else:
