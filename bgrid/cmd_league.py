@@ -29,7 +29,8 @@ DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=Fals
 # under a quarter (bench/bench_league.py, docs/league.md).
 DEFAULT_BATCH = 50
 CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
-               "verification_id", "error")
+               "verification_id", "error", "player_from_file")
+FROM_FILE = " (no player: line; named after its file)"
 
 
 def league_errors(command):
@@ -345,10 +346,12 @@ def standings_csv(table) -> str:
     for s in table.standings:
         par = [s.par, s.to_par] if with_par else []
         writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
-                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "", *par])
+                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "",
+                         int(bool(s.player_from_file)), *par])
     for u in table.unranked:
         writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
-                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)]
+                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error),
+                         int(bool(u.player_from_file))]
                         + ["", ""] * with_par)
     return buffer.getvalue()
 
@@ -363,13 +366,15 @@ def standings_text(table) -> str:
                      f"{f' ({par_source(par)})' if par else ''}: "
                      f"{len(ranked)} ranked, {len(unranked)} unranked")
         for s in ranked:
-            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d}"
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}{FROM_FILE * bool(s.player_from_file)}"
+                         f"  {s.score:+d}"
                          f"{f' ({against_par(s)})' if s.par is not None else ''} {s.outcome}, "
                          f"{s.turns} turns, {s.damage} damage, "
                          f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")
         for u in unranked:
-            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  "
+            lines.append(f"     -  {terminal_text(u.player)}{FROM_FILE * bool(u.player_from_file)}  "
+                         f"{u.verdict}: {terminal_text(u.error)}  "
                          f"[id {u.verification_id}]")
     if table.season:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
