@@ -8,7 +8,7 @@ import time
 
 import click
 
-from .header_options import read_named_log
+from .header_options import read_header
 from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
@@ -107,14 +107,8 @@ def _mission(seed, code, difficulty, ridges, header_file):
         raise click.UsageError("--header names the mission itself: give it without --seed, "
                                "--code, --difficulty or --ridges")
     from .rules.mission import mission_from_code
-    from .verifier.log_parser import parse_log, read_log_bytes
-    from .verifier.messages import LogError
 
-    data = read_named_log(header_file)
-    try:
-        log = parse_log(read_log_bytes(data))
-    except LogError as exc:
-        raise BGridError(f"--header '{header_file}': {exc}") from None
+    log = read_header(header_file)  # the header only, as sheet --header and pack --header read it
     if log.header.source != "challenge":
         raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
                          "header plays the player's own shuffled deck): solve needs a "
