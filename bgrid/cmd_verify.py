@@ -274,7 +274,13 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
         from .verifier.report_html import render_report
 
         write_atomic(html, render_report([verdict]), "the report")
+        _say_written(html)
     ctx.exit(0 if verdict.is_valid else 1)
+
+
+def _say_written(html: str) -> None:
+    """Name the report written, on standard error: standard output stays the verdicts (JSON)."""
+    click.echo(f"wrote the report {display_name(html)}", err=True)
 
 
 def _summary(counts: dict) -> dict:
@@ -330,6 +336,8 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
                                 options))
         if index is not None:
             index.end()
+    if html is not None:
+        _say_written(html)
     if as_json:
         tail = {"unreadable": unreadable, "skipped": skipped, "summary": _summary(counts)}
         rest = json.dumps(tail, indent=2, ensure_ascii=False)[1:]  # after the opening brace
