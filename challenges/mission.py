@@ -16,6 +16,7 @@ has no map yet either.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -23,7 +24,7 @@ from ..rules.cards import Card
 from ..rules.engine import new_game
 from ..rules.errors import BGridError, ChallengeCodeError
 from ..rules.log_notation import Header
-from ..rules.ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
+from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
 from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines
 from ..rules.state import GameState
 from .codes import ChallengeSpec, check_seed, decode_code, encode_code
@@ -160,8 +161,9 @@ class Mission:
         return replace(self, origin=SeedOrigin(self.spec))
 
     def header_lines(self) -> list[str]:
-        """The log header lines that name this mission (after ``bgrid-log: 1``); a blank
-        mission's are the keys, to be filled in at the table."""
+        """The log header lines that name this mission (after ``bgrid-log: 1``), in the
+        verifier's canonical order; a blank mission's are the keys, to be filled in at the
+        table."""
         origin = self.origin
         if isinstance(origin, ChallengeOrigin):
             return [f"challenge: {origin.code}"]
@@ -182,6 +184,8 @@ class Mission:
             lines += ["setup ridge: …", "setup bunkers: …", "setup artillery: …"]
         if self.difficulty is not None:
             lines.append(f"difficulty: {self.difficulty}")
+        if self.ruleset.name != DEFAULT_RULESET:  # a challenge code names its own ruleset
+            lines.append(f"ruleset: {self.ruleset.name}")
         return lines
 
     def start(self, challenge_deck: bool | None = None) -> GameState:
@@ -215,10 +219,11 @@ def validate_spec(ruleset: Ruleset, difficulty: str | None, ridges: int | None, 
     return ChallengeSpec(ruleset.name, difficulty, ridges, seed)
 
 
-def _seeded(spec: ChallengeSpec, origin: ChallengeOrigin | SeedOrigin) -> Mission:
+def _seeded(spec: ChallengeSpec, origin: ChallengeOrigin | SeedOrigin, rs: Ruleset | None = None) -> Mission:
     """The seeded mission: two setup draws (R5), the map (R1–R3), the play deck (R25) and
-    the reshuffle numbers (R26), each from its own seeded stream (``challenges.seeding``)."""
-    rs = load_ruleset(spec.ruleset)
+    the reshuffle numbers (R26), each from its own seeded stream (``challenges.seeding``).
+    ``rs``: the ruleset ``spec`` names, when the caller holds it already."""
+    rs = load_ruleset(spec.ruleset) if rs is None else rs
     ridge_draw = shuffled_deck(rs.name, "ridge-draw", spec.seed)
     target_draw = shuffled_deck(rs.name, "target-draw", spec.seed)
     game_map, record = build_map(ridge_draw, target_draw, spec.ridges)
@@ -279,9 +284,10 @@ def blank_mission(ruleset: Ruleset, difficulty: str | None = None) -> Mission:
     return Mission(BlankOrigin(), ruleset, difficulty, None)
 
 
-def mission_from_header(h: Header) -> Mission:
+def mission_from_header(h: Header, rulesets: Mapping[str, Ruleset] | None = None) -> Mission:
     """The mission a parsed log header names. Raises :class:`MissionError` with the header
-    key at fault."""
+    key at fault. ``rulesets``: rulesets the caller holds besides the shipped ones (a
+    variant), by name."""
     if h.source == "challenge":
         assert h.challenge is not None  # the parser reads a challenge header's code
         try:
@@ -293,7 +299,7 @@ def mission_from_header(h: Header) -> Mission:
                                f"for {mission.ruleset.name}", "ruleset", "ruleset")
         return mission
     try:
-        ruleset = load_ruleset(h.ruleset or DEFAULT_RULESET)
+        ruleset = find_ruleset(h.ruleset or DEFAULT_RULESET, rulesets)
     except BGridError as exc:
         raise MissionError(str(exc), "ruleset", "ruleset") from None
     difficulty = ruleset.default_difficulty if h.difficulty is None else h.difficulty
@@ -303,7 +309,7 @@ def mission_from_header(h: Header) -> Mission:
     if h.source == "seed":
         assert h.seed is not None  # the parser reads a seed header's seed
         spec = validate_spec(ruleset, difficulty, h.ridges, h.seed)
-        return _seeded(spec, SeedOrigin(spec))
+        return _seeded(spec, SeedOrigin(spec), ruleset)
     if h.source == "setup":
         assert h.setup_bunkers is not None and h.setup_artillery is not None  # E126 otherwise
         return mission_from_setup(ruleset, difficulty, h.setup_ridges, h.setup_bunkers, h.setup_artillery)

@@ -296,9 +296,11 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
 
 
 def solve_mission(mission: Mission, **options) -> Par:
-    """:func:`solve` for a seeded mission's challenge deck (R25)."""
-    return solve(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
-                 mission.reshuffle, **options)
+    """:func:`solve` for a mission's challenge deck (R25). Raises :class:`BGridError` for a
+    mission with no known deck order."""
+    deck, numbers = mission.challenge_deck()
+    assert mission.game_map is not None and mission.difficulty is not None  # a deck order has its map
+    return solve(mission.game_map, mission.ruleset, mission.difficulty, deck, numbers, **options)
 
 
 #: How many seeds ``first_winnable`` tries before giving up.

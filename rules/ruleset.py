@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -277,6 +278,14 @@ def load_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
     if rs.name != name:
         raise RulesetError(f"ruleset {name}.json: key 'name' says '{rs.name}'")
     return rs
+
+
+def find_ruleset(name: str, extra: Mapping[str, Ruleset] | None = None) -> Ruleset:
+    """The ruleset ``name``: one of ``extra`` (rulesets the caller holds, such as a variant
+    being tried), else the one shipped under that name. Raises :class:`RulesetError`."""
+    if extra is not None and name in extra:
+        return extra[name]
+    return load_ruleset(name)
 
 
 @cache

@@ -1,5 +1,6 @@
 """A variant is a new ruleset file: change the values and the card table, and the engine, the
-verifier's messages, the mission sheet's aid and the deck faces all follow (docs/rules.md).
+verifier (parser, replay, messages, ledger, --explain), the score, the solver, the mission
+sheet's aid and the deck faces all follow (docs/rules.md).
 
 The variant: health 7 at normal, a hand of 6, three actions a turn, guns reaching 4 cells,
 artillery reach 5 minus the altitude, a low bombing band of 0-1, artillery hitting for 2, the
@@ -27,8 +28,16 @@ from bgrid.rules.ruleset import Play, load_ruleset, parse_ruleset
 from bgrid.rules.state import Phase
 from bgrid.verifier.log_parser import parse_log
 from bgrid.challenges.mission import MapOrigin, Mission
+from bgrid.challenges.seeding import stream
+from bgrid.players.search import play_plan
+from bgrid.players.playout import play_out, replay
+from bgrid.players.solver import Member, hand_tables, solve_mission
+from bgrid.rules.log_writer import write_log
+from bgrid.verifier.ledger import damage_entries
 from bgrid.verifier.messages import LogError
+from bgrid.verifier.narrative import explain
 from bgrid.verifier.replay import Replay
+from bgrid.verifier.verify import Verifier
 
 from engine_boards import board, card, placed
 
@@ -137,3 +146,127 @@ def test_the_deck_faces_read_the_card_table():
     standard = load_ruleset()
     assert card_role(card("QS"), standard) == ("Q · DESCEND −2", "altitude: red climbs, black descends")
     assert VARIANT.play_words(Play.ALTITUDE) == "an altitude card 10, J or Q"
+
+
+# -- the verifier, the ledger, --explain, the parser and the solver follow the variant --------
+
+SEEDED = mission_from_seed(1944)
+
+
+def variant_mission() -> Mission:
+    """Seed 1944's map as an explicit map, played under the variant ruleset (a seed names
+    another map under another ruleset: the seeded streams are the ruleset's own)."""
+    return Mission(MapOrigin(), VARIANT, "normal", SEEDED.game_map, SEEDED.deck, SEEDED.reshuffle)
+
+
+def variant_logs(count: int):
+    """Random games of the variant on the player's own deck, written as logs: (log text,
+    the engine's final state)."""
+    mission = variant_mission()
+    for k in range(count):
+        rng = stream("standard-1", f"variant-{k}", 1)
+        trace: list = []
+        start = mission.start(challenge_deck=False)
+        play_out(start.copy(), rng, trace)
+        events = [ev for step in replay(start, trace) for ev in step]
+        claim = (str(start.outcome), engine.score(start).total)
+        yield write_log(events, mission.header_lines(), claim=claim), start
+
+
+def test_a_variant_log_names_its_ruleset_in_the_header():
+    text, _ = next(variant_logs(1))
+    assert "ruleset: variant-7" in text.splitlines()[1:6]
+
+
+def test_whole_variant_logs_verify_with_the_engines_outcome_and_score():
+    verifier = Verifier(rulesets={"variant-7": VARIANT})
+    for text, final in variant_logs(6):
+        verdict = verifier.verify(text)
+        assert verdict.verdict == "valid", verdict.errors
+        assert verdict.ruleset == "variant-7" and verdict.difficulty == "normal"
+        assert verdict.score.total == engine.score(final).total
+        assert verdict.score.damage == final.damage
+
+
+def test_a_variant_log_with_a_slip_is_refused():
+    text, final = next(variant_logs(1))
+    claimed = f"claim: {final.outcome} {engine.score(final).total}"
+    slipped = text.replace(claimed, f"claim: {final.outcome} {engine.score(final).total + 1}")
+    verdict = Verifier(rulesets={"variant-7": VARIANT}).verify(slipped)
+    assert verdict.verdict == "invalid" and verdict.errors[0].code == "E214"
+
+
+def test_an_unknown_ruleset_is_named_before_any_card_of_its_table_is_judged():
+    # A 6 does not bomb in standard-1; in a ruleset the verifier does not know it may. The
+    # header's ruleset is the error (E127), not the card (E112).
+    text = ("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"
+            "map artillery: B9 F8 J1 D10\nruleset: nowhere-1\nturn 1\nenter 7H\nbomb 6H -> 2D\n")
+    verdict = Verifier().verify(text)
+    assert [e.code for e in verdict.errors] == ["E127"]
+
+
+def test_the_parser_judges_card_kinds_by_the_logs_own_table():
+    bombing_six = dataclasses.replace(VARIANT, name="six-bombs-1", card_kinds=tuple(
+        dataclasses.replace(k, play=Play.BOMB) if k.rank == 6 else k for k in VARIANT.card_kinds))
+    head = ("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"
+            "map artillery: B9 F8 J1 D10\n")
+    body = "turn 1\nenter 7H\ndraw 2S 3S 4S 5S 6S 8S\nbomb 6S -> 2D\n"
+    with pytest.raises(LogError) as err:
+        parse_log(head + body)
+    assert err.value.code == "E112" and "'bomb' plays a bomb card 7, 8 or A" in str(err.value)
+    log = parse_log(head + "ruleset: six-bombs-1\n" + body, rulesets={"six-bombs-1": bombing_six})
+    assert log.statements[-1].kind == "bomb"
+
+
+def test_the_ledger_and_the_explanation_count_the_variant_artillery_damage():
+    # Two pieces next to the bomber at altitude 4 (reach 5 - 4 = 1) fire together: one
+    # fire step, the variant's 2 damage (R18), however many pieces fire.
+    state = variant_state(board(artillery="C4 D3"), "C3", altitude=4, hand="2H", top="5H")
+    engine.apply(state, EndPhase())
+    events = engine.reveal(state, card("5H"))
+    index = next(i for i, e in enumerate(events) if isinstance(e, Damage))
+    entries = damage_entries(1, 9, events, index, state)
+    assert len(entries) == 2  # one entry a point of damage
+    assert entries[0].message.endswith("2 pieces fired, 2 damage at most an Automa phase")
+
+
+def test_explain_tells_the_variant_damage_and_actions():
+    verifier = Verifier(rulesets={"variant-7": VARIANT})
+    told = []
+    for text, _ in variant_logs(6):
+        told += explain(verifier.verify(text, history=True))
+    fired = [line for line in told if " fire" in line and "damage at most" in line]
+    assert fired and all("(2 damage at most, R18)" in line for line in fired)
+    ended = [line for line in told if "actions and no King or Joker left" in line]
+    assert ended and all("three actions" in line for line in ended)
+
+
+def test_the_score_values_come_from_the_ruleset():
+    richer = dataclasses.replace(VARIANT, score_bunker=5, score_artillery=3, score_damage=-2)
+    state = variant_state(board(), "C3", damage=2)
+    state.ruleset = richer
+    state.bunkers_destroyed, state.artillery_destroyed = 1, 1
+    assert engine.score(state).total == 5 + 3 - 2 * 2
+    assert engine.score(state).breakdown() == "1 bunker × +5, 1 artillery × +3, 2 damage × -2 = 4"
+
+
+def test_the_solvers_hand_heuristic_reads_the_card_table():
+    bombs, moves = hand_tables(load_ruleset())
+    assert [r for r in range(14) if bombs[r]] == [0, 1, 7, 8]  # the Joker, the Ace, 7, 8 (R17)
+    assert [r for r in range(14) if moves[r]] == [0, 2, 3, 4, 5]
+    six_bombs = dataclasses.replace(VARIANT, card_kinds=tuple(
+        dataclasses.replace(k, play=Play.BOMB) if k.rank == 6 else k for k in VARIANT.card_kinds))
+    assert hand_tables(six_bombs)[0][6]
+
+
+def test_a_variant_challenge_solves_to_a_line_the_variant_verifier_accepts():
+    quick = (Member("quick", 1, 400, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),)
+    mission = variant_mission()
+    par = solve_mission(mission, portfolio=quick)
+    assert par.best is not None
+    state = mission.start(challenge_deck=True)
+    events = play_plan(state, par.best.plays)
+    # its line, played on the variant's deck order, is a game a player's own deck may give
+    text = write_log(events, mission.header_lines(), claim=(str(state.outcome), engine.score(state).total))
+    verdict = Verifier(rulesets={"variant-7": VARIANT}).verify(text)
+    assert verdict.verdict == "valid" and verdict.score.total == par.best.score

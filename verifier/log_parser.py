@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Literal, overload
 
@@ -21,7 +22,7 @@ from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import Card
 from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
-from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
+from ..rules.ruleset import DEFAULT_RULESET, Play, Ruleset, find_ruleset, load_ruleset
 from .log_rows import RowReader, is_row
 from .messages import LogError
 from .statements import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
@@ -63,15 +64,20 @@ _new_tuple = tuple.__new__  # a Statement or Token from its fields, without Name
 _REMEMBER_MAX = 16384
 _REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
 
-# Which ranks each play takes (rulebook: Card Actions), from the standard ruleset's card
-# table; a Joker is judged by its declaration. (A statement is read from its line alone, before
-# the map and its ruleset are known; the engine checks the card against the log's own ruleset.)
-_STANDARD = load_ruleset(DEFAULT_RULESET)
-_PLAYS = {
-    keyword: (frozenset(_STANDARD.ranks_of(play)), _STANDARD.play_words(play))
-    for keyword, play in (("move", Play.MOVE), ("alt", Play.ALTITUDE), ("guns", Play.GUNS),
-                          ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
-}
+_KEYWORD_PLAYS = (("move", Play.MOVE), ("alt", Play.ALTITUDE), ("guns", Play.GUNS),
+                  ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
+
+
+def plays_of(ruleset: Ruleset) -> dict[str, tuple[frozenset[int], str]]:
+    """Which ranks each statement's play takes (rulebook: Card Actions) in ``ruleset``'s card
+    table, and how a message names them; a Joker is judged by its declaration."""
+    return {keyword: (frozenset(ruleset.ranks_of(play)), ruleset.play_words(play))
+            for keyword, play in _KEYWORD_PLAYS}
+
+
+# The standard table, for the logs of the standard ruleset (nearly all); a log of another
+# ruleset is read with its own table once its header is read (_Parser.use_ruleset).
+_PLAYS = plays_of(load_ruleset(DEFAULT_RULESET))
 STATE_KEYS = ("at", "facing", "alt", "dmg", "art")
 _DESTROYED = ("x", "X", "✕")  # a destroyed piece in an art check (the sheet prints ✕)
 _EXAMPLES = {
@@ -101,9 +107,11 @@ def read_log_bytes(data: bytes) -> str:
     return text
 
 
-def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None) -> ParsedLog:
+def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None,
+              rulesets: Mapping[str, Ruleset] | None = None) -> ParsedLog:
     """Parse a whole log. Raises :class:`LogError` (code E0xx/E1xx) at the first problem.
-    ``remembered``: body lines read before, by text (kept from log to log by a ``Verifier``)."""
+    ``remembered``: body lines read before, by text (kept from log to log by a ``Verifier``).
+    ``rulesets``: rulesets the caller holds besides the shipped ones (a variant), by name."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         text = read_log_bytes(bytes(source))
     else:
@@ -121,14 +129,18 @@ def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None) -
     # One search over the whole text usually shows that no line holds a control character
     # (a CR counts only when it ends a line); then the lines need not be searched one by one.
     clean = _CONTROL_IN_TEXT.search(text) is None and text.count("\r") == text.count("\r\n")
-    return _Parser(lines, clean, {} if remembered is None else remembered).run()
+    return _Parser(lines, clean, {} if remembered is None else remembered, rulesets).run()
 
 
 class _Parser:
     def __init__(self, lines: list[str], clean: bool = False,
-                 remembered: dict[str, tuple] | None = None) -> None:
+                 remembered: dict[str, tuple] | None = None,
+                 rulesets: Mapping[str, Ruleset] | None = None) -> None:
         self.lines = lines
         self.remembered = {} if remembered is None else remembered
+        self.rulesets = rulesets
+        # the card table's plays (None: the ruleset is unknown, E127 tells it; no card check)
+        self.plays: dict[str, tuple[frozenset[int], str]] | None = _PLAYS
         self.clean = clean  # no control character in any line (parse_log has looked)
         self.header = Header()
         self.statements: list[Statement] = []
@@ -196,6 +208,7 @@ class _Parser:
                 if not in_body:
                     self.finish_header()
                     in_body = self.in_body = True
+                    remembered = self.remembered
                 done = len(statements)
                 self.rows().read(code, statements)
                 body_text.extend(st.canonical() for st in statements[done:])
@@ -227,6 +240,7 @@ class _Parser:
                                      tokens[0])
                 self.finish_header()
                 in_body = self.in_body = True
+                remembered = self.remembered
                 if recall(raw, index):  # the first turn line, read in an earlier log
                     continue
             statement = self.statement(tokens)
@@ -382,6 +396,19 @@ class _Parser:
                     self.lineno = h.entries[next(k for k in h.entries if k.startswith("map "))][0].line
                     raise self.error("E126", f"an explicit map needs the '{key}:' line too "
                                      "(it may be empty for mountains)", column=1)
+        self.use_ruleset(_ruleset_of(h))
+
+    def use_ruleset(self, name: str) -> None:
+        """Read the body with the card table of the ruleset ``name``. The line memo holds
+        statements read with the standard table, so another ruleset's log reads its lines
+        afresh; an unknown ruleset's cards are not checked here (E127 names the ruleset)."""
+        if name == DEFAULT_RULESET:
+            return
+        self.remembered = {}
+        try:
+            self.plays = plays_of(find_ruleset(name, self.rulesets))
+        except BGridError:
+            self.plays = None
 
     def at_entry(self, key: str) -> HeaderEntry:
         """Point at the header line of ``key`` (one the header was read with) and return it."""
@@ -444,7 +471,9 @@ class _Parser:
 
     def played(self, token: Token, kind: str) -> Card:
         card = self.card(token, joker="declared")
-        ranks, what = _PLAYS[kind]
+        if self.plays is None:
+            return card
+        ranks, what = self.plays[kind]
         if card.acting.rank not in ranks:
             raise self.error("E112", f"'{kind}' plays {what}, not {token.text}", token)
         return card
@@ -670,11 +699,17 @@ def _ruleset_of(header: Header) -> str:
     if header.ruleset is not None:
         return header.ruleset
     if header.challenge is not None:
-        try:
-            return decode_code(header.challenge).ruleset
-        except BGridError:  # the code's error is told when the mission is built
-            pass
+        return _code_ruleset(header.challenge)
     return DEFAULT_RULESET
+
+
+@lru_cache(maxsize=256)
+def _code_ruleset(code: str) -> str:
+    """A challenge code's ruleset (a folder holds many runs of one code: decoded once)."""
+    try:
+        return decode_code(code).ruleset
+    except BGridError:  # the code's error is told when the mission is built
+        return DEFAULT_RULESET
 
 
 @lru_cache(maxsize=4096)

@@ -8,7 +8,10 @@ remembered for the next log.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..challenges.mission import ChallengeOrigin, Mission, MissionError, mission_from_header
+from ..rules.ruleset import Ruleset
 from .messages import LogError
 from .statements import Header, ParsedLog
 
@@ -42,14 +45,15 @@ def map_key(mission: Mission) -> str:
 _SOURCES_KEPT = 64
 
 
-def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = None) -> Mission:
+def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = None,
+                   rulesets: Mapping[str, Ruleset] | None = None) -> Mission:
     """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130).
 
     ``remembered`` (a ``Verifier``'s memo): missions built from a challenge code or a seed, by
     the header values that fixed them; a folder of logs often holds many runs of one
     challenge, and building a mission (shuffles, map) costs more than reading a whole log.
     The same values always give the same mission; a header that fails is never remembered.
-    Bounded, oldest out first."""
+    Bounded, oldest out first. ``rulesets``: see :func:`mission_from_header`."""
     h: Header = log.header
     key: tuple[str | int | None, ...]
     if h.source == "challenge":
@@ -57,21 +61,21 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = Non
     elif h.source == "seed":
         key = ("seed", h.seed, h.ridges, h.difficulty, h.ruleset)
     else:  # hand setups and explicit maps are rare and cheap enough: built each time
-        return _build(log)
+        return _build(log, rulesets)
     if remembered is None:
-        return _build(log)
+        return _build(log, rulesets)
     mission = remembered.get(key)
     if mission is None:
-        mission = _build(log)
+        mission = _build(log, rulesets)
         if len(remembered) >= _SOURCES_KEPT:
             del remembered[next(iter(remembered))]
         remembered[key] = mission
     return mission
 
 
-def _build(log: ParsedLog) -> Mission:
+def _build(log: ParsedLog, rulesets: Mapping[str, Ruleset] | None) -> Mission:
     try:
-        return mission_from_header(log.header)
+        return mission_from_header(log.header, rulesets)
     except MissionError as exc:
         raise _fail(log, exc) from None
 

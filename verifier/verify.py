@@ -7,12 +7,15 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ..challenges.mission import Mission
 from ..rules.engine import score
 from ..rules.log_writer import log_text
+from ..rules.ruleset import Ruleset
 from ..rules.state import GameState
 from .explain import describe_state, legal_summary
 from .log_parser import MAX_BYTES, parse_log, read_log_bytes
-from ..challenges.mission import Mission
 from .map_source import assurance, map_key, mission_source, source_text
 from .messages import LogError
 from .replay import Replay
@@ -24,10 +27,12 @@ class Verifier:
     lines already parsed, the missions of challenge codes and seeds, and their start states.
     A folder often holds many runs of one challenge, and building a mission costs more than
     reading a whole log. The caller owns it (the CLI keeps one per run, or per worker
-    process); nothing is remembered at module level. Each memo is bounded.
+    process); nothing is remembered at module level. Each memo is bounded. ``rulesets``:
+    rulesets the caller holds besides the shipped ones (a variant being tried), by name.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rulesets: Mapping[str, Ruleset] | None = None) -> None:
+        self.rulesets = rulesets
         self.lines: dict[str, tuple] = {}  # a body line's text -> its statement's fields
         self.missions: dict[tuple, Mission] = {}  # header values -> the mission
         self.starts: dict[int, tuple[Mission, GameState]] = {}  # id(mission) -> its start
@@ -47,11 +52,11 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     try:
         # text is held to the byte limit too (log-format: Lexical counts bytes, not characters)
         log = parse_log(read_log_bytes(raw) if isinstance(data, (bytes, bytearray))
-                        or len(raw) > MAX_BYTES else data, memo.lines)
+                        or len(raw) > MAX_BYTES else data, memo.lines, memo.rulesets)
     except LogError as exc:
         return _notation_verdict(exc, raw, source, memo, history)
     try:
-        mission = mission_source(log, memo.missions)
+        mission = mission_source(log, memo.missions, memo.rulesets)
     except LogError as exc:
         return _identified(Verdict(INVALID, source=source, errors=[exc], verification_id=raw_id(raw)),
                            log.header)
@@ -147,7 +152,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
     _identified(verdict, partial.header)
     replay = None
     try:
-        mission = mission_source(partial, memo.missions)
+        mission = mission_source(partial, memo.missions, memo.rulesets)
         _identified(verdict, partial.header, mission)
         verdict.assurance = assurance(mission)
         replay = Replay(partial, mission, memo.starts)
