@@ -307,13 +307,6 @@ def solve_mission(mission: Mission, **options) -> Par:
 WINNABLE_TRIES = 20
 
 
-def is_winnable(mission, **options) -> bool:
-    """The winnable predicate (for ``bgrid pack --winnable`` and dated challenges): the
-    portfolio's solve of the challenge deck finds a victory."""
-    par = solve_mission(mission, **options)
-    return par.victory_found
-
-
 def winning_par(spec, **options) -> int | None:
     """The par of a ``ChallengeSpec``'s challenge deck when the portfolio's solve finds a
     victory, else None: the ``accept`` test of winnable dated challenges

@@ -1,10 +1,11 @@
-"""Player actions: small frozen values that print and parse their log notation.
+"""Player actions: small frozen values that print their log notation.
 
-The engine (``rules.engine``) takes these; the verifier reads them from log lines; the log
-writer prints them. Card draws and reveals are not actions: they come from a card source.
+The engine (``rules.engine``) takes these; the verifier's parser reads them from log lines
+(``parse_steps`` for a move's steps); the log writer prints them. Card draws and reveals are
+not actions: they come from a card source.
 
->>> Move.parse("move 5c ff lf")
-Move(card=Card.parse('5C'), steps='FFLF')
+>>> str(Move(Card.parse("5C"), parse_steps(["ff", "lf"])))
+'move 5C FFLF'
 >>> str(Throttle(Card.parse("9H"), Altitude(Card.parse("QH"))))
 'throttle 9H alt QH'
 >>> str(Guns(Card.parse("JK=6H"), Cell.parse("C4")))
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Cell, column_name, parse_column
+from .board import Cell, column_name
 from .cards import Card
 from .errors import NotationError
 from .notation import ascii_upper
@@ -32,12 +33,6 @@ def parse_steps(words) -> str:
         raise NotationError(f"'{token}' is not a step list: expected F (forward), L (turn left) "
                             "and R (turn right), e.g. FFRF", token)
     return steps
-
-
-def _expect(words, keyword: str, count: int | None, example: str):
-    if not words or words[0].lower() != keyword or (count is not None and len(words) != count):
-        text = " ".join(words)
-        raise NotationError(f"'{text}' is not a {keyword} action: expected e.g. '{example}'", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +52,6 @@ class Move:
     card: Card
     steps: str
 
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        words = text.split()
-        _expect(words, "move", None, "move 5C FFLF")
-        if len(words) < 3:
-            raise NotationError(f"'{text}' is not a move: expected a card and steps, e.g. 'move 5C FFLF'",
-                                text)
-        return cls(Card.parse(words[1]), parse_steps(words[2:]))
-
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards this play puts down, as played (a Joker with its declaration)."""
@@ -80,12 +66,6 @@ class Altitude:
     """An altitude card: 10/J ±1, Q ±2; red climbs, black descends."""
 
     card: Card
-
-    @classmethod
-    def parse(cls, text: str) -> Altitude:
-        words = text.split()
-        _expect(words, "alt", 2, "alt QH")
-        return cls(Card.parse(words[1]))
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -168,6 +148,3 @@ class EndPhase:
 
 Action = EnterColumn | Move | Altitude | Guns | Bomb | Throttle | Resupply | EndPhase
 
-
-def parse_column_choice(text: str) -> EnterColumn:
-    return EnterColumn(parse_column(text))

@@ -38,12 +38,6 @@ def _step_toward(piece: int, goal: int) -> Cell | None:
 _STEP = tuple(tuple(_step_toward(p, g) for g in range(SIZE * SIZE)) for p in range(SIZE * SIZE))
 
 
-def step_toward(piece: Cell, goal: Cell) -> Cell | None:
-    """One step toward ``goal`` along the axis with the larger gap; on equal gaps along the
-    column, changing the row (R20). None when already there."""
-    return _STEP[piece][goal]
-
-
 def resolve_automa(state: GameState, card: Card, events: list) -> None:
     """Steps 2–5 for the revealed Automa ``card``. The card is in ``state.in_play``.
 

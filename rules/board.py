@@ -105,11 +105,6 @@ class Facing(enum.Enum):
                 return facing
         raise NotationError(f"'{text}' is not a facing: expected N, E, S or W", text)
 
-    @property
-    def delta(self) -> tuple[int, int]:
-        """(column step, row step) of one cell forward."""
-        return _DELTA[self]
-
     def turned_left(self) -> Facing:
         return _LEFT[self]
 

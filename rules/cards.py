@@ -212,6 +212,3 @@ def parse_cards(text: str) -> list[Card]:
     """Read a space-separated list of cards: ``"7H 2S JK"``."""
     return [Card.parse(tok) for tok in text.split()]
 
-
-def format_cards(cards) -> str:
-    return " ".join(str(c) for c in cards)

@@ -188,11 +188,6 @@ class GameState:
             return _PENDING_PURPOSE[type(self.pending)]
         return _PHASE_PURPOSE.get(phase)
 
-    @property
-    def ready_artillery(self) -> list[Cell]:
-        """Ready (not suppressed) pieces in column-then-row order (R20)."""
-        return sorted(self.artillery - self.suppressed, key=COLUMN_THEN_ROW.__getitem__)
-
     def card_count(self) -> int:
         """Cards in all piles; always 54 (a property test checks it)."""
         return len(self.draw_pile) + len(self.hand) + len(self.discard) + len(self.in_play)

@@ -12,7 +12,6 @@ game at that moment and what would have been legal there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..rules.errors import BGridError
@@ -82,15 +81,6 @@ def default_rule(code: str) -> str:
     return CATALOG[code][1]
 
 
-@dataclass(frozen=True)
-class Position:
-    """Where in the log: line 1-based, column 1-based in characters, the token there."""
-
-    line: int
-    column: int
-    token: str = ""
-
-
 class LogError(BGridError):
     """One finding in a log: a stable ``code``, the ``rule`` cited, a plain sentence and,
     when known, the position, the quoted line, the game state and the legal alternatives.
@@ -130,11 +120,6 @@ class LogError(BGridError):
         parser's ``partial`` log stays behind."""
         return (_rebuilt, (self.code, self.message, self.line, self.column, self.token, self.text,
                            self.rule, self.state, self.legal, self.detail))
-
-    def located(self, *, line: int, column: int, token: str, text: str | None) -> LogError:
-        """This error placed at a position (used when the position is known only later)."""
-        return LogError(self.code, self.message, line=line, column=column, token=token, text=text,
-                        rule=self.rule, state=self.state, legal=self.legal, detail=self.detail)
 
     def with_context(self, state: str | None, legal=()) -> LogError:
         return LogError(self.code, self.message, line=self.line, column=self.column, token=self.token,
