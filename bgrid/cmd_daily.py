@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cmd_print import DEFAULT_OUT, write_pack
+from .options import DEFAULT_OUT
 from .generator.paper import PAPERS
 from .challenges.codes import encode_code
 from .challenges.daily import DAILY, WEEKLY, dated_key, dated_spec
@@ -88,8 +88,12 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
         from .generator.safe_output import make_folder
         from .challenges.mission import mission_from_spec
 
+        from .generator.pack import write_pack
+        from .verifier.safe_text import display_name
+
         make_folder(Path(out), "the --out folder")
-        write_pack(mission_from_spec(spec), paper, Path(out), par=par)
+        for path in write_pack(mission_from_spec(spec), paper, Path(out), par=par):
+            click.echo(display_name(str(path)))
 
 
 def _winnable_spec(when: date, ruleset: str, period: str):

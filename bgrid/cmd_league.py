@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .cmd_verify import Unreadable, list_inputs, read_input
+from .verifier.log_inputs import Unreadable, list_inputs, read_input
 from .league import (compute_standings, create_league, find_entry, list_entries, open_league, submit_logs)
 from .league.page import reports_folder_name
 from .league.standings import against_par, par_source

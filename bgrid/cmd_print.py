@@ -13,10 +13,9 @@ import click
 
 from .generator.paper import PAPERS
 from .header_options import header_options, pick_source
-from .options import WholeNumber, mission_options, pick_mission
+from .options import DEFAULT_OUT, WholeNumber, mission_options, pick_mission
 from .verifier.safe_text import display_name
 
-DEFAULT_OUT = Path("output")
 
 
 def _common(func):
@@ -101,22 +100,15 @@ def _target(out: Path, default_name: str, header: Path | None = None) -> Path:
 
 
 def _write(path: Path, pdf: bytes, png: bool) -> None:
+    from .generator.preview import page_previews
     from .generator.safe_output import write_atomic
 
-    pages = _pages(path, pdf) if png else {}
+    pages = page_previews(path, pdf) if png else {}
     write_atomic(path, pdf)
     click.echo(display_name(str(path)))
     for page, image in pages.items():
         write_atomic(page, image)
         click.echo(display_name(str(page)))
-
-
-def _pages(path: Path, pdf: bytes) -> dict[Path, bytes]:
-    """The --png previews of ``pdf`` by the path each is written to, beside ``path``."""
-    from .generator.preview import pdf_to_pngs
-
-    return {path.with_name(f"{path.stem}-p{number}.png"): image
-            for number, image in enumerate(pdf_to_pngs(pdf), start=1)}
 
 
 def _player_name(ctx, param, value: str | None) -> str | None:
@@ -236,35 +228,11 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
     par = None
     if winnable:
         source, par = _winnable(source, code is not None)
-    write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
-               settings=settings, inputs=[header] if header is not None else [])
+    from .generator.pack import write_pack
 
-
-def write_pack(source, paper: str, out: Path, *, png: bool = False, player: str | None = None,
-               par: int | None = None, rating=None, settings: dict | None = None,
-               inputs: list[Path] | None = None) -> None:
-    """Write ``source``'s pack into ``out``/<name>/ (``out`` exists) and print its files;
-    a pack never replaces ``inputs`` (the ``--header`` log it was made from)."""
-    from .generator.pack import is_pack_file, pack_files
-    from .generator.safe_output import OutputError, atomic_folder, is_same_file, write_atomic
-    from .generator.sheet import sheet_name
-
-    folder = out / sheet_name(source)
-    for given in inputs or []:
-        if is_same_file(folder, given) or (folder.is_dir() and is_same_file(folder, Path(given).parent)):
-            raise OutputError(f"--out '{out}': the pack folder '{folder}' holds the --header log "
-                              f"'{given}'; it would be replaced. Give another --out")
-    files = pack_files(source, paper, player=player, par=par, rating=rating, **(settings or {}))
-    if png:
-        for name in [n for n in files if n.endswith(".pdf")]:
-            files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())
-    # Built beside the target and renamed into place: a pack is complete or absent, and two
-    # runs on one folder each leave a whole pack, never a mix.
-    with atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:
-        for name, data in files.items():
-            write_atomic(building / name, data)
-    for name in files:
-        click.echo(display_name(str(folder / name)))
+    for path in write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
+                           settings=settings, inputs=[header] if header is not None else []):
+        click.echo(display_name(str(path)))
 
 
 def _winnable(source, by_code: bool):

@@ -5,7 +5,8 @@ folder's HTML index) is written as soon as its verdict comes; only the counts ar
 a folder of any size runs in the same memory. Folders are read defensively: they come from
 strangers. Symlinks inside a folder are not followed, FIFOs and devices are never opened,
 and every entry that matches the pattern is either verified or listed as skipped with its
-reason; names and log text are shown through ``verifier.safe_text``.
+reason (``verifier.log_inputs``); names and log text are shown through
+``verifier.safe_text``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import stat
 import sys
 from dataclasses import dataclass
 
@@ -21,7 +21,7 @@ import click
 
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.json_text import indented_json
-from .verifier.log_parser import MAX_BYTES
+from .verifier.log_inputs import Input, Unreadable, list_inputs, read_input
 from .options import WholeNumber
 from .workers import available_cores
 from .verifier.safe_text import display_name, one_line, printable_lines
@@ -29,87 +29,8 @@ from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import Verifier, row_form
 
-LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
 PARALLEL_FROM = 40  # fewer logs are verified in this process: starting workers costs more
-
-
-class Unreadable(Exception):
-    """An input that cannot be read at all (exit status 2)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Input:
-    """One log to verify: ``path`` as given or found ('-' is standard input), ``shown`` its
-    safe display name; ``in_folder`` when it was found by listing a folder (then it is
-    opened without following a symlink); ``skipped`` the reason it is not read at all."""
-
-    path: str
-    shown: str
-    in_folder: bool = False
-    skipped: str | None = None
-
-
-def list_inputs(paths) -> tuple[list[Input], list[str]]:
-    """The inputs in order, and the folders that could not be listed (one line each).
-
-    A folder gives its entries named *.log or *.txt (any case), sorted, not recursive;
-    a matching entry that is a symlink, a folder, a FIFO, a device or a socket is listed as
-    skipped with the reason. Raises :class:`Unreadable` for a folder without any match."""
-    out, failed = [], []
-    for p in paths:
-        if p == "-":
-            out.append(Input("-", "<stdin>"))
-        elif os.path.isdir(p):
-            try:
-                with os.scandir(p) as listing:
-                    found = sorted((e for e in listing if e.name.lower().endswith(LOG_SUFFIXES)),
-                                   key=lambda e: e.name)
-            except OSError as exc:
-                failed.append(f"{display_name(p)}: cannot list the folder ({exc.strerror or exc})")
-                continue
-            if not found:
-                raise Unreadable(f"{display_name(p)}: the directory holds no *.log or *.txt file")
-            out.extend(Input(e.path, display_name(e.path), True, _skip_reason(e)) for e in found)
-        else:
-            out.append(Input(p, display_name(p)))
-    return out, failed
-
-
-def _skip_reason(entry: os.DirEntry) -> str | None:
-    """Why a folder entry is not read, or None for a regular file."""
-    try:
-        if entry.is_symlink():
-            return "a symbolic link (not followed inside a folder; name the file itself to verify it)"
-        if entry.is_dir(follow_symlinks=False):
-            return "a folder, not a log"
-        if not entry.is_file(follow_symlinks=False):
-            return "not a regular file (a FIFO, a device or a socket)"
-    except OSError as exc:
-        return f"cannot be examined ({exc.strerror or exc})"
-    return None
-
-
-def read_input(item: Input) -> bytes:
-    """The bytes of a log, at most one byte over the verifier's cap (it then says so)."""
-    try:
-        if item.path == "-":
-            if sys.stdin is None:
-                raise Unreadable("<stdin>: standard input is closed")
-            return sys.stdin.buffer.read(MAX_BYTES + 1)
-        if not item.in_folder:  # named by the user: a symlink or a FIFO (`<(...)`) is theirs to give
-            with open(item.path, "rb") as fh:
-                return fh.read(MAX_BYTES + 1)
-        # Found in a folder: not through a symlink, and never block on a FIFO that replaced
-        # the file since it was listed.
-        fd = os.open(item.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise Unreadable(f"{item.shown}: not a regular file")
-            return fh.read(MAX_BYTES + 1)
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise Unreadable(f"{item.shown}: cannot read the file ({reason})") from None
 
 
 def _echo(text: str, err: bool = False, nl: bool = True) -> None:

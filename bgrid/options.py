@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import click
 
@@ -12,6 +13,7 @@ from .challenges.mission import Mission, mission_from_code, mission_from_seed
 _SEED = re.compile(r"[+-]?[0-9]+")
 SEED_DIGITS = 15  # more than the largest seed has, so the range check still words the refusal
 SEED_LIMIT = 10 ** SEED_DIGITS
+DEFAULT_OUT = Path("output")  # where --out puts printables unless told
 
 
 class WholeNumber(click.ParamType):

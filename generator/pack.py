@@ -1,4 +1,4 @@
-"""The mission pack: what goes in it. The CLI writes it whole (``safe_output.atomic_folder``).
+"""The mission pack: what goes in it, written whole (``safe_output.atomic_folder``).
 
 A pack is ``<out>/<code>/`` holding the mission sheet, the challenge deck and the map JSON
 (``bgrid map --json``), so one folder has all a player needs for a challenge.
@@ -7,12 +7,14 @@ A pack is ``<out>/<code>/`` holding the mission sheet, the challenge deck and th
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ..challenges.mission import Mission
 from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
-from .sheet import render_sheet
+from .safe_output import OutputError, atomic_folder, is_same_file, write_atomic
+from .sheet import render_sheet, sheet_name
 
 
 def is_pack_file(name: str) -> bool:
@@ -52,3 +54,28 @@ def rating_record(rating: Rating) -> dict:
     """The rating's numbers in ``map.json``: stars, win rate, interval, games, and how it was played."""
     return rating.as_dict() | {"wins": rating.wins, "player": "strong", "deck": "own",
                                "sim_seed": RATING_SEED}
+
+
+def write_pack(mission: Mission, paper: str, out: Path, *, png: bool = False, player: str | None = None,
+               par: int | None = None, rating: Rating | None = None, settings: dict | None = None,
+               inputs: list[Path] | None = None) -> list[Path]:
+    """Write ``mission``'s pack into ``out``/<name>/ (``out`` exists) and return the paths
+    written, in order; ``png`` adds a preview of every PDF page. A pack never replaces
+    ``inputs`` (the ``--header`` log it was made from). Raises :class:`OutputError`."""
+    folder = out / sheet_name(mission)
+    for given in inputs or []:
+        if is_same_file(folder, given) or (folder.is_dir() and is_same_file(folder, Path(given).parent)):
+            raise OutputError(f"--out '{out}': the pack folder '{folder}' holds the --header log "
+                              f"'{given}'; it would be replaced. Give another --out")
+    files = pack_files(mission, paper, player=player, par=par, rating=rating, **(settings or {}))
+    if png:
+        from .preview import page_previews
+
+        for name in [n for n in files if n.endswith(".pdf")]:
+            files.update((page.name, image) for page, image in page_previews(Path(name), files[name]).items())
+    # Built beside the target and renamed into place: a pack is complete or absent, and two
+    # runs on one folder each leave a whole pack, never a mix.
+    with atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:
+        for name, data in files.items():
+            write_atomic(building / name, data)
+    return [folder / name for name in files]

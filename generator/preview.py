@@ -37,6 +37,13 @@ def pdf_to_pngs(pdf: bytes, dpi: float = 100, pages: list[int] | None = None) ->
         document.close()
 
 
+def page_previews(path, pdf: bytes) -> dict:
+    """The PNG previews of ``pdf`` (``--png``) by the path each goes to, beside ``path``:
+    ``sheet-a4.pdf`` gives ``sheet-a4-p1.png`` …"""
+    return {path.with_name(f"{path.stem}-p{number}.png"): image
+            for number, image in enumerate(pdf_to_pngs(pdf), start=1)}
+
+
 def side_by_side(pngs: list[bytes], gap: int = 12) -> bytes:
     """One PNG of several page images in a row, on white."""
     from PIL import Image

@@ -1,0 +1,68 @@
+"""Imports run one way (docs/architecture.md): the command line imports the library, the
+library imports the game model, and the game model imports nothing outside itself; no
+command module imports another, and no package takes a private name of another."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+LIBRARY = ("players", "challenges", "generator", "verifier", "league")
+CLI_FOLDER = "bgrid"
+
+
+def imports(folder: str):
+    """(file, imported module as installed under bgrid., imported names) for every import."""
+    package = "bgrid" if folder == CLI_FOLDER else f"bgrid.{folder}"
+    for path in sorted((REPO / folder).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[:len(base) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                if module == "bgrid":  # `from .. import templates`: the names are modules
+                    for alias in node.names:
+                        yield path.name, f"bgrid.{alias.name}", []
+                    continue
+                yield path.name, module, [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield path.name, alias.name, []
+
+
+def top(module: str) -> str:
+    """The folder an installed module lives in: ``bgrid.rules.cards`` -> ``rules``; a CLI
+    module (``bgrid.cmd_verify``) -> ``bgrid``."""
+    parts = module.split(".")
+    if parts[0] != "bgrid" or len(parts) == 1:
+        return parts[0]
+    return parts[1] if parts[1] in LIBRARY + ("rules", "templates") else CLI_FOLDER
+
+
+def test_the_game_model_imports_nothing_outside_itself():
+    outside = [(f, m) for f, m, _ in imports("rules") if m.startswith("bgrid") and top(m) != "rules"]
+    assert not outside
+
+
+@pytest.mark.parametrize("folder", LIBRARY)
+def test_the_library_never_imports_the_command_line(folder):
+    assert not [(f, m) for f, m, _ in imports(folder) if m.startswith("bgrid") and top(m) == CLI_FOLDER]
+
+
+def test_no_command_module_imports_another():
+    found = [(f, m) for f, m, _ in imports(CLI_FOLDER)
+             if f.startswith("cmd_") and m.split(".")[-1].startswith("cmd_")]
+    assert not found
+
+
+@pytest.mark.parametrize("folder", ("rules", CLI_FOLDER) + LIBRARY)
+def test_no_private_name_crosses_a_package(folder):
+    found = [(f, m, n) for f, m, names in imports(folder) for n in names
+             if m.startswith("bgrid") and top(m) != folder and n.startswith("_") and not n.startswith("__")]
+    assert not found
