@@ -24,7 +24,7 @@ import argparse
 import statistics
 import time
 
-from bgrid.generator import sheet
+from bgrid.generator import sealed_pdf, sheet
 from bgrid.generator.deck_pdf import render_deck
 from bgrid.challenges.mission import mission_from_seed
 
@@ -53,15 +53,15 @@ def main() -> None:
     html = sheet.render_sheet_html(mission, "a4", "Ada")
     holder = {}
 
-    css, font_config = sheet.sheet_stylesheet()  # parsed once a process, as render_sheet does
+    css, font_config = sealed_pdf.sheet_stylesheet()  # parsed once a process, as render_sheet does
 
     def layout():
-        holder["doc"] = weasyprint.HTML(string=html, base_url=sheet.TEMPLATES.as_uri() + "/",
-                                        url_fetcher=sheet.sheet_fetcher()).render(
+        holder["doc"] = weasyprint.HTML(string=html, base_url=sealed_pdf.TEMPLATES.as_uri() + "/",
+                                        url_fetcher=sealed_pdf.sheet_fetcher()).render(
             stylesheets=[css], font_config=font_config)
 
     def write():
-        with sheet._fixed_font_timestamps():
+        with sealed_pdf._fixed_font_timestamps():
             holder["doc"].write_pdf(pdf_identifier=b"bench", custom_metadata=True)
 
     from bgrid.challenges.mission import blank_mission

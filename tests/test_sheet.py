@@ -13,7 +13,7 @@ from itertools import pairwise
 import jinja2
 import pytest
 
-from bgrid.generator import sheet
+from bgrid.generator import sealed_pdf, sheet
 from bgrid.generator.qr import QUIET_ZONE, qr_matrix, qr_svg
 from bgrid.rules.errors import BGridError
 from bgrid.challenges.mission import mission_from_seed
@@ -262,15 +262,15 @@ def test_remote_and_outside_resources_are_refused(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
     asked = ["http://example.com/tracker.png", "https://example.com/evil.css",
-             "file:///etc/passwd", (sheet.TEMPLATES / ".." / "pyproject.toml").resolve().as_uri()]
+             "file:///etc/passwd", (sealed_pdf.TEMPLATES / ".." / "pyproject.toml").resolve().as_uri()]
     html = (f'<html><head><link rel="stylesheet" href="{asked[1]}">'
             f'<style>@import url("{asked[1]}"); body {{ background: url({asked[0]}) }}</style></head>'
             f'<body><img src="{asked[0]}"><img src="{asked[2]}"><img src="{asked[3]}">'
             '<img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22'
             ' width=%222%22 height=%222%22/%3E">'
             '<p>sealed</p></body></html>')
-    fetcher = sheet.sheet_fetcher()
-    pdf = reader(sheet.html_to_pdf(html, b"test", fetcher))
+    fetcher = sealed_pdf.sheet_fetcher()
+    pdf = reader(sealed_pdf.html_to_pdf(html, b"test", fetcher))
     assert set(asked) <= set(fetcher.refused)
     assert not any(u.startswith("data:") for u in fetcher.refused)
     page = pdf.pages[0]
@@ -281,8 +281,8 @@ def test_remote_and_outside_resources_are_refused(monkeypatch):
 
 
 def test_fetcher_serves_the_templates_folder():
-    fetcher = sheet.sheet_fetcher()
-    response = fetcher.fetch((sheet.TEMPLATES / "sheet.css").as_uri())
+    fetcher = sealed_pdf.sheet_fetcher()
+    response = fetcher.fetch((sealed_pdf.TEMPLATES / "sheet.css").as_uri())
     assert b"@font-face" in response.read()
     assert fetcher.refused == []
 
@@ -363,7 +363,7 @@ def test_board_labels_sit_where_the_single_labels_did(mission):
     from fontTools.ttLib import TTFont
 
     def advances(font_file, size):
-        font = TTFont(str(sheet.TEMPLATES / "fonts" / font_file))
+        font = TTFont(str(sealed_pdf.TEMPLATES / "fonts" / font_file))
         cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
         return lambda letter: hmtx[cmap[ord(letter)]][0] * size / upem
 
