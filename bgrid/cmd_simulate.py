@@ -81,7 +81,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
             write_atomic(Path(write_logs) / name, text, "a log")
     # A bar only on a terminal: piped, click would still print its label.
     if games >= PROGRESS_FROM and not as_json and sys.stderr.isatty():
-        with click.progressbar(length=games, label="simulating", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
             result = simulate(mission, games, sim_seed, challenge_deck=challenge_deck,
                               player=player, progress=bar.update)
     else:

@@ -51,7 +51,7 @@ class Member:
     width: int
     nodes: int
     toward: float     # per cell closer to the nearest bunker
-    bombs: float      # per bomb card (7, 8, A, Joker) in hand, up to two
+    bombs: float      # per bomb card in hand (the card table's: 7, 8, A, Joker in standard-1), up to two
     moves: float      # per movement card (2-5, Joker) in hand, up to two
     margin: float     # per point of health left
     poised: float     # on a target with a bomb card in hand

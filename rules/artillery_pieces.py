@@ -37,7 +37,7 @@ class ArtilleryPieces:
         self.cells: tuple[Cell | None, ...] = tuple(start)
         self.moved_by: list[int | None] = [None] * len(self.cells)  # the line, None: never moved
         self.destroyed_by: list[int | None] = [None] * len(self.cells)  # the line
-        self.paths: list[list[Cell]] = [[c] for c in self.cells]  # since the last check
+        self.paths: list[list[Cell | None]] = [[c] for c in self.cells]  # since the last check
         self.suppressed_in: list[int | None] = [None] * len(self.cells)  # a turn
         self._number = {c: n for n, c in enumerate(self.cells, start=1)}
 
@@ -60,9 +60,9 @@ class ArtilleryPieces:
                 self._set(n, None)
                 self.destroyed_by[n - 1] = line
             elif kind is Suppressed:
-                n = self._number.get(ev.cell)
-                if n is not None:
-                    self.suppressed_in[n - 1] = turn
+                found = self._number.get(ev.cell)
+                if found is not None:
+                    self.suppressed_in[found - 1] = turn
 
     def _set(self, n: int, cell: Cell | None) -> None:
         cells = list(self.cells)

@@ -22,10 +22,11 @@ back gives the same statements, so the verification id does not change.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from .actions import Altitude, Move, Resupply, Throttle
 from .board import column_name
-from .log_notation import Statement, card_text
+from .log_notation import PieceCheck, Statement, card_text
 
 #: The columns of a row, in the sheet's order (after the turn number).
 COLUMNS = ("turn", "enter", "draw", "resupply", "action 1", "action 2", "automa", "at facing", "ALT",
@@ -74,7 +75,7 @@ def state_cells(st: Statement) -> list[str] | None:
         elif key == "health":
             health = f"/{value}"
         elif key == "art":
-            number, piece = value
+            number, piece = cast(tuple[int, PieceCheck], value)  # an art check's value (log_notation)
             art[number] = "" if piece.is_blank else str(piece)
     if health and not dmg:
         return None  # dmg …/H without the damage: no row cell says that
@@ -108,7 +109,7 @@ def _row(group: list[Statement]) -> str:
             reshuffles += "reshuffle "
             continue
         column, text, joint = _place(st, at, last=i == len(group) - 1)
-        if column == AT:  # the state check fills the cells from 'at facing' on
+        if isinstance(text, list):  # the state check fills the cells from 'at facing' on
             cells[AT:AT + len(text)] = text
             at = AT + len(text) - 1
             continue
@@ -127,7 +128,7 @@ def _row(group: list[Statement]) -> str:
     return BAR.join(cells) if len(cells) > 1 else cells[0] + BAR  # a bar makes it a row
 
 
-def _place(st: Statement, at: int, last: bool) -> tuple[int | None, object, str]:
+def _place(st: Statement, at: int, last: bool) -> tuple[int | None, str | list[str], str]:
     """(the column a statement goes to, its text, the joint to a cell already written); the
     column None when it cannot go in this row after column ``at``."""
     kind = st.kind

@@ -589,6 +589,7 @@ class _Parser:
         self.need(args, 3, kind)
         nine = self.played(args[0], kind)
         inner = args[1].text.lower()
+        paired: Move | Altitude
         if inner == "move":
             card = self.played(args[2], "move")
             paired = Move(card, self.steps(args[3:]))
@@ -613,7 +614,8 @@ class _Parser:
 
     def st_state(self, kind, tokens, args):
         self.need(args, 2, kind)
-        checks, seen = [], set()
+        checks: list[tuple[str, object, int]] = []
+        seen: set[str] = set()
         i = 0
         while i < len(args):
             key_token = args[i]
@@ -637,6 +639,7 @@ class _Parser:
                 raise self.error(code, f"'{vt.text}' is not {noun}: the checks of a state line "
                                  "are separated by spaces, not commas, e.g. 'state at G1 facing S "
                                  "alt 4 dmg 0'", vt)
+            value: object
             if key == "at":
                 value = None if vt.text.lower() == "off" else self.cell(vt)
             elif key == "facing":

@@ -586,7 +586,7 @@ _UNWATCHED = frozenset(Event.__args__) - _WATCHED
 def _played_joker(st: Statement) -> Card | None:
     """The declared Joker a play statement put down first (``guns JK=6S …``), else None."""
     action = st.action
-    if action is None or not action.cards:
+    if action is None or isinstance(action, (EnterColumn, EndPhase)) or not action.cards:
         return None
     card = action.cards[0]
     return card if card.is_joker else None

@@ -213,12 +213,12 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
     for start, (cell, since) in pieces.items():
         board.add("artillery", since, None, x=_centre(cell)[0], y=_centre(cell)[1],
                   name=f"{number[start]} ({cell})", number=number[start])
-    for number, points in sorted(route.items()):
-        _add_path(paths, number, points)
+    for line_turn, points in sorted(route.items()):
+        _add_path(paths, line_turn, points)
     last_turn = max([verdict.turns or turn] + list(route))
-    for number, (cell, facing) in bomber.items():
-        board.add("bomber", number, number if number < last_turn else None,
-                  shape=_bomber_shape(cell, facing), name=f"{cell} facing {facing}", turn=number)
+    for bomber_turn, (cell, facing) in bomber.items():
+        board.add("bomber", bomber_turn, bomber_turn if bomber_turn < last_turn else None,
+                  shape=_bomber_shape(cell, facing), name=f"{cell} facing {facing}", turn=bomber_turn)
     return last_turn
 
 
