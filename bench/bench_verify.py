@@ -67,6 +67,7 @@ verifier remembers 64 missions, so the 300 different ones are built anew every r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import resource
 import statistics
@@ -78,13 +79,13 @@ from pathlib import Path
 
 from bgrid.rules.events import PlayerPhaseEnded
 from bgrid.players.greedy import greedy_action
-from bgrid.challenges.mission import mission_from_seed
+from bgrid.challenges.mission import MapOrigin, mission_from_seed
 from bgrid.rules.ruleset import load_ruleset
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import Phase
 from bgrid.verifier.log_parser import parse_log
 from bgrid.players.simulated_logs import simulated_log
-from bgrid.verifier.map_source import mission_source
+from bgrid.verifier.map_source import map_key, mission_source
 from bgrid.verifier.replay import Replay
 from bgrid.verifier.verdict import verification_id
 from bgrid.verifier.verify import Verifier
@@ -110,11 +111,7 @@ def corpus(n: int, *, one_mission: bool = False) -> list[bytes]:
 def explicit_header(mission) -> list[str]:
     """The mission's map written out cell by cell (the 'explicit map' source): the verifier
     then builds the map from the header, not from a seed."""
-    m = mission.game_map
-    return ["bgrid-log: 1", "map mountains: " + " ".join(map(str, sorted(m.mountains))),
-            "map bunkers: " + " ".join(map(str, m.bunkers)),
-            "map artillery: " + " ".join(map(str, m.artillery)),
-            f"difficulty: {mission.spec.difficulty}"]
+    return ["bgrid-log: 1"] + dataclasses.replace(mission, origin=MapOrigin()).header_lines()
 
 
 def folder_corpus(n: int, folder: Path) -> None:
@@ -376,7 +373,7 @@ def stages(logs: list[bytes], memo: Verifier) -> str:
         c1 = time.process_time()
         mission = mission_source(log, memo.missions)
         c2 = time.process_time()
-        verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
+        verification_id(log.canonical_text(), mission.ruleset.name, map_key(mission))
         c3 = time.process_time()
         Replay(log, mission, memo.starts).run()
         c4 = time.process_time()
