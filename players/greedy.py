@@ -71,13 +71,13 @@ def _value(state: GameState, action) -> float:
     if isinstance(action, Altitude):
         return _altitude_value(state, action, 0, (action.card,))
     if isinstance(action, Throttle):
-        spent = (action.nine, action.paired.card)
+        spent = (action.card, action.paired.card)
         bonus = state.ruleset.throttle_bonus
         if isinstance(action.paired, Move):
             return _move_value(state, action.paired, bonus, spent) - 2
         return _altitude_value(state, action.paired, bonus, spent) - 2
     if isinstance(action, Resupply):
-        return 3 if not _keeps_a_bomb(state, action.king) else -2
+        return 3 if not _keeps_a_bomb(state, action.card) else -2
     assert isinstance(action, EndPhase)
     return 0
 

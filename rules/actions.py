@@ -109,33 +109,34 @@ class Bomb:
 
 @dataclass(frozen=True, slots=True)
 class Throttle:
-    """A 9 paired with a movement or altitude card; both actions, ends the phase (R11)."""
+    """A throttle card (a 9 in standard-1) paired with a movement or altitude card; both
+    actions, ends the phase (R11)."""
 
-    nine: Card
+    card: Card
     paired: Move | Altitude
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards this play puts down, as played (a Joker with its declaration)."""
-        return (self.nine, self.paired.card)
+        return (self.card, self.paired.card)
 
     def __str__(self) -> str:
-        return f"throttle {self.nine} {self.paired}"
+        return f"throttle {self.card} {self.paired}"
 
 
 @dataclass(frozen=True, slots=True)
 class Resupply:
-    """A King: discard it and draw one card; not an action (R29)."""
+    """A resupply card (a King in standard-1): discard it and draw one card; not an action (R29)."""
 
-    king: Card
+    card: Card
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards this play puts down, as played (a Joker with its declaration)."""
-        return (self.king,)
+        return (self.card,)
 
     def __str__(self) -> str:
-        return f"resupply {self.king}"
+        return f"resupply {self.card}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -494,7 +494,7 @@ def _apply_altitude(state: GameState, action: Altitude, events: list) -> None:
 def _apply_throttle(state: GameState, action: Throttle, events: list) -> None:
     """R11: the pair is both actions; the phase ends after it, Kings included."""
     paired = action.paired
-    _to_play(state, action.nine, paired.card)
+    _to_play(state, action.card, paired.card)
     state.actions = 2
     bonus = state.ruleset.throttle_bonus
     exited = False
@@ -502,7 +502,7 @@ def _apply_throttle(state: GameState, action: Throttle, events: list) -> None:
         exited = _play_move(state, paired, events, bonus).exited
     elif _play_altitude(state, paired, events, bonus):
         return
-    _discard(state, (action.nine, paired.card), events)  # R8: both after the pair resolves
+    _discard(state, (action.card, paired.card), events)  # R8: both after the pair resolves
     _end_player_phase(state, _ENDS_EXIT if exited else _ENDS_THROTTLE, events)
 
 
@@ -516,8 +516,8 @@ def _apply_reveal_play(state: GameState, action: Guns | Bomb, events: list) -> N
 
 def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
     """R29, R8: the King is discarded before its replacement is drawn; not an action."""
-    _to_play(state, action.king)
-    _discard(state, (action.king,), events)
+    _to_play(state, action.card)
+    _discard(state, (action.card,), events)
     state.pending = action
     state.phase = _RESOLVE_REVEAL
 

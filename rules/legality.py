@@ -197,7 +197,7 @@ def _check_bomb(state: GameState, action: Bomb) -> None:
 
 def _check_throttle(state: GameState, action: Throttle) -> None:
     paired = action.paired
-    _check_kind(state, action.nine, _THROTTLE)
+    _check_kind(state, action.card, _THROTTLE)
     if state.actions:
         raise IllegalActionError("a Throttle is played only as the first action of the turn "
                                  "(R11)", "R11", "throttle-not-first")
@@ -210,7 +210,7 @@ def _check_throttle(state: GameState, action: Throttle) -> None:
 
 
 def _check_resupply(state: GameState, action: Resupply) -> None:
-    _check_kind(state, action.king, _RESUPPLY)
+    _check_kind(state, action.card, _RESUPPLY)
 
 
 #: Each kind of play's check; each takes its own kind of action.

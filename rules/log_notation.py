@@ -102,7 +102,7 @@ class Statement(NamedTuple):
             return "draw " + " ".join(card_text(c) for c in self.cards)
         if k == "resupply":
             assert isinstance(self.action, Resupply)  # a resupply statement holds its play
-            return f"resupply {self.action.king} -> {card_text(self.cards[0])}"
+            return f"resupply {self.action.card} -> {card_text(self.cards[0])}"
         if k in ("guns", "bomb"):
             return f"{self.action} -> {card_text(self.cards[0])}"
         if k in ("move", "alt", "throttle"):

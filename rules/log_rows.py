@@ -50,9 +50,9 @@ def play_text(st: Statement) -> str:
     if isinstance(action, Throttle):
         paired = action.paired
         inner = f"{paired.card} {paired.steps}" if isinstance(paired, Move) else str(paired.card)
-        return f"{action.nine} {inner}"
+        return f"{action.card} {inner}"
     if isinstance(action, Resupply):
-        return f"{action.king}{ARROW}{card_text(st.cards[0])}"
+        return f"{action.card}{ARROW}{card_text(st.cards[0])}"
     # guns and bomb: the canonical statement without its verb, the arrow closed up
     words = st.canonical().split(" ", 1)[1]
     return words.replace(" -> ", ARROW)

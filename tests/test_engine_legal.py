@@ -114,6 +114,6 @@ def test_legal_actions_reach_every_legal_effect_once(map_seed, seed, cut):
 
 def _cards(action) -> tuple:
     if isinstance(action, Throttle):
-        return (action.nine.physical, action.paired.card.physical)
+        return (action.card.physical, action.paired.card.physical)
     card = getattr(action, "card", None) or getattr(action, "king", None)
     return (card.physical,) if card is not None else ()

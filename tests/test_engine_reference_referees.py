@@ -409,11 +409,11 @@ class Referee:
             self.end_player_phase()
             return self.settle()
         if isinstance(action, Resupply):
-            self.hand["JK" if action.king.is_joker else str(action.king)] -= 1
-            self.discard["JK" if action.king.is_joker else str(action.king)] += 1  # R8
+            self.hand["JK" if action.card.is_joker else str(action.card)] -= 1
+            self.discard["JK" if action.card.is_joker else str(action.card)] += 1  # R8
             self.phase, self.pending = "reveal", action
             return self.settle()
-        cards = [action.nine, action.paired.card] if isinstance(action, Throttle) else [action.card]
+        cards = [action.card, action.paired.card] if isinstance(action, Throttle) else [action.card]
         for c in cards:
             self.hand[str(c.physical)] -= 1
             self.in_play[str(c.physical)] += 1

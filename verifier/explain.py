@@ -131,9 +131,9 @@ def _legal_plays(state: GameState, pieces=None, declared: Card | None = None) ->
         elif isinstance(action, Bomb):
             add(f"bomb {action.card}")
         elif isinstance(action, Throttle):
-            add(f"throttle {action.nine}", f"with {action.paired.card}")
+            add(f"throttle {action.card}", f"with {action.paired.card}")
         elif isinstance(action, Resupply):
-            add(f"resupply {action.king}")
+            add(f"resupply {action.card}")
         elif isinstance(action, EnterColumn):
             add("enter column", COLUMN_LETTERS[action.column])
         elif isinstance(action, EndPhase):
