@@ -27,7 +27,7 @@ from .workers import available_cores
 from .verifier.safe_text import display_name, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
-from .verifier.verify import Verifier
+from .verifier.verify import Verifier, row_form
 
 LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
@@ -133,7 +133,10 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
 @click.option("--par", "with_par", is_flag=True,
               help="One challenge log: also solve the challenge (bgrid solve) and show its par "
                    "beside the score.")
-def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
+@click.option("--rows", "as_rows", is_flag=True,
+              help="One log: print it in the row form, a turn a line in the sheet's columns "
+                   "(docs/log-format.md), when it is valid; else its error on stderr.")
+def verify_command(logs, as_json, html, explain, quiet, jobs, with_par, as_rows):
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
     error, with line, column, rule and state) or incomplete.
 
@@ -148,6 +151,7 @@ def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
       bgrid verify tests/logs/corpus --json
       bgrid verify run.log --html report.html
       bgrid verify run.log --explain
+      bgrid verify run.log --rows > run-rows.log
       bgrid verify tournament/ --json --jobs 4
       cat mission.log | bgrid verify -
     """
@@ -168,6 +172,13 @@ def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
     if with_par and len(items) + len(failed) > 1:  # before any line: misuse is the one line
         raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
+    if as_rows:
+        others = [name for name, given in (("--json", as_json), ("--html", html is not None),
+                                           ("--explain", explain), ("--par", with_par)) if given]
+        if others or len(items) + len(failed) != 1 or items[0].skipped is not None:
+            raise click.UsageError("--rows prints one log" + (f", without {', '.join(others)}"
+                                                               if others else ""))
+        return _print_rows(items[0])
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
     options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None,
@@ -278,6 +289,23 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
     ctx.exit(0 if verdict.is_valid else 1)
 
 
+def _print_rows(item: Input) -> None:
+    """``--rows``: the log in the row form on standard output when it is valid, else its
+    verdict on standard error (exit 1)."""
+    ctx = click.get_current_context()
+    try:
+        data = read_input(item)
+    except Unreadable as exc:
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
+        ctx.exit(2)
+    verdict = _VERIFIER.verify(data, source=item.shown)
+    if not verdict.is_valid:
+        _echo(verdict.render(), err=True)
+        ctx.exit(1)
+    _echo(row_form(data), nl=False)
+    ctx.exit(0)
+
+
 def _say_written(html: str) -> None:
     """Name the report written, on standard error: standard output stays the verdicts (JSON)."""
     click.echo(f"wrote the report {display_name(html)}", err=True)
@@ -355,16 +383,16 @@ def summary_table(counts: dict) -> str:
 
 
 def _par(verdict) -> int | None:
-    """The par of the challenge a verdict's log played (``rules.solver``), or None."""
+    """The par of the challenge a verdict's log played (``players.solver``), or None."""
     if not (verdict.map_source or "").startswith("challenge "):
         return None
-    from .rules.mission import mission_from_code
-    from .rules.solver import solve_mission
+    from .challenges.mission import mission_from_code
+    from .players.solver import solve_mission
 
     best = solve_mission(mission_from_code(verdict.map_source.split()[1])).best
     return None if best is None else best.score
 
 
 def _portfolio() -> int:
-    from .rules.solver import PORTFOLIO_VERSION
+    from .players.solver import PORTFOLIO_VERSION
     return PORTFOLIO_VERSION

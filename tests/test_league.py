@@ -380,8 +380,8 @@ def test_the_page_shows_the_par_and_a_to_par_column(tmp_path, inbox):
 
 
 def test_the_solvers_par_is_stored_with_its_portfolio_and_kept_on_a_second_run(tmp_path, monkeypatch):
-    import bgrid.rules.solver as solver
-    from bgrid.rules.mission import mission_from_code
+    import bgrid.players.solver as solver
+    from bgrid.challenges.mission import mission_from_code
 
     quick = (dataclasses.replace(solver.PORTFOLIO[0], nodes=0),)
     monkeypatch.setattr(solver, "PORTFOLIO", quick)
@@ -431,3 +431,31 @@ def test_a_league_of_the_previous_schema_is_migrated_to_an_empty_par_table(tmp_p
     run("league", "submit", path, inbox)
     assert run("league", "par", path, CODE, "--par", "10").exit_code == 0
     assert json.loads(run("league", "standings", path, "--json").output)["standings"][0]["par"] == 10
+
+
+def test_a_row_form_log_is_recorded_and_its_statement_form_is_its_duplicate(league):
+    # the row form reads into the same statements: the same verdict and verification id
+    from bgrid.verifier.verify import row_form
+
+    game = games(10)[2]
+    rows = row_form(game.by("Ada")).encode("utf-8")
+    assert b"\nturn " not in rows
+    first, again = submit(league, [("rows.log", rows), ("statements.log", game.by("Ada"))])
+    assert first.is_new and not again.is_new and again.verification_id == first.verification_id
+    row = league.execute("SELECT verdict, score, turns FROM entries WHERE id = ?",
+                         (first.entry_id,)).fetchone()
+    assert tuple(row) == ("valid", game.score, game.turns)
+
+
+def test_cli_standings_publish_a_report_of_a_row_form_log(tmp_path):
+    from bgrid.verifier.verify import row_form
+
+    db, out = tmp_path / "l.db", tmp_path / "site" / "standings.html"
+    out.parent.mkdir()
+    write_logs(tmp_path / "in", {"ada.log": row_form(games(10)[0].by("Ada")).encode("utf-8")})
+    run("league", "init", db)
+    assert run("league", "submit", db, tmp_path / "in").exit_code == 0
+    result = run("league", "standings", db, "--html", out)
+    assert result.exit_code == 0, result.output
+    reports = [p for p in out.parent.rglob("*.html") if p != out]
+    assert reports and "valid" in reports[0].read_text(encoding="utf-8")

@@ -123,6 +123,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
     t = verdict.trace
     assert t is not None  # board_view draws a history only over a replayed board
     pieces = {cell: [cell, 0] for cell in t.artillery_start}  # piece -> [where, since turn]
+    number = {cell: n for n, cell in enumerate(t.artillery_start, start=1)}  # by its start (R43)
     where = {cell: cell for cell in t.artillery_start}  # a piece's current cell -> its start
     route: dict[int, list] = {}  # turn -> points of the bomber's path
     bomber: dict[int, tuple] = {}  # turn -> (cell, facing) at its end
@@ -161,22 +162,28 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                 where[ev.end] = start
                 old, since = pieces[start]
                 board.add("artillery", since, turn - 1, x=_centre(old)[0], y=_centre(old)[1],
-                          name=str(old))
+                          name=f"{number[start]} ({old})", number=number[start])
                 pieces[start] = [ev.end, turn]
                 (x0, y0), (x1, y1) = _centre(ev.start), _centre(ev.end)
                 board.add("trail", turn, x1=x0, y1=y0, x2=x1, y2=y1, turn=turn,
-                          head=_arrowhead((x0, y0), (x1, y1), 5), name=f"{ev.start} to {ev.end}")
+                          head=_arrowhead((x0, y0), (x1, y1), 5),
+                          name=f"{number[start]} ({ev.start}) to {ev.end}")
             elif kind is Suppressed:
                 x, y = _centre(ev.cell)
-                board.add("suppressed", turn, x=x, y=y, turn=turn, name=str(ev.cell))
+                n = number.get(where.get(ev.cell))
+                board.add("suppressed", turn, x=x, y=y, turn=turn,
+                          name=str(ev.cell) if n is None else f"{n} ({ev.cell})")
             elif kind is Destroyed:
                 x, y = _centre(ev.cell)
-                board.add(f"{ev.kind}-destroyed", turn, x=x, y=y, name=str(ev.cell), turn=turn)
                 if ev.kind == "artillery":
                     start = where.pop(ev.cell)
                     old, since = pieces.pop(start)
                     board.add("artillery", since, turn - 1, x=_centre(old)[0], y=_centre(old)[1],
-                              name=str(old))
+                              name=f"{number[start]} ({old})", number=number[start])
+                    board.add("artillery-destroyed", turn, x=x, y=y, name=f"{number[start]} ({ev.cell})",
+                              turn=turn)
+                else:
+                    board.add("bunker-destroyed", turn, x=x, y=y, name=str(ev.cell), turn=turn)
             elif kind is Crater:
                 x, y = _centre(ev.cell)
                 board.add("crater", turn, x=x, y=y, name=str(ev.cell), turn=turn)
@@ -203,8 +210,9 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                 x, y = _centre(at)
                 board.add("note", turn, x=x - CELL // 2 + 9, y=y - CELL // 2 + 9, turn=turn,
                           line=note.line, message=note.message, rule=note.rule)
-    for cell, since in pieces.values():
-        board.add("artillery", since, None, x=_centre(cell)[0], y=_centre(cell)[1], name=str(cell))
+    for start, (cell, since) in pieces.items():
+        board.add("artillery", since, None, x=_centre(cell)[0], y=_centre(cell)[1],
+                  name=f"{number[start]} ({cell})", number=number[start])
     for number, points in sorted(route.items()):
         _add_path(paths, number, points)
     last_turn = max([verdict.turns or turn] + list(route))
