@@ -208,6 +208,12 @@ def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
     Raises :class:`LeagueError` naming the file and what is wrong with it."""
     path = Path(path)
     if not path.is_file():
+        if path.is_dir():
+            raise LeagueError(f"'{path}' is a folder, not a league: give the league's file, "
+                              f"e.g. {path}/league.db")
+        if path.exists():
+            raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
+                              "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
     if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
         conn = _connect_read_only(path)
