@@ -79,7 +79,7 @@ def check_submission(league: League, data: bytes) -> None:
     row = find_entry(league.conn, str(sub.entry_id))
     if row is None:
         raise AssertionError(f"entry {sub.entry_id} was reported but is not recorded")
-    again = verify_log(row["log"], source=row["source"])
+    again = verify_log(row["log"], source=row["source"])  # what league show and the report replay
     if again.verdict != row["verdict"] or again.verification_id != row["verification_id"]:
         raise AssertionError(f"entry {sub.entry_id} replays to {again.verdict} [{again.verification_id}], "
                              f"recorded {row['verdict']} [{row['verification_id']}]")
@@ -92,7 +92,7 @@ def check_submission(league: League, data: bytes) -> None:
         if bad is not None:
             raise AssertionError(f"standings {kind}: raw U+{ord(bad.group()):04X}")
         text.encode("utf-8")
-    page = report_html(row["log"], sub.entry_id)
+    page = report_html(row)
     bad = RAW_PAGE.search(page)
     if bad is not None:
         raise AssertionError(f"replay report: raw U+{ord(bad.group()):04X}")
