@@ -177,3 +177,13 @@ def test_an_oversized_junk_file_is_kept_as_its_first_bytes_and_its_refusal(tmp_p
     assert run("league", "standings", db, "--html", page).exit_code == 0
     report = (tmp_path / "standings-reports" / f"{vid}.html").read_text(encoding="utf-8")
     assert "E001" in report and vid in report
+
+
+def test_a_page_name_with_a_newline_and_an_escape_links_its_reports_encoded(league, tmp_path):
+    """Before: a raw newline or ESC of the page's file name went into every ``href``."""
+    db, _ = league
+    page = tmp_path / "week\n\x1b[31m.html"
+    result = run("league", "standings", db, "--html", page)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "\x1b" not in html and 'href="week%0A%1B%5B31m-reports/' in html
