@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import click
 
-from .header_options import read_named_log
+from .header_options import read_header
+from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
@@ -40,7 +40,8 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
               help="Stop after this many seconds of search, at most 86400 (default: none). A "
                    "search cut short says so, and its best score is not the par.")
 @click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
-              help="Run the portfolio's searches on N processes (the par does not change).")
+              help="Run the portfolio's searches on N processes, at most one a core (the par "
+                   "does not change).")
 def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
                   budget, jobs):
     """Find the par of a challenge: the best score of a fixed, versioned portfolio of
@@ -116,14 +117,8 @@ def _mission(seed, code, difficulty, ridges, header_file):
         raise click.UsageError("--header names the mission itself: give it without --seed, "
                                "--code, --difficulty or --ridges")
     from .challenges.mission import mission_from_code
-    from .verifier.log_parser import parse_log, read_log_bytes
-    from .verifier.messages import LogError
 
-    data = read_named_log(header_file)
-    try:
-        log = parse_log(read_log_bytes(data))
-    except LogError as exc:
-        raise BGridError(f"--header '{header_file}': {exc}") from None
+    log = read_header(header_file)  # the header only, as sheet --header and pack --header read it
     if log.header.source != "challenge":
         raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
                          "header plays the player's own shuffled deck): solve needs a "
@@ -151,9 +146,11 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
             click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
                        f"(best {best.score if best else 'none'})", err=True)
 
-    if jobs == 1:
+    if jobs == 1 or worker_count(jobs) == 1:
         return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    from .workers import worker_pool
+
+    with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
         futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())

@@ -45,8 +45,9 @@ _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
                    for row in range(1, 11)}
 _ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
 ARROWS = ("->", "→")
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
+# C0 and C1 controls and DEL (U+009B is a terminal's CSI, U+009D its OSC, as ESC [ and ESC ])
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # _CONTROL but LF and CR
 # Python's case mapping goes beyond ASCII ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I',
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
