@@ -234,3 +234,17 @@ def test_the_readme_rows_are_two_turns_of_its_challenge():
     rows = readme.split("(the *row form*;")[1].split("```")[1]
     verdict = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + rows)
     assert verdict.verdict == "incomplete" and not verdict.errors and verdict.turns == 2
+
+
+def test_the_sheets_example_rows_verify_as_typed():
+    """The type-in box's rows (generator/sheet.py) read by the row reader: turn 1 of seed
+    1944 with two Kings and the art check is a legal turn; the reshuffle row reads its
+    marker and its guns."""
+    from bgrid.generator.sheet import LOG_EXAMPLES
+
+    first = " | ".join(LOG_EXAMPLES[0])
+    verdict = verify_log("bgrid-log: 1\nseed: 1944\n" + first + "\n")
+    assert verdict.verdict == "incomplete" and verdict.errors == []
+    assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)" in verdict.state
+    reshuffle = parse_log(MAP + " | ".join(LOG_EXAMPLES[1]) + "\n").statements
+    assert [st.kind for st in reshuffle][:4] == ["turn", "draw", "reshuffle", "guns"]

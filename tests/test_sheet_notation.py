@@ -109,7 +109,8 @@ def test_the_example_turn_is_a_legal_turn_on_seed_1944():
     assert verdict.verdict == "incomplete" and verdict.errors == []
     art = [cells[f"art {n}"] for n in range(1, 5)]
     assert art == ["H6", "A9", "E6", "D5"]
-    assert "artillery A9 D5 E6 H6," in verdict.state  # the verifier agrees on the cells
+    # the verifier agrees on the cells, piece by piece (R43)
+    assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)," in verdict.state
     starts = [str(c) for c in mission_from_seed(1944).game_map.artillery]
     assert starts == ["H7", "A10", "D6", "C5"]  # pieces 1-4 in placement order (R43)
 
