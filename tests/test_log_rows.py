@@ -248,3 +248,20 @@ def test_the_sheets_example_rows_verify_as_typed():
     assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)" in verdict.state
     reshuffle = parse_log(MAP + " | ".join(LOG_EXAMPLES[1]) + "\n").statements
     assert [st.kind for st in reshuffle][:4] == ["turn", "draw", "reshuffle", "guns"]
+
+
+def _replay_cases():
+    """The replay messages' cases of tests/test_verify_messages.py (E2xx, one each)."""
+    from test_verify_messages import CASES
+
+    return sorted((code, case[0]) for code, case in CASES.items()
+                  if code.startswith("E2") and code not in ("E214", "E299") and isinstance(case[0], str))
+
+
+@pytest.mark.parametrize(("code", "log"), _replay_cases(), ids=lambda x: x if len(x) == 4 else "")
+def test_each_replay_message_in_row_form_keeps_its_code_inside_a_row(code, log):
+    printed = row_form(log)
+    err = verify_log(printed).errors[0]
+    line = printed.splitlines()[err.line - 1]
+    assert err.code == code and is_row(line)
+    assert line[err.column - 1:].startswith(err.token)
