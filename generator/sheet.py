@@ -128,8 +128,8 @@ _ENV = jinja2.Environment(
 _SUIT_MOVES = {
     "toward-bomber": "one step toward the bomber",
     "hold": "hold position",
-    "toward-bunker": "one step toward the nearest surviving bunker (ties: lower column, "
-                     "then row; none left: hold)",
+    "toward-bunker": "one step toward the nearest surviving bunker, in steps (ties: lower "
+                     "column, then row; none left: hold)",
 }
 
 
