@@ -14,7 +14,7 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.verify import verify_log
 
-from pdf_probe import reader
+from pdf_probe import reader, sized_text
 
 BODY_HEAD = "bgrid-log: 1\nseed: 1944\nturn 1\n"
 #: The row form's columns, in order, as the log format names them (issue 20).
@@ -72,6 +72,18 @@ def test_every_log_page_says_how_to_type_it_in(log_pages):
                 "deck") in page
         assert "split by ; — two Kings in resupply" in page
         assert "art: a piece's cell when it moves (blank: where it was), s when suppressed" in page
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_type_in_box_is_not_small_print(paper):
+    """Before: 6.4 pt on the first log page only. Now at least 7 pt on every log page, the
+    example lines as typed at 7.6 pt."""
+    pdf = reader(sheet.render_sheet(mission_from_seed(1944), paper))
+    for page in pdf.pages[1:4]:
+        sizes = {text: size for text, _, _, size in sized_text(page)}
+        assert sizes["Typing it in"] >= 7
+        typed = [size for text, size in sizes.items() if text.startswith("1 | 7H |")]
+        assert typed and typed[0] >= 7.5
 
 
 def test_the_example_rows_are_typed_as_they_stand(raw_log_pages):
