@@ -161,6 +161,9 @@ def test_five_turns_played_by_hand_from_the_sheet_agree_with_the_verifier():
     assert "at G2 facing S, alt 2, dmg 0/5" in verdict.state
     artillery = re.search(r"artillery (.*?), bunkers left B3 G1 G3 H4 I4", verdict.state).group(1)
     assert sorted(re.findall(r"[A-J]\d+", artillery)) == ["B7", "E4", "H5"]
+    # typed as the pencil rows stand, the same verdict and state
+    rows = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + HAND_ROWS)
+    assert (rows.verdict, rows.errors, rows.state) == (verdict.verdict, [], verdict.state)
     # the pencilled art columns, read down to the last entry, give the same cells
     cells = ["H7", "A10", "D6", "C5"]
     for row in HAND_ROWS.splitlines():

@@ -56,7 +56,11 @@ def typed_lines(page: str) -> list[str]:
 
 
 def test_the_log_columns_are_the_row_forms_columns_in_order(log_pages):
-    """Before: the fourth column was headed "resupply K → card"."""
+    """Before: the fourth column was headed "resupply K → card". The row reader's columns
+    (rules.log_rows) are the sheet's."""
+    from bgrid.rules.log_rows import COLUMNS
+
+    assert list(COLUMNS) == ROW_COLUMNS
     heads = " ".join(label for _, label, _ in sheet.LOG_COLUMNS)
     assert [label for _, label, _ in sheet.LOG_COLUMNS] == ROW_COLUMNS
     for page in log_pages:
@@ -102,6 +106,21 @@ def test_the_example_rows_are_typed_as_they_stand(raw_log_pages):
             assert written in table
 
 
+def test_the_printed_example_rows_typed_as_printed_are_read_by_the_verifier(raw_log_pages):
+    """The type-in box's lines, copied from the printed page character for character, go
+    through the verifier's row reader: turn 1 of seed 1944 is a legal turn whose art cells
+    check the four pieces by number (R43); the reshuffle row reads its draw, the marker in
+    the action cell, then the guns."""
+    for raw in raw_log_pages:
+        first, reshuffle = typed_lines(raw)
+        verdict = verify_log("bgrid-log: 1\nseed: 1944\n" + first + "\n")
+        assert verdict.verdict == "incomplete" and verdict.errors == []
+        assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)," in verdict.state
+        statements = parse_log("bgrid-log: 1\nseed: 1944\n" + reshuffle + "\n").statements
+        assert [st.canonical() for st in statements][:5] == [
+            "turn 13", "draw 6C 9S", "reshuffle", "guns 6H C9 -> 10C", "automa 8C"]
+
+
 def test_the_example_turn_is_a_legal_turn_on_seed_1944():
     """Worked by hand: 7H enters G1 facing S at ALT 4; KD and KC resupplied; 5C FFLF flies
     G2, G3, turns east, H3; JH climbs to 5; Automa 8H: at ALT 5 the range is 1 and no piece
@@ -121,7 +140,8 @@ def test_the_example_turn_is_a_legal_turn_on_seed_1944():
     assert verdict.verdict == "incomplete" and verdict.errors == []
     art = [cells[f"art {n}"] for n in range(1, 5)]
     assert art == ["H6", "A9", "E6", "D5"]
-    assert "artillery A9 D5 E6 H6," in verdict.state  # the verifier agrees on the cells
+    # the verifier agrees on the cells, piece by piece (R43)
+    assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)," in verdict.state
     starts = [str(c) for c in mission_from_seed(1944).game_map.artillery]
     assert starts == ["H7", "A10", "D6", "C5"]  # pieces 1-4 in placement order (R43)
 
