@@ -181,7 +181,7 @@ def list_command(league, challenges, player, as_json):
       bgrid league list week49.db
       bgrid league list week49.db --challenge 0GDR-FC73-W4T --player Ada
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         rows = list_entries(conn, challenge_names(challenges), player)
     finally:
@@ -209,7 +209,7 @@ def show_command(league, entry):
       bgrid league show week49.db 12
       bgrid league show week49.db d9c6d96b07e5bd9a
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         row = find_entry(conn, entry.lstrip("#"))
     finally:
@@ -308,7 +308,7 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
         page = check_target(html, "the standings page", [league])
         refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         named = challenge_names(challenges)
         refuse_unknown_challenges(conn, named, league)
