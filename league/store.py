@@ -454,7 +454,8 @@ def rebuild_result(conn: sqlite3.Connection, challenge: str, player: str) -> Non
     counts (none for a disqualified player). Runs inside the caller's transaction."""
     entries = conn.execute("SELECT id, verdict, score, turns, submitted_at, outcome, damage, "
                            "verification_id, player_from_file FROM entries "
-                           "WHERE challenge = ? AND player = ? AND withdrawn IS NULL ORDER BY id", (challenge, player)).fetchall()
+                           "WHERE challenge = ? AND player = ? AND withdrawn IS NULL ORDER BY id",
+                           (challenge, player)).fetchall()
     conn.execute("DELETE FROM results WHERE challenge = ? AND player = ?", (challenge, player))
     if not entries:
         return
