@@ -70,7 +70,7 @@ def standings(code: str):
     return jsonify(found)
 
 
-@api.get("/entries/<int:number>")
+@api.get("/entries/<int(max=999999999999999999):number>")
 def entry(number: int):
     found = entry_record(connection(), number)
     if found is None:
@@ -78,7 +78,7 @@ def entry(number: int):
     return jsonify(found)
 
 
-@api.get("/entries/<int:number>/log")
+@api.get("/entries/<int(max=999999999999999999):number>/log")
 def entry_log(number: int):
     data = stored_log(connection(), number)
     if data is None:
@@ -90,7 +90,7 @@ def entry_log(number: int):
     )
 
 
-@api.post("/admin/entries/<int:number>/<any(withdraw, restore):action>")
+@api.post("/admin/entries/<int(max=999999999999999999):number>/<any(withdraw, restore):action>")
 def admin_entry(number: int, action: str):
     conn = connection()
     if not is_admin_key(conn, current_key()):

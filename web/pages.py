@@ -133,7 +133,7 @@ def submit_page():
     )
 
 
-@pages.get("/entries/<int:number>")
+@pages.get("/entries/<int(max=999999999999999999):number>")
 def entry(number: int):
     conn = connection()
     record = entry_record(conn, number)
@@ -151,7 +151,7 @@ def entry(number: int):
     )
 
 
-@pages.get("/entries/<int:number>/log")
+@pages.get("/entries/<int(max=999999999999999999):number>/log")
 def entry_log(number: int):
     data = stored_log(connection(), number)
     if data is None:
@@ -163,7 +163,7 @@ def entry_log(number: int):
     )
 
 
-@pages.get("/entries/<int:number>/replay")
+@pages.get("/entries/<int(max=999999999999999999):number>/replay")
 def entry_replay(number: int):
     data = stored_log(connection(), number)
     if data is None:
