@@ -57,7 +57,8 @@ def create_app(
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.config["SECRET_KEY"] = _session_secret(app)
-    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+    # every template is escaped: Flask's default escapes by file name, and ours end in .j2
+    app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
     csrf.init_app(app)
     limiter.init_app(app)
     app.teardown_appcontext(close_connection)
