@@ -188,3 +188,8 @@ def player(name: str):
         results=[s for s in table.standings if s.player == name],
         season=[r for r in table.season if r.player == name],
     )
+
+
+@pages.get("/favicon.ico")
+def favicon():
+    return Response(status=204)  # no icon; a browser asking for one is not an error
