@@ -41,7 +41,9 @@ def run(cmd: list[str]) -> str:
 def comparable(standings: dict) -> tuple:
     """Standings as a comparison sees them: each ranked player's score, turns, outcome and
     attempts in rank order of (score, turns), and the unranked entries as a multiset."""
-    ranked = sorted((-r["score"], r["turns"], r["player"], r["outcome"], r["attempts"]) for r in standings["standings"])
+    ranked = sorted(
+        (-r["score"], r["turns"], r["player"], r["outcome"], r["attempts"]) for r in standings["standings"]
+    )
     unranked = sorted((u["player"], u["verdict"], u["error"]) for u in standings["unranked"])
     return ranked, unranked
 
@@ -71,12 +73,15 @@ def main() -> int:
         cli_db = folder / "cli.db"
         run([BGRID, "league", "init", str(cli_db)])
         t0 = time.perf_counter()
-        child = subprocess.run([BGRID, "league", "submit", str(cli_db), str(inbox)], check=True,
-                               capture_output=True, text=True)
+        child = subprocess.run(
+            [BGRID, "league", "submit", str(cli_db), str(inbox)], check=True, capture_output=True, text=True
+        )
         cli_wall = time.perf_counter() - t0
         cli_count = len(valid) + len(stored_invalid)
         del child
-        cli_standings = json.loads(run([BGRID, "league", "standings", str(cli_db), "--challenge", code, "--json"]))
+        cli_standings = json.loads(
+            run([BGRID, "league", "standings", str(cli_db), "--challenge", code, "--json"])
+        )
 
         db = folder / "served.db"
         run([BGRID, "league", "init", str(db)])
@@ -99,20 +104,28 @@ def main() -> int:
         statuses = [s for _, s, _, _ in answers]
         latencies = sorted(t for *_, t in answers)
         conn = sqlite3.connect(db)
-        entries = conn.execute("SELECT COUNT(*), COUNT(DISTINCT verification_id) FROM entries WHERE verdict = 'valid'"
-                               ).fetchone()
+        entries = conn.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT verification_id) FROM entries WHERE verdict = 'valid'"
+        ).fetchone()
         conn.close()
     valid_answers = [s for (k, s, _, _) in answers if shuffled[k] in valid]
     refused = [s for (k, s, _, _) in answers if shuffled[k][1].startswith(b"not a log")]
     rate = len(answers) / wall
     cli_rate = cli_count / cli_wall
-    print(f"challenge {code}: {len(valid)} valid logs by {args.players} players, {len(invalid)} invalid "
-          f"({len(stored_invalid)} stored as invalid, {len(invalid) - len(stored_invalid)} not a log)")
+    print(
+        f"challenge {code}: {len(valid)} valid logs by {args.players} players, {len(invalid)} invalid "
+        f"({len(stored_invalid)} stored as invalid, {len(invalid) - len(stored_invalid)} not a log)"
+    )
     print(f"bgrid league submit: {cli_count} logs in {cli_wall:.1f} s = {cli_rate:.0f} logs/s (wall)")
-    print(f"bgrid serve, {args.clients} clients, {args.threads} threads: {len(answers)} submissions in {wall:.1f} s "
-          f"= {rate:.0f} submissions/s (wall), server CPU {cpu:.1f} s ({len(answers) / max(cpu, 1e-9):.0f}/s CPU)")
-    print(f"latency p50 {statistics.median(latencies) * 1000:.0f} ms, "
-          f"p99 {latencies[int(0.99 * (len(latencies) - 1))] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
+    print(
+        f"bgrid serve, {args.clients} clients, {args.threads} threads: {len(answers)} submissions "
+        f"in {wall:.1f} s = {rate:.0f} submissions/s (wall), "
+        f"server CPU {cpu:.1f} s ({len(answers) / max(cpu, 1e-9):.0f}/s CPU)"
+    )
+    print(
+        f"latency p50 {statistics.median(latencies) * 1000:.0f} ms, "
+        f"p99 {latencies[int(0.99 * (len(latencies) - 1))] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+    )
     print(f"server/CLI rate: {rate / cli_rate:.2f} (goal ≥ 0.80)")
     checks = {
         "every answer received": len(answers) == len(jobs),

@@ -29,7 +29,9 @@ def distinct_logs(code: str, count: int, players: int, seed: int = 11) -> list[t
     mission = mission_from_code(code)
     out, seen, k = [], set(), 0
     while len(out) < count:
-        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"serve-{k}", seed), challenge_deck=True)
+        text, _ = simulated_log(
+            mission, stream(mission.ruleset.name, f"serve-{k}", seed), challenge_deck=True
+        )
         player = f"P{len(out) % players:03d}"
         k += 1
         if (player, text) in seen:
@@ -47,8 +49,13 @@ def invalid_logs(valid: list[tuple[str, bytes]], count: int) -> list[tuple[str, 
     for k in range(count):
         player, data = valid[k % len(valid)]
         if k % 2 == 0:
-            text = re.sub(rb"^claim: (\w+) (-?\d+)$", lambda m: b"claim: " + m.group(1) + b" "
-                          + str(int(m.group(2)) + 1).encode(), data, count=1, flags=re.M)
+            text = re.sub(
+                rb"^claim: (\w+) (-?\d+)$",
+                lambda m: b"claim: " + m.group(1) + b" " + str(int(m.group(2)) + 1).encode(),
+                data,
+                count=1,
+                flags=re.M,
+            )
             out.append((player, text + f"# wrong claim {k}\n".encode()))
         else:
             out.append((player, f"not a log {k}\n".encode()))
@@ -67,9 +74,25 @@ class Server:
     def __init__(self, db: Path, threads: int = 4) -> None:
         self.port = free_port()
         self.process = subprocess.Popen(
-            [BGRID, "serve", str(db), "--host", HOST, "--port", str(self.port), "--threads", str(threads),
-             "--submit-limit", "1000000 per minute", "--register-limit", "1000000 per minute"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                BGRID,
+                "serve",
+                str(db),
+                "--host",
+                HOST,
+                "--port",
+                str(self.port),
+                "--threads",
+                str(threads),
+                "--submit-limit",
+                "1000000 per minute",
+                "--register-limit",
+                "1000000 per minute",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.process.stdout.readline()  # its URL line: listening
         deadline = time.monotonic() + 30
         while True:
@@ -81,8 +104,14 @@ class Server:
                     raise RuntimeError("the server did not start: " + self.process.stderr.read()) from None
                 time.sleep(0.1)
 
-    def request(self, method: str, path: str, body: bytes | None = None, key: str | None = None,
-                content_type: str = "text/plain") -> tuple[int, dict]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        key: str | None = None,
+        content_type: str = "text/plain",
+    ) -> tuple[int, dict]:
         conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
         try:
             return send(conn, method, path, body, key, content_type)
@@ -107,8 +136,14 @@ class Server:
                 self.kill()
 
 
-def send(conn: http.client.HTTPConnection, method: str, path: str, body: bytes | None, key: str | None,
-         content_type: str = "text/plain") -> tuple[int, dict]:
+def send(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    body: bytes | None,
+    key: str | None,
+    content_type: str = "text/plain",
+) -> tuple[int, dict]:
     headers = {"Content-Type": content_type}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
@@ -125,15 +160,21 @@ def send(conn: http.client.HTTPConnection, method: str, path: str, body: bytes |
 def register_all(server: Server, names) -> dict[str, str]:
     keys = {}
     for name in sorted(set(names)):
-        status, body = server.request("POST", "/api/players", json.dumps({"name": name}).encode(),
-                                      content_type="application/json")
+        status, body = server.request(
+            "POST", "/api/players", json.dumps({"name": name}).encode(), content_type="application/json"
+        )
         assert status == 201, (status, body)
         keys[name] = body["key"]
     return keys
 
 
-def burst(server: Server, jobs: list[tuple[str, bytes]], keys: dict[str, str], clients: int,
-          stop_after: float | None = None) -> list[tuple[int, int, dict, float]]:
+def burst(
+    server: Server,
+    jobs: list[tuple[str, bytes]],
+    keys: dict[str, str],
+    clients: int,
+    stop_after: float | None = None,
+) -> list[tuple[int, int, dict, float]]:
     """Submit ``jobs`` from ``clients`` threads; returns (job index, status, body, seconds)
     for every answer received. A connection that fails (the server killed) ends its client;
     status 0 records a request with no answer."""

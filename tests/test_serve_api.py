@@ -34,7 +34,9 @@ def league_db(tmp_path):
 
 @pytest.fixture
 def client(league_db):
-    app = create_app(league_db, testing=True, submit_limit="1000 per minute", register_limit="1000 per minute")
+    app = create_app(
+        league_db, testing=True, submit_limit="1000 per minute", register_limit="1000 per minute"
+    )
     return app.test_client()
 
 
@@ -76,7 +78,7 @@ def test_registering_gives_the_name_and_a_key_stored_only_as_a_hash(client, leag
     answer = client.post("/api/players", json={"name": "  Ada  "})
     assert answer.status_code == 201
     assert answer.json["name"] == "Ada" and len(answer.json["key"]) >= 32
-    raw = open(league_db, "rb").read()
+    raw = league_db.read_bytes()
     assert answer.json["key"].encode() not in raw
 
 
@@ -87,9 +89,20 @@ def test_a_name_equal_under_case_or_confusables_is_taken(client, other):
     assert answer.status_code == 409 and "taken" in answer.json["error"]
 
 
-@pytest.mark.parametrize("name, why", [
-    ("A\u202eda", "bidi"), ("A\u2067da", "bidi"), ("A\u200bda", "invisible"), ("Ada\u200d", "invisible"),
-    ("", "visible"), ("   ", "visible"), ("x" * 33, "at most 32"), ("A\u00a0da", "space"), ("a\nb", "control")])
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("A\u202eda", "bidi"),
+        ("A\u2067da", "bidi"),
+        ("A\u200bda", "invisible"),
+        ("Ada\u200d", "invisible"),
+        ("", "visible"),
+        ("   ", "visible"),
+        ("x" * 33, "at most 32"),
+        ("A\u00a0da", "space"),
+        ("a\nb", "control"),
+    ],
+)
 def test_a_name_with_bidi_invisible_or_no_characters_is_refused(client, name, why):
     answer = client.post("/api/players", json={"name": name})
     assert answer.status_code == 422 and why in answer.json["error"]
@@ -110,9 +123,23 @@ def test_a_valid_log_is_stored_and_answered_with_its_receipt(client, league_db):
     answer = send(client, key, game.by("Ada"))
     assert answer.status_code == 201
     body = answer.json
-    assert list(body) == ["entry", "challenge", "player", "verdict", "score", "verification_id", "duplicate",
-                          "ranked", "flags"]
-    assert (body["challenge"], body["player"], body["verdict"], body["score"]) == (CODE, "Ada", "valid", game.score)
+    assert list(body) == [
+        "entry",
+        "challenge",
+        "player",
+        "verdict",
+        "score",
+        "verification_id",
+        "duplicate",
+        "ranked",
+        "flags",
+    ]
+    assert (body["challenge"], body["player"], body["verdict"], body["score"]) == (
+        CODE,
+        "Ada",
+        "valid",
+        game.score,
+    )
     assert body["duplicate"] is False and body["ranked"] is True and body["flags"] == []
     assert count(league_db) == 1
 
@@ -155,8 +182,14 @@ def test_a_player_line_naming_someone_else_is_422(client, league_db):
     assert count(league_db) == 0
 
 
-@pytest.mark.parametrize("data, said", [
-    (b"\xff\xfe not text", "not UTF-8"), (b"hello world\n", "not a mission log"), (b"", "not a mission log")])
+@pytest.mark.parametrize(
+    "data, said",
+    [
+        (b"\xff\xfe not text", "not UTF-8"),
+        (b"hello world\n", "not a mission log"),
+        (b"", "not a mission log"),
+    ],
+)
 def test_bytes_that_are_not_a_utf8_log_are_422(client, league_db, data, said):
     key = register(client, "Ada")
     answer = send(client, key, data)
@@ -206,12 +239,15 @@ def test_a_window_not_yet_open_is_403(client, league_db):
 def test_an_invalid_log_is_stored_unranked_with_its_first_error(client):
     key = register(client, "Ada")
     game = games(4)[0]
-    text = game.text.replace(f"claim: ", "claim: ", 1)
-    bad = re.sub(r"^claim: (\w+) (-?\d+)$", lambda m: f"claim: {m.group(1)} {int(m.group(2)) + 1}",
-                 text, flags=re.M)
+    text = game.text.replace("claim: ", "claim: ", 1)
+    bad = re.sub(
+        r"^claim: (\w+) (-?\d+)$", lambda m: f"claim: {m.group(1)} {int(m.group(2)) + 1}", text, flags=re.M
+    )
     data = "\n".join(bad.split("\n")[:2] + ["player: Ada"] + bad.split("\n")[2:]).encode()
     answer = send(client, key, data)
-    assert answer.status_code == 201 and answer.json["verdict"] == "invalid" and answer.json["ranked"] is False
+    assert (
+        answer.status_code == 201 and answer.json["verdict"] == "invalid" and answer.json["ranked"] is False
+    )
     record = client.get(f"/api/entries/{answer.json['entry']}").json
     assert record["error"]["code"] == "E214"
 
@@ -222,16 +258,25 @@ def test_an_invalid_log_is_stored_unranked_with_its_first_error(client):
 def test_the_challenges_list_has_window_open_par_and_attempts(client, league_db):
     answer = client.get("/api/challenges")
     assert answer.status_code == 200
-    assert answer.json == {"challenges": [{"code": CODE, "opens": "2000-01-01T00:00:00Z",
-                                           "closes": "2100-01-01T00:00:00Z", "open": True, "par": None,
-                                           "attempts": "best"}]}
+    assert answer.json == {
+        "challenges": [
+            {
+                "code": CODE,
+                "opens": "2000-01-01T00:00:00Z",
+                "closes": "2100-01-01T00:00:00Z",
+                "open": True,
+                "par": None,
+                "attempts": "best",
+            }
+        ]
+    }
 
 
 def test_standings_are_the_json_of_league_standings(client, league_db):
     logs = games(6)
     for k, name in enumerate(["Ada", "Bo", "Cy"]):
         key = register(client, name)
-        for game in logs[2 * k:2 * k + 2]:
+        for game in logs[2 * k : 2 * k + 2]:
             assert send(client, key, game.by(name)).status_code == 201
     answer = client.get(f"/api/standings/{CODE}")
     printed = CliRunner().invoke(cli, ["league", "standings", str(league_db), "--challenge", CODE, "--json"])
@@ -277,14 +322,23 @@ def test_withdraw_and_restore_change_the_standings_and_are_audited(client, organ
     assert answer.status_code == 200 and answer.json["withdrawn"] == "copied"
     [row] = client.get(f"/api/standings/{CODE}").json["standings"]
     assert row["score"] == other.score and row["attempts"] == 1
-    assert client.post(f"/api/admin/entries/{top}/restore", json={"reason": "appeal upheld"},
-                       headers=auth).status_code == 200
+    assert (
+        client.post(
+            f"/api/admin/entries/{top}/restore", json={"reason": "appeal upheld"}, headers=auth
+        ).status_code
+        == 200
+    )
     [row] = client.get(f"/api/standings/{CODE}").json["standings"]
     assert row["score"] == best.score and row["attempts"] == 2
     conn = open_league(league_db)
-    actions = [(r["action"], r["target"], r["reason"]) for r in conn.execute("SELECT * FROM audit ORDER BY id")]
+    actions = [
+        (r["action"], r["target"], r["reason"]) for r in conn.execute("SELECT * FROM audit ORDER BY id")
+    ]
     conn.close()
-    assert actions[-2:] == [("withdraw", f"entry #{top}", "copied"), ("restore", f"entry #{top}", "appeal upheld")]
+    assert actions[-2:] == [
+        ("withdraw", f"entry #{top}", "copied"),
+        ("restore", f"entry #{top}", "appeal upheld"),
+    ]
 
 
 def test_admin_calls_need_the_organiser_key_a_reason_and_an_entry(client, organiser):
@@ -294,7 +348,9 @@ def test_admin_calls_need_the_organiser_key_a_reason_and_an_entry(client, organi
         answer = client.post(f"/api/admin/entries/{entry}/withdraw", json={"reason": "x"}, headers=auth)
         assert answer.status_code == 401 and "organiser" in answer.json["error"]
     auth = {"Authorization": f"Bearer {organiser}"}
-    assert client.post("/api/admin/entries/999/withdraw", json={"reason": "x"}, headers=auth).status_code == 404
+    assert (
+        client.post("/api/admin/entries/999/withdraw", json={"reason": "x"}, headers=auth).status_code == 404
+    )
     answer = client.post(f"/api/admin/entries/{entry}/withdraw", json={}, headers=auth)
     assert answer.status_code == 422 and "reason" in answer.json["error"]
 
@@ -357,8 +413,10 @@ def test_the_solvers_par_line_is_flagged(client, league_db):
 
     game = games(4)[2]
     conn = open_league(league_db)  # as 'bgrid league par' stores the par line's digest
-    conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256) VALUES (?, ?, 1, ?, ?)",
-                 (CODE, game.score, NOW, play_digest(game.by(None))))
+    conn.execute(
+        "INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256) VALUES (?, ?, 1, ?, ?)",
+        (CODE, game.score, NOW, play_digest(game.by(None))),
+    )
     conn.close()
     answer = send(client, register(client, "Zed"), game.by("Zed"))
     assert [f["kind"] for f in answer.json["flags"]] == ["par_line"]
@@ -394,12 +452,23 @@ def test_every_answer_carries_a_csp_without_inline_or_foreign_script(client):
         assert script.strip() == "'self'"
 
 
-@pytest.mark.parametrize("method, path, body", [
-    ("POST", "/api/players", b"\x00\xff" * 50), ("POST", "/api/submissions", b"\x00\xff" * 50),
-    ("GET", "/api/standings/%00", b""), ("GET", "/api/entries/99999999999999999999999", b""),
-    ("PUT", "/api/players", b"{}"), ("DELETE", "/api/submissions", b""), ("GET", "/api/admin/entries/1/withdraw", b""),
-    ("POST", "/api/admin/entries/1/explode", b"{}"), ("GET", "/challenges/%ff%fe", b""),
-    ("GET", f"/challenges/{CODE}/..%2fleague.db", b""), ("GET", "/league.db", b""), ("GET", "/static/../app.py", b"")])
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("POST", "/api/players", b"\x00\xff" * 50),
+        ("POST", "/api/submissions", b"\x00\xff" * 50),
+        ("GET", "/api/standings/%00", b""),
+        ("GET", "/api/entries/99999999999999999999999", b""),
+        ("PUT", "/api/players", b"{}"),
+        ("DELETE", "/api/submissions", b""),
+        ("GET", "/api/admin/entries/1/withdraw", b""),
+        ("POST", "/api/admin/entries/1/explode", b"{}"),
+        ("GET", "/challenges/%ff%fe", b""),
+        ("GET", f"/challenges/{CODE}/..%2fleague.db", b""),
+        ("GET", "/league.db", b""),
+        ("GET", "/static/../app.py", b""),
+    ],
+)
 def test_nothing_a_client_sends_gives_a_500_or_a_file(client, method, path, body):
     answer = client.open(path, method=method, data=body, headers={"Authorization": "Bearer \u00e9\u0000"})
     assert 400 <= answer.status_code < 500
@@ -418,8 +487,10 @@ def test_submissions_are_rate_limited_per_key(league_db):
     app = create_app(league_db, testing=True, submit_limit="2 per minute")
     client = app.test_client()
     key = register(client, "Ada")
-    statuses = [send(client, key, g.by("Ada"), **{"X-Forwarded-For": str(k)}).status_code
-                for k, g in enumerate(games(3))]
+    statuses = [
+        send(client, key, g.by("Ada"), **{"X-Forwarded-For": str(k)}).status_code
+        for k, g in enumerate(games(3))
+    ]
     assert statuses == [201, 201, 429]
 
 

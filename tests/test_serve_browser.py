@@ -24,8 +24,10 @@ from league_logs import CODE, games
 CHROMIUM = os.environ.get("BGRID_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 if CHROMIUM is None:
-    pytest.skip("no Chromium on this machine (apt-get install chromium); the browser tests are skipped",
-                allow_module_level=True)
+    pytest.skip(
+        "no Chromium on this machine (apt-get install chromium); the browser tests are skipped",
+        allow_module_level=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +36,21 @@ def server(tmp_path_factory):
     db = folder / "league.db"
     runner = CliRunner()
     assert runner.invoke(cli, ["league", "init", str(db)]).exit_code == 0
-    assert runner.invoke(cli, ["league", "open", str(db), CODE, "--from", "2000-01-01",
-                               "--until", "2100-01-01"]).exit_code == 0
+    assert (
+        runner.invoke(
+            cli, ["league", "open", str(db), CODE, "--from", "2000-01-01", "--until", "2100-01-01"]
+        ).exit_code
+        == 0
+    )
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    process = subprocess.Popen([str(Path(sys.executable).with_name("bgrid")), "serve", str(db), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("bgrid")), "serve", str(db), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -62,8 +72,9 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        launched = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        )
         yield launched
         launched.close()
 
@@ -76,10 +87,13 @@ def shots(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize("width, name, game", [(390, "Phone Ada", 0), (1280, "Desk Bo", 1)])
-def test_a_player_registers_downloads_submits_and_finds_themselves(server, browser, tmp_path, width, name, game):
+def test_a_player_registers_downloads_submits_and_finds_themselves(
+    server, browser, tmp_path, width, name, game
+):
     folder = shots(tmp_path)
-    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True,
-                                  java_script_enabled=True)
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, accept_downloads=True, java_script_enabled=True
+    )
     page = context.new_page()
     errors = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
