@@ -31,7 +31,7 @@ from pathlib import Path
 
 from serve_harness import BGRID, Server, burst, distinct_logs, invalid_logs, register_all
 
-from bgrid.rules.daily import WEEKLY, dated_code
+from bgrid.challenges.daily import WEEKLY, dated_code
 
 
 def run(cmd: list[str]) -> str:

@@ -15,9 +15,9 @@ import threading
 import time
 from pathlib import Path
 
-from bgrid.rules.mission import mission_from_code
-from bgrid.rules.seeding import stream
-from bgrid.rules.log_writer import simulated_log
+from bgrid.challenges.mission import mission_from_code
+from bgrid.challenges.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
 
 HOST = "127.0.0.1"  # the benchmarks never listen or connect anywhere else
 BGRID = str(Path(sys.executable).with_name("bgrid"))

@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ..rules.challenge import decode_code, encode_code
+from ..challenges.codes import decode_code, encode_code
 from ..rules.errors import BGridError
 from .admin import audit
 from .store import BEST, FIRST, rebuild_result, transaction

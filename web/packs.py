@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 
 from ..generator.pack import pack_files
-from ..rules.mission import mission_from_code
+from ..challenges.mission import mission_from_code
 
 PAPERS = ("a4", "letter")
 FILES = tuple(f"{kind}-{paper}.pdf" for kind in ("sheet", "deck") for paper in PAPERS) + ("map.json",)
