@@ -292,7 +292,8 @@ def par_command(league, codes, given):
       bgrid league par week49.db 0GDR-FC73-W4T --par 14
     """
     from .challenges.mission import mission_from_spec
-    from .players.solver import PORTFOLIO_VERSION, solve_mission
+    from .league.integrity import play_digest
+    from .players.solver import PORTFOLIO_VERSION, solution_log, solve_mission
 
     if given is not None and len(codes) > 1:
         raise click.UsageError("--par gives the par of one challenge: name one CODE")
@@ -307,17 +308,21 @@ def par_command(league, codes, given):
         held = challenge_pars(conn)
         for spec in specs:
             code = encode_code(spec)
+            line_digest = None
             if given is not None:
                 par = ChallengePar(given, None)
             elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
                 click.echo(f"{code}: {par_source(held[code])} (kept)")
                 continue
             else:
-                best = solve_mission(mission_from_spec(spec)).best
+                mission = mission_from_spec(spec)
+                best = solve_mission(mission).best
                 if best is None:
                     raise BGridError(f"{code}: the solver found no line to the end of the mission; no par")
                 par = ChallengePar(best.score, PORTFOLIO_VERSION)
-            set_par(conn, code, par, utc_now())
+                # an entry that plays the par line itself is flagged for the organiser
+                line_digest = play_digest(solution_log(mission, best))
+            set_par(conn, code, par, utc_now(), line_digest)
             click.echo(f"{code}: {par_source(par)}")
     finally:
         conn.close()

@@ -12,10 +12,8 @@ import click
 from .header_options import read_named_log
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
-                           upper_bound)
-from .players.search import play_plan
-from .rules.engine import score
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
+                             start_of, upper_bound)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -150,18 +148,6 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
     start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                      mission.reshuffle)
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
-
-
-def solution_log(mission, line) -> str:
-    """The line as a mission log on the challenge deck, claiming its outcome and score."""
-    from .rules.engine import new_game
-    from .rules.log_writer import write_log
-
-    state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
-                     mission.reshuffle)
-    events = play_plan(state, line.plays)
-    claim = (str(state.outcome), score(state).total)
-    return write_log(events, challenge=mission.code, claim=claim)
 
 
 def _write_solution(mission, line, path: str) -> None:

@@ -395,14 +395,18 @@ class ChallengePar:
     portfolio: int | None
 
 
-def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str) -> None:
-    """Record (or replace) the par of ``challenge``."""
+def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str,
+            play_sha256: str | None = None) -> None:
+    """Record (or replace) the par of ``challenge``; ``play_sha256``: the digest of the
+    solver's par line (``league.integrity.play_digest``), so an entry playing it is flagged."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at) VALUES (?, ?, ?, ?) "
+        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256) "
+                     "VALUES (?, ?, ?, ?, ?) "
                      "ON CONFLICT (challenge) DO UPDATE SET par = excluded.par, "
-                     "portfolio = excluded.portfolio, set_at = excluded.set_at",
-                     (challenge, par.par, par.portfolio, set_at))
+                     "portfolio = excluded.portfolio, set_at = excluded.set_at, "
+                     "play_sha256 = excluded.play_sha256",
+                     (challenge, par.par, par.portfolio, set_at, play_sha256))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

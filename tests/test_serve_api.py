@@ -504,3 +504,16 @@ def test_a_league_of_the_previous_schema_is_migrated_when_served(tmp_path):
     client = create_app(path, testing=True).test_client()
     assert client.get("/api/challenges").json == {"challenges": []}
     assert count(path, "players") == 0 and count(path, "audit") == 0
+
+
+def test_league_par_stores_the_par_line_and_its_plays_are_flagged(client, league_db, tmp_path):
+    """The par line is written by `bgrid solve --write-log` independently of `league par`."""
+    solved = CliRunner().invoke(cli, ["solve", "--code", CODE, "--write-log", str(tmp_path / "par.log")])
+    assert solved.exit_code == 0, solved.output
+    assert CliRunner().invoke(cli, ["league", "par", str(league_db), CODE]).exit_code == 0
+    data = (tmp_path / "par.log").read_bytes()
+    lines = data.decode().split("\n")
+    answer = send(client, register(client, "Sly"), "\n".join(lines[:2] + ["player: Sly"] + lines[2:]).encode())
+    assert answer.status_code == 201 and answer.json["verdict"] == "valid"
+    assert [f["kind"] for f in answer.json["flags"]] == ["par_line"]
+    assert "solver's par line" in answer.json["flags"][0]["evidence"]
