@@ -513,7 +513,8 @@ def test_league_par_stores_the_par_line_and_its_plays_are_flagged(client, league
     assert CliRunner().invoke(cli, ["league", "par", str(league_db), CODE]).exit_code == 0
     data = (tmp_path / "par.log").read_bytes()
     lines = data.decode().split("\n")
-    answer = send(client, register(client, "Sly"), "\n".join(lines[:2] + ["player: Sly"] + lines[2:]).encode())
+    mine = "\n".join(lines[:2] + ["player: Sly"] + lines[2:]).encode()
+    answer = send(client, register(client, "Sly"), mine)
     assert answer.status_code == 201 and answer.json["verdict"] == "valid"
     assert [f["kind"] for f in answer.json["flags"]] == ["par_line"]
     assert "solver's par line" in answer.json["flags"][0]["evidence"]
