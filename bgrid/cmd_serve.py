@@ -46,6 +46,15 @@ def _limit(ctx, param, value: str) -> str:
     help="Submissions allowed per address and per key.",
 )
 @click.option(
+    "--proxies",
+    type=WholeNumber(0, 5),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Reverse proxies in front (1 behind one nginx or Caddy): their X-Forwarded-For and -Proto "
+    "headers are believed, so rate limits see each player's address.",
+)
+@click.option(
     "--register-limit",
     default="10 per hour",
     show_default=True,
@@ -53,16 +62,17 @@ def _limit(ctx, param, value: str) -> str:
     metavar="RATE",
     help="Registrations allowed per address.",
 )
-def serve_command(league, host, port, threads, submit_limit, register_limit):
+def serve_command(league, host, port, threads, submit_limit, proxies, register_limit):
     """Serve the league: challenge pages with pack downloads and live standings, registration,
     submission (paste, upload or the JSON API), receipts, and the organiser's pages. Stops
-    on Ctrl-C or SIGTERM; requests in flight finish first.
+    on Ctrl-C or SIGTERM; requests in flight finish first. For the public, put a reverse
+    proxy with TLS in front and give --proxies 1.
 
     \b
     Examples:
       bgrid league init week49.db --admin-key-file organiser.key
       bgrid serve week49.db
-      bgrid serve week49.db --host 0.0.0.0 --port 8080
+      bgrid serve week49.db --port 8080 --proxies 1
     """
     from waitress.server import create_server
 
@@ -73,7 +83,7 @@ def serve_command(league, host, port, threads, submit_limit, register_limit):
             f"no league at '{league}': create it with 'bgrid league init {league} "
             "--admin-key-file organiser.key'"
         )
-    app = create_app(league, submit_limit=submit_limit, register_limit=register_limit)
+    app = create_app(league, submit_limit=submit_limit, register_limit=register_limit, proxies=proxies)
     try:
         server = create_server(
             app,

@@ -484,7 +484,8 @@ def test_registration_is_rate_limited_per_address(league_db):
 
 
 def test_submissions_are_rate_limited_per_key(league_db):
-    app = create_app(league_db, testing=True, submit_limit="2 per minute")
+    # each request from another address (a proxy in front says so): only the per-key limit applies
+    app = create_app(league_db, testing=True, submit_limit="2 per minute", proxies=1)
     client = app.test_client()
     key = register(client, "Ada")
     statuses = [
@@ -518,3 +519,13 @@ def test_league_par_stores_the_par_line_and_its_plays_are_flagged(client, league
     assert answer.status_code == 201 and answer.json["verdict"] == "valid"
     assert [f["kind"] for f in answer.json["flags"]] == ["par_line"]
     assert "solver's par line" in answer.json["flags"][0]["evidence"]
+
+
+def test_behind_a_proxy_the_limits_see_each_players_address(league_db):
+    app = create_app(league_db, testing=True, register_limit="1 per minute", proxies=1)
+    client = app.test_client()
+    for k in range(3):  # three players behind the one proxy address
+        answer = client.post("/api/players", json={"name": f"p{k}"}, headers={"X-Forwarded-For": f"10.0.0.{k}"})
+        assert answer.status_code == 201
+    again = client.post("/api/players", json={"name": "p9"}, headers={"X-Forwarded-For": "10.0.0.1"})
+    assert again.status_code == 429

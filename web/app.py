@@ -36,13 +36,20 @@ def create_app(
     *,
     submit_limit: str = DEFAULT_SUBMIT_LIMIT,
     register_limit: str = DEFAULT_REGISTER_LIMIT,
+    proxies: int = 0,
     testing: bool = False,
 ) -> Flask:
     """The league server over ``database`` (created or migrated as ``bgrid league`` does).
     ``submit_limit`` and ``register_limit`` are Flask-Limiter limits, each applied per
-    address and (submissions) per key."""
+    address and (submissions) per key. ``proxies``: how many reverse proxies stand in front
+    (their X-Forwarded-For and -Proto are believed, so limits see the player's address); with
+    0 no such header is believed."""
     create_league(database)
     app = Flask(__name__)
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.config.update(
         DATABASE=str(database),
         MAX_CONTENT_LENGTH=MAX_BODY,
