@@ -525,7 +525,8 @@ def test_behind_a_proxy_the_limits_see_each_players_address(league_db):
     app = create_app(league_db, testing=True, register_limit="1 per minute", proxies=1)
     client = app.test_client()
     for k in range(3):  # three players behind the one proxy address
-        answer = client.post("/api/players", json={"name": f"p{k}"}, headers={"X-Forwarded-For": f"10.0.0.{k}"})
+        forwarded = {"X-Forwarded-For": f"10.0.0.{k}"}
+        answer = client.post("/api/players", json={"name": f"p{k}"}, headers=forwarded)
         assert answer.status_code == 201
     again = client.post("/api/players", json={"name": "p9"}, headers={"X-Forwarded-For": "10.0.0.1"})
     assert again.status_code == 429
