@@ -10,6 +10,7 @@ log sent again by the same player is answered as a duplicate and stores nothing.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
 from ..rules.errors import BGridError
@@ -22,6 +23,7 @@ from .submit import bgrid_version, challenge_key, entry_row
 from .windows import window_of
 
 MAX_LOG_BYTES = 256 * 1024
+_NO_LOCK = nullcontext()
 
 
 class Refusal(BGridError):
@@ -72,10 +74,18 @@ def authenticate(conn: sqlite3.Connection, key: str | None) -> Player:
 
 
 def submit_entry(
-    conn: sqlite3.Connection, verifier: Verifier, data: bytes, key: str | None, now: str, submitted_at: str
+    conn: sqlite3.Connection,
+    verifier: Verifier,
+    data: bytes,
+    key: str | None,
+    now: str,
+    submitted_at: str,
+    writing: AbstractContextManager = _NO_LOCK,
 ) -> Receipt:
     """Check, verify and record one log for the player holding ``key``. ``now``: the moment
     the windows are compared with; ``submitted_at``: the entry's time (to the microsecond).
+    ``writing`` is held around the write transaction (a server's threads take turns there
+    instead of waiting on SQLite's lock, whose busy handler sleeps in steps of milliseconds).
 
     Raises :class:`Refusal`."""
     player = authenticate(conn, key)
@@ -131,7 +141,8 @@ def submit_entry(
         return _receipt(conn, known["id"], duplicate=True)
     row = entry_row(data, f"{player.name}.log", verdict, submitted_at, bgrid_version())
     row |= {"player": player.name, "player_from_file": 0, "play_sha256": play_digest(data, verifier.lines)}
-    stored = record(conn, [row], then=lambda c, entry_id, r: raise_flags(c, entry_id, r, submitted_at))[0]
+    with writing:
+        stored = record(conn, [row], then=lambda c, entry_id, r: raise_flags(c, entry_id, r, submitted_at))[0]
     return _receipt(conn, stored.entry_id, duplicate=not stored.is_new)
 
 

@@ -10,7 +10,7 @@ from ..league.intake import MAX_LOG_BYTES, Refusal, submit_entry
 from ..league.players import NameTaken, is_admin_key, register
 from ..league.submit import utc_now
 from .app import current_key, failure, key_or_address, limiter
-from .db import connection, verifier
+from .db import connection, verifier, write_lock
 from .views import challenge_list, entry_record, standings_json, stored_log, utc_second
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -51,7 +51,9 @@ def submit():
         )
     data = request.get_data(cache=False)
     try:
-        receipt = submit_entry(connection(), verifier(), data, current_key(), utc_second(), utc_now())
+        receipt = submit_entry(
+            connection(), verifier(), data, current_key(), utc_second(), utc_now(), write_lock
+        )
     except Refusal as exc:
         return failure(exc.status, exc.message)
     return jsonify(receipt.as_dict()), 200 if receipt.duplicate else 201

@@ -11,6 +11,8 @@ from ..league.store import open_league
 from ..verifier.verify import Verifier
 
 _local = threading.local()
+# Writers of this process take turns here before SQLite's own lock (see league.intake).
+write_lock = threading.Lock()
 
 
 def connection() -> sqlite3.Connection:

@@ -16,7 +16,7 @@ from ..verifier.report_html import error_view
 from ..verifier.verify import verify_log
 from .app import failure, key_or_address, limiter
 from .chart import score_bars
-from .db import connection, verifier
+from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
 from .views import challenge_list, entry_record, stored_log, utc_second
 
@@ -122,7 +122,7 @@ def submit_page():
     data = data.replace(b"\r\n", b"\n") if upload is None or not upload.filename else data
     try:
         receipt = submit_entry(
-            connection(), verifier(), data, request.form.get("key"), utc_second(), utc_now()
+            connection(), verifier(), data, request.form.get("key"), utc_second(), utc_now(), write_lock
         )
     except Refusal as exc:
         return render_template(
