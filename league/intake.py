@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..rules.errors import BGridError
 from ..verifier.verify import Verifier
 from .identity import name_key
-from .integrity import entry_flags, play_digest, raise_flags
+from .integrity import entry_flags, raise_flags
 from .players import Player, player_by_key
 from .store import record
 from .submit import bgrid_version, challenge_key, entry_row
@@ -140,7 +140,7 @@ def submit_entry(
             )
         return _receipt(conn, known["id"], duplicate=True)
     row = entry_row(data, f"{player.name}.log", verdict, submitted_at, bgrid_version())
-    row |= {"player": player.name, "player_from_file": 0, "play_sha256": play_digest(data, verifier.lines)}
+    row |= {"player": player.name, "player_from_file": 0, "play_sha256": verdict.play_digest}
     with writing:
         stored = record(conn, [row], then=lambda c, entry_id, r: raise_flags(c, entry_id, r, submitted_at))[0]
     return _receipt(conn, stored.entry_id, duplicate=not stored.is_new)

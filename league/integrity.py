@@ -8,24 +8,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 
-from ..verifier.log_parser import parse_log
-from ..verifier.messages import LogError
+from ..verifier.verify import verify_log
 
 MANY_ATTEMPTS = 10
 
 
-def play_digest(data: bytes | str, remembered: dict | None = None) -> str | None:
-    """The SHA-256 of a log's plays alone (its body's canonical lines), or None for a log
-    that cannot be read to its end."""
-    try:
-        log = parse_log(data, remembered)
-    except LogError:
-        return None
-    body = log.body_text if log.body_text is not None else [s.canonical() for s in log.statements]
-    return hashlib.sha256("\n".join(body).encode("utf-8")).hexdigest()
+def play_digest(data: bytes | str) -> str | None:
+    """The SHA-256 of a log's plays alone (its body's canonical lines, as the verifier reads
+    them), or None for a log whose map cannot be read."""
+    return verify_log(data).play_digest
 
 
 def raise_flags(conn: sqlite3.Connection, entry_id: int, row: dict, now: str) -> list[dict]:

@@ -6,13 +6,12 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 
 from ..league.identity import RefusedName
 from ..league.intake import Refusal, submit_entry
-from ..league.page import report_html
 from ..league.players import NameTaken, register
 from ..league.public import player_entries, runs_challenge, standings_of
 from ..league.standings import par_source
 from ..league.submit import utc_now
 from ..league.windows import describe_attempts, window_of
-from ..verifier.report_html import error_view
+from ..verifier.report_html import error_view, render_report
 from ..verifier.verify import verify_log
 from .app import failure, key_or_address, limiter
 from .chart import score_bars
@@ -168,9 +167,9 @@ def entry_replay(number: int):
     data = stored_log(connection(), number)
     if data is None:
         return failure(404, f"no entry #{number}")
-    # the verifier's own report; its stepper script is refused by the CSP, and the page
-    # shows the whole course without it
-    return report_html(data, f"entry-{number}.log")
+    # the verifier's own report, with the history of every turn (the whole course); its
+    # stepper script is refused by the CSP, and the page shows the course without it
+    return render_report([verify_log(data, source=f"entry-{number}.log", history=True)])
 
 
 @pages.get("/players/<name>")
