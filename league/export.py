@@ -9,6 +9,7 @@ import json
 import sqlite3
 import zipfile
 
+from ..verifier.safe_text import terminal_text
 from .admin import audit_log
 
 ENTRY_COLUMNS = (
@@ -26,8 +27,9 @@ ENTRY_COLUMNS = (
 
 
 def spreadsheet_safe(text) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection)."""
-    text = "" if text is None else str(text)
+    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection), with its
+    control, bidi and invisible characters escaped as in the terminal (``\\u202e``)."""
+    text = "" if text is None else terminal_text(str(text))
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 

@@ -11,13 +11,13 @@ from ..rules.errors import ChallengeCodeError
 from .integrity import entry_flags
 from .standings import Standings, compute_standings
 from .store import challenge_pars
-from .windows import league_challenges, standard_code
+from .windows import league_windows, standard_code
 
 
 def challenge_list(conn: sqlite3.Connection, now: str) -> list[dict]:
     """``[{code, opens, closes, open, par, attempts}]``, the latest window first."""
     pars = challenge_pars(conn)
-    return [w.as_dict(now, pars[w.code].par if w.code in pars else None) for w in league_challenges(conn)]
+    return [w.as_dict(now, pars[w.code].par if w.code in pars else None) for w in league_windows(conn)]
 
 
 def runs_challenge(conn: sqlite3.Connection, code: str) -> str | None:

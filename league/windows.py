@@ -126,7 +126,7 @@ def open_challenge(
     return window
 
 
-def league_challenges(conn: sqlite3.Connection) -> list[Window]:
+def league_windows(conn: sqlite3.Connection) -> list[Window]:
     """The challenges the league runs, the latest window first."""
     return [
         Window(*row)

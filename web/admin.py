@@ -14,7 +14,7 @@ from ..league.identity import RefusedName
 from ..league.integrity import all_flags
 from ..league.players import is_admin_key, list_players
 from ..league.submit import utc_now
-from ..league.windows import WindowError, league_challenges, open_challenge
+from ..league.windows import WindowError, league_windows, open_challenge
 from ..rules.errors import BGridError
 from .db import connection
 
@@ -56,7 +56,7 @@ def dashboard():
         "admin.html.j2",
         flags=all_flags(conn),
         players=list_players(conn),
-        challenges=league_challenges(conn),
+        challenges=league_windows(conn),
         audit=actions.audit_log(conn),
         entries=conn.execute(
             "SELECT id, player, challenge, verdict, score, withdrawn FROM entries ORDER BY id DESC LIMIT 200"
