@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from ..league.store import create_league, transaction
+from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
 from .db import close_connection, connection
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
@@ -27,7 +28,7 @@ CSP = (
 SESSION_SECRET = "session_secret"
 
 csrf = CSRFProtect()
-limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=True)
+limiter = Limiter(get_remote_address, storage_uri="bgrid-memory://", headers_enabled=True)
 log = logging.getLogger("bgrid.web")
 
 
