@@ -9,6 +9,7 @@ rule, the state and the legal alternatives.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
@@ -329,18 +330,34 @@ class Replay:
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
-        state = self.state  # the one state, changed in place by the engine
-        handlers = _HANDLERS
         for st in self.log.statements:
-            self.stmt = st
-            if state.phase is _OVER:
-                self.after_end(st)
-                continue
-            kind = st.kind
-            if state.turn != self.turn_logged and kind not in _ANY_TURN:
-                raise self.fail("E202", self._expected(), 0)
-            handlers[kind](self, st)
-        return state
+            self.step(st)
+        return self.state
+
+    def step(self, st: Statement) -> None:
+        """Replay one more statement (``run`` walks the log with it; the table companion
+        feeds it the statements as they are typed). Raises :class:`LogError`; a statement
+        that takes several cards may then have taken some: copy the replay before."""
+        self.stmt = st
+        if self.state.phase is _OVER:
+            self.after_end(st)
+            return
+        if self.state.turn != self.turn_logged and st.kind not in _ANY_TURN:
+            raise self.fail("E202", self._expected(), 0)
+        _HANDLERS[st.kind](self, st)
+
+    def copy(self) -> Replay:
+        """An independent replay from this point on: the state and every list the replay
+        adds to are copied (the companion's undo keeps one a statement)."""
+        new = copy.copy(self)
+        new.state = self.state.copy()
+        new.trace = copy.copy(self.trace)
+        new.notes = list(self.notes)
+        new.ledger = list(self.ledger)
+        new._held_told = set(self._held_told)
+        if self.history is not None:
+            new.history = list(self.history)
+        return new
 
     def unwritten_end(self) -> str | None:
         """R36: the mission ended for want of an entry, draw or Automa card, but the log stops
