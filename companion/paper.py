@@ -99,7 +99,8 @@ def paper_steps(events: list[Event], before: Artillery, state: GameState,
             said.append(f"{ev.reason} bonus at {ev.cell} (R16)")
         elif kind is Destroyed:
             if ev.kind == "artillery":
-                said.append(f"artillery {art.number(ev.cell)} destroyed at {ev.cell} by {ev.by}: cross it out")
+                number = art.number(ev.cell)
+                said.append(f"artillery {number} destroyed at {ev.cell} by {ev.by}: cross it out")
             else:
                 said.append(f"bunker at {ev.cell} destroyed by {ev.by}: tick it")
         elif kind is Crater:
@@ -141,7 +142,8 @@ def _reshuffle_words(ev: Reshuffled, state: GameState, stays_out: tuple[Card, ..
     if stays_out:
         out += f": {' '.join(map(str, stays_out))} stays out (R35)"
     if state.challenge and new_pile is not None:
-        return out + f"; restack the {ev.count} discards in this order, top first (R26): {cards_text(new_pile)}"
+        order = cards_text(new_pile)
+        return out + f"; restack the {ev.count} discards in this order, top first (R26): {order}"
     return out + f"; shuffle the {ev.count} discards into a new draw pile"
 
 

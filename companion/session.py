@@ -134,8 +134,8 @@ class Session:
         Returns the session and the number of lines it could not take at the end (a line
         cut short by a crash); raises :class:`LogError` for any other refused line."""
         lines = text.split("\n")
-        first = next((i for i, ln in enumerate(lines) if ln.split("#", 1)[0].strip().lower().startswith("turn")),
-                     len(lines))
+        first = next((i for i, ln in enumerate(lines)
+                      if ln.split("#", 1)[0].strip().lower().startswith("turn")), len(lines))
         session = cls.start("\n".join(lines[:first]) + "\n", open_deck=open_deck)
         body = lines[first:]
         torn = 0 if text.endswith("\n") or not body or not body[-1] else 1
@@ -193,6 +193,8 @@ class Session:
         purpose = s.card_purpose
         if purpose is CardPurpose.ENTRY:
             return [self._card_offer("entry", "enter", s)]
+        if purpose is CardPurpose.AUTOMA:  # the player phase ended by itself (R6, R11)
+            return [self._card_offer("Automa", "automa", s)]
         if purpose is CardPurpose.DRAW:
             if not s.challenge:
                 return [Offer("draw", "draw")]
@@ -203,7 +205,7 @@ class Session:
             return []
         out: list[Offer] = []
         action_group = "first action" if s.actions == 0 else "second action"
-        for kind, actions in legal_actions_by_kind(s).items():
+        for actions in legal_actions_by_kind(s).values():
             for action in actions:
                 if isinstance(action, Resupply):
                     out.append(self._play_offer("resupply", action, s))
@@ -215,6 +217,24 @@ class Session:
                     out.append(Offer(action_group, str(action), str(action), action))
         order = {g: i for i, g in enumerate(GROUPS)}
         return sorted(out, key=lambda o: order[o.group])
+
+    def completions(self, typed: str) -> list[str]:
+        """The statements that complete ``typed`` (case and spacing as a player types them),
+        in the order of :meth:`offers`; with an own deck, a statement that waits for a card is
+        completed one card at a time (``draw 5S`` → ``draw 5S 8H`` …)."""
+        said = " ".join(typed.split()).lower() + (" " if typed[-1:].isspace() and typed.strip() else "")
+        texts = [o.text for o in self.offers()]
+        if not self.state.challenge:
+            base, _, partial = said.rpartition(" ")
+            stems = {o.text.lower() for o in self.offers() if o.full is None}
+            words = base.split()
+            drawn = len(words) - 1 if words[:1] == ["draw"] else 0
+            room = self.state.ruleset.hand_size - len(self.state.hand)
+            if base in stems or (words[:1] == ["draw"] and "draw" in stems and 0 < drawn < room):
+                shown = " ".join(typed.split()[:len(words)])
+                texts += [f"{shown} {card}" for card in self.card_choices()
+                          if str(card).lower().startswith(partial) and str(card).lower() not in words[1:]]
+        return [t for t in texts if t.lower().startswith(said) and t.lower() != said]
 
     def card_choices(self) -> list[Card]:
         """The cards that could come next from an own deck (for completion), else []."""
@@ -437,7 +457,8 @@ def _draw_plan(state: GameState) -> list[list[Card | None]]:
     return [seg for seg in plan if seg]
 
 
-def _exhaustion(st: Statement, events: list[Event], state: GameState) -> tuple[tuple[Card, ...], list[Card] | None]:
+def _exhaustion(st: Statement, events: list[Event],
+                state: GameState) -> tuple[tuple[Card, ...], list[Card] | None]:
     """At an exhaustion in these events: the card(s) being resolved, which stay out of the
     new pile (R35), and for a challenge deck the new pile top first (R26): the cards taken
     from it since, then what is left."""
