@@ -119,10 +119,14 @@ def _header_text(seed, code, difficulty, ridges, header, own_deck, player) -> st
         mission = pick_mission(seed, code, difficulty, ridges)
         if code is not None and not own_deck:
             text = f"bgrid-log: 1\nchallenge: {mission.code}\n"
-        else:
+        elif code is not None:  # the challenge's map, the player's own deck
             spec = mission.spec
             text = (f"bgrid-log: 1\nseed: {spec.seed}\nridges: {spec.ridges}\n"
                     f"difficulty: {spec.difficulty}\n")
+        else:
+            text = f"bgrid-log: 1\nseed: {mission.spec.seed}\n"
+            text += "" if ridges is None else f"ridges: {ridges}\n"
+            text += "" if difficulty is None else f"difficulty: {difficulty}\n"
     if player is not None:
         text += f"player: {player}\n"
     return text
@@ -173,8 +177,7 @@ def _scripted(session: Session, log: LogFile) -> int:
             click.echo(HELP)
             continue
         if word in ("?", "options"):
-            offers = session.offers()
-            click.echo(" | ".join(f"{o.group}: {o.text}" for o in offers) or "none: the mission is over")
+            click.echo(offers_summary(session.offers()) or "none: the mission is over")
             continue
         reply = session.submit(raw.rstrip("\n"))
         log.sync(session)
@@ -268,13 +271,29 @@ def _wrapped(text: str, lines: int) -> str:
     return "\n".join(wrapped)
 
 
+def offers_summary(offers: list[Offer]) -> str:
+    """The offers on one line, by group, the many ways of one movement card counted:
+    ``first action: move 5S (70 ways) · alt QH | Automa: automa``."""
+    return " | ".join(f"{group}: {' · '.join(texts)}" for group, texts in _grouped(offers).items())
+
+
+def _grouped(offers: list[Offer]) -> dict[str, list[str]]:
+    groups: dict[str, dict[str, int]] = {}
+    for offer in offers:
+        words = offer.text.split()
+        many = words[0] in ("move", "throttle") and len(words) > 2
+        key = " ".join(words[:-1]) if many else offer.text
+        found = groups.setdefault(offer.group, {})
+        found[key] = found.get(key, 0) + 1
+    return {group: [k if n == 1 else f"{k} ({n} ways)" for k, n in found.items()]
+            for group, found in groups.items()}
+
+
 def _offer_pieces(offers: list[Offer]) -> list[tuple[str, str]]:
     """The offers on at most four lines: each group with its first statements."""
     if not offers:
         return []
-    groups: dict[str, list[str]] = {}
-    for offer in offers:
-        groups.setdefault(offer.group, []).append(offer.text)
+    groups = _grouped(offers)
     out: list[tuple[str, str]] = []
     for group, texts in list(groups.items())[:4]:
         room = WIDTH - len(group) - 4

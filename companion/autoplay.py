@@ -29,6 +29,8 @@ def next_line(session: Session, rng: random.Random) -> str:
         assert isinstance(best, EnterColumn)
         return COLUMN_LETTERS[best.column]
     offers = session.offers()
+    if s.is_over:  # the statement that writes 'none' (R36) is still to come
+        return offers[0].text
     purpose = s.card_purpose
     if purpose is not None:  # entry, draw, or the Automa card after the phase ended by itself
         offer = offers[0]

@@ -117,6 +117,7 @@ class Session:
         self.art = Artillery(source.game_map.artillery)
         self.pending_entry: Card | None = None  # a face card or Joker revealed, its column to choose
         self._units: list[_Unit] = []
+        self._offered: tuple[tuple, list[Offer]] | None = None  # offers() of one point of the game
 
     # -- building --------------------------------------------------------------------------
     @classmethod
@@ -183,9 +184,20 @@ class Session:
 
     def offers(self) -> list[Offer]:
         """The legal statements now, grouped as a player thinks (:data:`GROUPS`)."""
+        key = (id(self.replay), len(self.body), self.pending_entry)
+        if self._offered is None or self._offered[0] != key:
+            self._offered = (key, self._offers())
+        return list(self._offered[1])
+
+    def _offers(self) -> list[Offer]:
         s = self.state
         if self.is_over:
             return []
+        if s.is_over:  # ended for want of a card: the statement that needed it writes none (R36)
+            kind = _owed(s)
+            full = f"{kind} none"
+            return [Offer({"enter": "entry", "draw": "draw"}.get(kind, "Automa"),
+                          kind if s.challenge and not self.open_deck else full, full)]
         if self.pending_entry is not None:
             card = self.pending_entry
             return [Offer("entry", f"enter {card} {c}", f"enter {card} {c}", EnterColumn(i))
@@ -296,7 +308,34 @@ class Session:
                 return offer.full.split(" / ")
         if said == "draw" and self.state.challenge and self.state.card_purpose is CardPurpose.DRAW:
             return [f"draw {cards_text(seg)}" for seg in _draw_plan(self.state)]
+        if self.state.challenge:
+            return [self._with_card(word, said)]
         return [word]
+
+    def _with_card(self, word: str, said: str) -> str:
+        """A challenge deck's shorthand that is no offer now (``bomb 8S`` with no target,
+        ``automa`` before the draw): the statement with the card the deck would give, so the
+        verifier's replay says what is wrong with the play itself."""
+        words = said.split()
+        s = self.state
+        top = str(s.draw_pile[0]) if s.draw_pile else "none"
+        if words[:1] in (["enter"], ["draw"], ["automa"]) and len(words) == 1:
+            return f"{word} {top}"
+        if words[:1] in (["guns"], ["bomb"], ["resupply"]) and "->" not in said and "→" not in said:
+            try:
+                st = self._parse(f"{word} -> {top}")
+            except LogError:
+                return word  # the reader's own complaint about the line as typed
+            probe = s.copy()
+            try:
+                if st is not None and st.action is not None and not s.is_over:
+                    apply(probe, st.action)
+                    outcomes = chance_outcomes(probe)
+                    top = str(outcomes[0]) if outcomes else "none"
+            except IllegalActionError:
+                pass  # the replay refuses the play before it looks at the card
+            return f"{word} -> {top}"
+        return word
 
     def _take(self, lines: list[str], typed: str) -> Reply:
         """Replay ``lines`` as one input: all of them, or none (the state as before)."""
@@ -331,7 +370,8 @@ class Session:
                                 f"'enter {self.pending_entry} C'")
         if kind in ("state", "reshuffle", "turn") and self.body and st.canonical() == self.body[-1]:
             return []  # the session wrote this line itself a moment ago
-        if not s.is_over and s.turn != self.replay.turn_logged and kind not in _BOOKKEEPING:
+        owing = not s.is_over or self.replay.unwritten_end() is not None
+        if owing and s.turn != self.replay.turn_logged and kind not in _BOOKKEEPING:
             kinds += self._write(f"turn {s.turn}", reply)
         if (kind in _TAKES_CARD and not s.is_over and not s.draw_pile
                 and not (self.body and self.body[-1] == "reshuffle")):
@@ -353,13 +393,8 @@ class Session:
         # after the statement: the marker where the deck ran out as a card was needed
         if self.state.fresh_reshuffle and not self.state.is_over:
             kinds += self._write("reshuffle", reply)
-        if self.state.is_over:
-            owed = self.replay.unwritten_end()
-            while owed is not None:
-                line = (f"turn {self.state.turn}" if self.replay.turn_logged != self.state.turn
-                        else f"{owed.split(' none')[0]} none")
-                kinds += self._write(line, reply)
-                owed = self.replay.unwritten_end()
+        if self.state.is_over and not self.is_over:
+            reply.said.append(f"the deck ran out for good: write '{_owed(self.state)} none' (R36)")
         ended_turn = self.state.turn != self.replay.turn_logged or self.state.is_over
         if ended_turn and kind not in _BOOKKEEPING and not (self.body and self.body[-1].startswith("state")):
             kinds += self._write(self.state_line(), reply)
@@ -437,6 +472,12 @@ class Session:
         self.art = unit.art.copy()
         del self.body[unit.lines:]
         self.pending_entry = unit.pending
+
+
+def _owed(state: GameState) -> str:
+    """The keyword of the statement that needed the card the mission ended for (R36)."""
+    assert state.end_card_purpose is not None
+    return {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw"}.get(state.end_card_purpose, "automa")
 
 
 def _draw_plan(state: GameState) -> list[list[Card | None]]:
