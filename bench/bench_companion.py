@@ -64,14 +64,9 @@ def one(seed: int, own: bool, folder: Path) -> dict:
             "verdict": verdict.get("verdict"), "score": verdict.get("score"),
             "outcome": verdict.get("outcome"),
             "agrees": ((verdict.get("outcome"), verdict.get("score"))
-                       == (str(state.outcome), session_score(session))),
+                       == (str(state.outcome), session.score)),
             "same_log": text == session.log_text(),
             "keys": keys, "log_chars": len(text), "body_chars": len(body), "cpu": cpu}
-
-
-def session_score(session: Session) -> int:
-    from bgrid.rules import score
-    return score(session.state).total
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from .companion import Offer, Reply, Session
+from .companion import Offer, Reply, Session, refusal_text
 from .companion.board_text import LEGEND, board_lines, side_lines, status_text
 from .generator.safe_output import check_target, write_atomic
 from .header_options import read_named_log
@@ -168,7 +168,12 @@ def _source_words(session: Session) -> str:
 # -- scripted: one statement a line in, one reply a line out ------------------------------
 
 def _scripted(session: Session, log: LogFile) -> int:
-    for raw in sys.stdin:
+    for data in sys.stdin.buffer:
+        try:
+            raw = read_log_bytes(data.rstrip(b"\r\n"))
+        except LogError as exc:  # E002: a line that is not UTF-8
+            click.echo(refusal_text(exc))
+            continue
         word = raw.strip().lower()
         if word in ("quit", "exit"):
             click.echo("bye: the log keeps the game")
@@ -179,7 +184,7 @@ def _scripted(session: Session, log: LogFile) -> int:
         if word in ("?", "options"):
             click.echo(offers_summary(session.offers()) or "none: the mission is over")
             continue
-        reply = session.submit(raw.rstrip("\n"))
+        reply = session.submit(raw)
         log.sync(session)
         click.echo(reply.one_line())
     return 0

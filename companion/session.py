@@ -173,6 +173,11 @@ class Session:
         """The whole log: header, a blank line, the body."""
         return "\n".join(self.header_lines() + [""] + self.body) + "\n"
 
+    @property
+    def score(self) -> int:
+        """The score so far (R24)."""
+        return score(self.state).total
+
     def result(self) -> str:
         """``victory 12 (…)`` once over, else where the mission stands."""
         s = self.state
