@@ -196,7 +196,9 @@ def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driv
     from prompt_toolkit import PromptSession, print_formatted_text
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.shortcuts import clear
     from prompt_toolkit.styles import Style
 
     plain = "NO_COLOR" in os.environ
@@ -205,13 +207,25 @@ def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driv
         "bomber": "#40c0ff bold", "crater": "#ff9030", "dim": "#808080", "error": "#ff5050 bold",
         "group": "#80c080", "bottom-toolbar": "reverse"})
     depth = ColorDepth.MONOCHROME if plain else None
+    keys = KeyBindings()
+
+    @keys.add("tab")
+    def _(event):
+        """Tab selects the next offer, the first one at once (keystrokes.py counts so)."""
+        buffer = event.current_buffer
+        if buffer.complete_state:
+            buffer.complete_next()
+        else:
+            buffer.start_completion(select_first=True)
+
     prompt = PromptSession(history=InMemoryHistory(), completer=_Completer(session),
                            complete_while_typing=True, style=style, color_depth=depth,
-                           reserve_space_for_menu=4)
+                           reserve_space_for_menu=4, key_bindings=keys)
     last: list[tuple[str, str]] = [("", "Tab completes the legal statements; 'help' for more.")]
     while True:
-        click.clear()
-        print_formatted_text(FormattedText(_screen(session, last)), style=style, color_depth=depth)
+        clear()
+        screen = [(f"class:{name}" if name else "", text) for name, text in _screen(session, last)]
+        print_formatted_text(FormattedText(screen), style=style, color_depth=depth)
         if session.is_over:
             print_formatted_text(FormattedText([("", f"The log is in {log.path}. 'undo' to take back, "
                                                      "'quit' to leave.")]), style=style, color_depth=depth)

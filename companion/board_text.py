@@ -15,7 +15,7 @@ from .paper import Artillery
 
 Piece = tuple[str, str]  # (style, text)
 ARROWS = {"N": "↑", "S": "↓", "E": "→", "W": "←"}
-LEGEND = "↓ bomber  ▲ mountain  ■ bunker  □ destroyed  1-4 artillery  x gone  * crater  ' suppr."
+LEGEND = "↓ bomber ▲ mountain ■ bunker □ hit 1-4 artillery x gone * crater ' suppressed"
 
 
 def board_lines(state: GameState, art: Artillery) -> list[list[Piece]]:
