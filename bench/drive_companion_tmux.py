@@ -64,13 +64,21 @@ def type_line(name: str, session: Session, line: str) -> int:
         for _ in range(tabs):
             tmux("send-keys", "-t", name, "Tab")
             time.sleep(0.1)
-        assert wait_for(lambda: _on_prompt(name).lower().endswith(line.lower())), (line, tmux("capture-pane", "-t", name, "-p"))
+        assert _typed_in(name, line)
         tmux("send-keys", "-t", name, "Enter")
         return len(prefix) + tabs + 1
     tmux("send-keys", "-t", name, "-l", line)
-    assert wait_for(lambda: _on_prompt(name).lower().endswith(line.lower())), (line, tmux("capture-pane", "-t", name, "-p"))
+    assert _typed_in(name, line)
     tmux("send-keys", "-t", name, "Enter")
     return len(line) + 1
+
+
+def _typed_in(name: str, line: str) -> bool:
+    """Wait until the prompt shows ``line``; say what the pane shows if it never does."""
+    if wait_for(lambda: _on_prompt(name).lower().endswith(line.lower())):
+        return True
+    print(f"the prompt never showed {line!r}:\n" + tmux("capture-pane", "-t", name, "-p"), file=sys.stderr)
+    return False
 
 
 def _on_prompt(name: str) -> str:
