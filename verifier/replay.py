@@ -330,21 +330,28 @@ class Replay:
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
-        for st in self.log.statements:
-            self.step(st)
-        return self.state
+        return self.walk(self.log.statements)
 
     def step(self, st: Statement) -> None:
-        """Replay one more statement (``run`` walks the log with it; the table companion
-        feeds it the statements as they are typed). Raises :class:`LogError`; a statement
-        that takes several cards may then have taken some: copy the replay before."""
-        self.stmt = st
-        if self.state.phase is _OVER:
-            self.after_end(st)
-            return
-        if self.state.turn != self.turn_logged and st.kind not in _ANY_TURN:
-            raise self.fail("E202", self._expected(), 0)
-        _HANDLERS[st.kind](self, st)
+        """Replay one more statement (the table companion feeds the statements as they are
+        typed). Raises :class:`LogError`; a statement that takes several cards may then have
+        taken some: copy the replay before."""
+        self.walk((st,))
+
+    def walk(self, statements) -> GameState:
+        """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
+        state = self.state  # the one state, changed in place by the engine
+        handlers = _HANDLERS
+        for st in statements:
+            self.stmt = st
+            if state.phase is _OVER:
+                self.after_end(st)
+                continue
+            kind = st.kind
+            if state.turn != self.turn_logged and kind not in _ANY_TURN:
+                raise self.fail("E202", self._expected(), 0)
+            handlers[kind](self, st)
+        return state
 
     def copy(self) -> Replay:
         """An independent replay from this point on: the state and every list the replay
