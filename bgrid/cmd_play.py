@@ -218,14 +218,14 @@ def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driv
         else:
             buffer.start_completion(select_first=True)
 
-    prompt = PromptSession(history=InMemoryHistory(), completer=_Completer(session),
+    prompt: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=_Completer(session),
                            complete_while_typing=True, style=style, color_depth=depth,
-                           reserve_space_for_menu=4, key_bindings=keys)
+                           reserve_space_for_menu=3, key_bindings=keys)
     last: list[tuple[str, str]] = [("", "Tab completes the legal statements; 'help' for more.")]
     while True:
         clear()
         screen = [(f"class:{name}" if name else "", text) for name, text in _screen(session, last)]
-        print_formatted_text(FormattedText(screen), style=style, color_depth=depth)
+        print_formatted_text(FormattedText(screen), style=style, color_depth=depth, end="")
         if session.is_over:
             print_formatted_text(FormattedText([("", f"The log is in {log.path}. 'undo' to take back, "
                                                      "'quit' to leave.")]), style=style, color_depth=depth)
@@ -260,11 +260,15 @@ def _Completer(session: Session):  # pragma: no cover - driven through tmux
 
 
 def _screen(session: Session, last: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Board and side panel (11 lines), the legend, the last reply, the offers: 21 lines."""
+    """Board and side panel (11 lines), the legend, the last reply (4 lines at most), the
+    offers (3): 19 lines, and the prompt, 3 lines for the completion menu and the status
+    line make 24."""
     out: list[tuple[str, str]] = []
     deck = ("challenge deck" + (", open" if session.open_deck else ", blind")
             if session.state.challenge else "own deck")
     side = side_lines(session.state, session.art, session.turn, deck)
+    if session.open_deck and session.state.challenge:
+        side.append("next " + " ".join(map(str, session.state.draw_pile[:8])))
     for i, row in enumerate(board_lines(session.state, session.art)):
         out.extend(row)
         if i < len(side):
@@ -280,7 +284,7 @@ def _screen(session: Session, last: list[tuple[str, str]]) -> list[tuple[str, st
 def _reply_pieces(reply: Reply) -> list[tuple[str, str]]:
     if reply.error is not None:
         return [("error", _wrapped(reply.one_line(), 4))]
-    return [("", _wrapped(reply.one_line(), 5))]
+    return [("", _wrapped(reply.one_line(), 4))]
 
 
 def _wrapped(text: str, lines: int) -> str:
@@ -309,12 +313,13 @@ def _grouped(offers: list[Offer]) -> dict[str, list[str]]:
 
 
 def _offer_pieces(offers: list[Offer]) -> list[tuple[str, str]]:
-    """The offers on at most four lines: each group with its first statements."""
+    """The offers on at most three lines (resupply, an action, Automa at most at once): each
+    group with the statements that fit."""
     if not offers:
         return []
     groups = _grouped(offers)
     out: list[tuple[str, str]] = []
-    for group, texts in list(groups.items())[:4]:
+    for group, texts in list(groups.items())[:3]:
         room = WIDTH - len(group) - 4
         shown, used = [], 0
         for t in texts:

@@ -50,6 +50,7 @@ def next_line(session: Session, rng: random.Random) -> str:
 def _typed(offer: Offer, session: Session, rng: random.Random) -> str:
     if offer.full is not None:
         return offer.text
+    assert offer.action is not None  # a play that takes a card
     probe = session.state.copy()
     apply(probe, offer.action)
     return f"{offer.text} {rng.choice(chance_outcomes(probe))}"

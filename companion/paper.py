@@ -41,9 +41,9 @@ class Artillery:
 
     def follow(self, events: Iterable[Event]) -> None:
         for ev in events:
-            if type(ev) is ArtilleryMoved:
+            if isinstance(ev, ArtilleryMoved):
                 self.cells[self.number(ev.start) - 1] = ev.end
-            elif type(ev) is Destroyed and ev.kind == "artillery":
+            elif isinstance(ev, Destroyed) and ev.kind == "artillery":
                 self.cells[self.number(ev.cell) - 1] = None
 
     def check_words(self) -> str:
@@ -74,60 +74,59 @@ def paper_steps(events: list[Event], before: Artillery, state: GameState,
             drawn.clear()
 
     for ev in events:
-        kind = type(ev)
-        if kind is Drew and ev.purpose is CardPurpose.DRAW:
+        if isinstance(ev, Drew) and ev.purpose is CardPurpose.DRAW:
             drawn.append(ev.card)
             continue
         flush_draws()
-        if kind is Drew:
+        if isinstance(ev, Drew):
             said.append(f"resupply: draw {ev.card}")
-        elif kind is Revealed:
+        elif isinstance(ev, Revealed):
             said.append(f"{ev.purpose} card: {ev.card}")
-        elif kind is Entered:
+        elif isinstance(ev, Entered):
             shifted = f" (shifted from {ev.shifted_from}, R13)" if ev.shifted_from is not None else ""
             said.append(f"bomber enters at {ev.cell} facing {ev.facing}, alt {ev.altitude}{shifted}")
-        elif kind is Moved:
+        elif isinstance(ev, Moved):
             if ev.exited:
                 said.append(f"bomber leaves the map from {ev.path[-2] if len(ev.path) > 1 else ev.start}")
             else:
                 end = ev.path[-1] if ev.path else ev.start
                 blocked = " (blocked by a mountain, R9)" if ev.blocked else ""
                 said.append(f"bomber {ev.start} {ARROW} {end}, facing {ev.facing}{blocked}")
-        elif kind is AltitudeChanged:
+        elif isinstance(ev, AltitudeChanged):
             said.append(f"altitude {ev.old} {ARROW} {ev.new}")
-        elif kind is Bonus:
+        elif isinstance(ev, Bonus):
             said.append(f"{ev.reason} bonus at {ev.cell} (R16)")
-        elif kind is Destroyed:
+        elif isinstance(ev, Destroyed):
             if ev.kind == "artillery":
                 number = art.number(ev.cell)
                 said.append(f"artillery {number} destroyed at {ev.cell} by {ev.by}: cross it out")
             else:
                 said.append(f"bunker at {ev.cell} destroyed by {ev.by}: tick it")
-        elif kind is Crater:
+        elif isinstance(ev, Crater):
             said.append(f"crater at {ev.cell}")
-        elif kind is Suppressed:
+        elif isinstance(ev, Suppressed):
             again = " (already suppressed, R39)" if ev.already else ""
             said.append(f"artillery {art.number(ev.cell)} ({ev.cell}) suppressed{again}")
-        elif kind is Missed:
+        elif isinstance(ev, Missed):
             said.append(f"{ev.by} missed at {ev.cell}")
-        elif kind is ArtilleryFired:
+        elif isinstance(ev, ArtilleryFired):
             pieces = ", ".join(f"{art.number(c)} ({c})" for c in ev.cells)
             said.append(f"artillery {pieces} fire{'s' if len(ev.cells) == 1 else ''} (R18)")
-        elif kind is ArtilleryMoved:
+        elif isinstance(ev, ArtilleryMoved):
             said.append(f"artillery {art.number(ev.start)} moves {ev.start} {ARROW} {ev.end}")
-        elif kind is Recovered:
+        elif isinstance(ev, Recovered):
             said.append(f"artillery {art.number(ev.cell)} ({ev.cell}) is ready again (R21)")
-        elif kind is AutomaSkipped:
+        elif isinstance(ev, AutomaSkipped):
             said.append("no Automa phase: the bomber is off the map")
-        elif kind is Reshuffled:
+        elif isinstance(ev, Reshuffled):
             said.append(_reshuffle_words(ev, state, stays_out, new_pile))
-        elif kind is Damage:
+        elif isinstance(ev, Damage):
             said.append(_damage_words(ev, state, events))
-        elif kind is Victory:
+        elif isinstance(ev, Victory):
             said.append("the last bunker is destroyed: victory (R23)")
-        elif kind is Defeat:
+        elif isinstance(ev, Defeat):
             said.append(f"the mission is lost: {ev.cause} (R23)")
-        elif kind is PlayerPhaseEnded and ev.reason in ("throttle", "exit", "actions"):
+        elif isinstance(ev, PlayerPhaseEnded) and ev.reason in ("throttle", "exit", "actions"):
             said.append({"throttle": "the Throttle ends the player phase (R11)",
                          "exit": "the player phase ends: the bomber left the map (R6)",
                          "actions": "the player phase is over (R6)"}[ev.reason])
@@ -150,7 +149,7 @@ def _reshuffle_words(ev: Reshuffled, state: GameState, stays_out: tuple[Card, ..
 def _damage_words(ev: Damage, state: GameState, events: list[Event]) -> str:
     total = f"DMG {ev.total}/{state.health}"
     if ev.cause is DamageCause.EXHAUSTION:
-        purpose = next((e.purpose for e in events if type(e) is Reshuffled), None)
+        purpose = next((e.purpose for e in events if isinstance(e, Reshuffled)), None)
         rule = "R40" if purpose is CardPurpose.AUTOMA else "R22"
         return f"{ev.amount} damage: the deck ran out at the {purpose} card ({rule}); {total}"
     if ev.cause is DamageCause.ENTRY:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..rules.actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import Card
 from ..rules.engine import apply, chance_outcomes, is_entry_damage_fatal, legal_actions_by_kind, reveal, score
@@ -57,7 +57,7 @@ class Offer:
     group: str
     text: str
     full: str | None = None
-    action: object | None = None
+    action: Action | None = None
 
 
 @dataclass
@@ -385,9 +385,10 @@ class Session:
             probe = s.copy()
             try:
                 reveal(probe, st.cards[0])
+                waits = not is_entry_damage_fatal(probe)
             except IllegalActionError:
-                probe = None  # the replay below gives the verifier's refusal
-            if probe is not None and not is_entry_damage_fatal(probe):
+                waits = False  # the replay below gives the verifier's refusal
+            if waits:
                 self.pending_entry = st.cards[0]
                 reply.said.append(f"entry card: {st.cards[0]}: choose the entry column A-J "
                                   "(1 damage, R13), e.g. 'enter "
@@ -512,9 +513,9 @@ def _exhaustion(st: Statement, events: list[Event],
     if at is None:
         return (), None
     stays_out: tuple[Card, ...] = ()
-    if st.kind in ("guns", "bomb") and st.action is not None:
-        stays_out = tuple(c.physical for c in st.action.cards)
-    taken = [ev.card for ev in events[at:] if type(ev) in (Drew, Revealed)]
+    if isinstance(st.action, (Guns, Bomb)):
+        stays_out = (st.action.card.physical,)
+    taken = [ev.card for ev in events[at:] if isinstance(ev, (Drew, Revealed))]
     return stays_out, taken + list(state.draw_pile)
 
 
