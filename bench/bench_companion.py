@@ -27,7 +27,7 @@ from pathlib import Path
 from bgrid.companion import Session
 from bgrid.companion.autoplay import next_line
 from bgrid.companion.keystrokes import keys_for
-from bgrid.rules import mission_from_seed
+from bgrid.challenges import mission_from_seed
 
 BGRID = str(Path(sys.executable).with_name("bgrid"))
 

@@ -20,7 +20,7 @@ from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, set_par
 from .league.submit import utc_now
 from .options import Utf8Text, WholeNumber
-from .rules.challenge import decode_code, encode_code
+from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
 from .verifier.verify import verify_log
@@ -231,8 +231,8 @@ def par_command(league, codes, given):
       bgrid league par week49.db 0GDR-FC73-W4T
       bgrid league par week49.db 0GDR-FC73-W4T --par 14
     """
-    from .rules.mission import mission_from_spec
-    from .rules.solver import PORTFOLIO_VERSION, solve_mission
+    from .challenges.mission import mission_from_spec
+    from .players.solver import PORTFOLIO_VERSION, solve_mission
 
     if given is not None and len(codes) > 1:
         raise click.UsageError("--par gives the par of one challenge: name one CODE")

@@ -14,7 +14,7 @@ import random
 from ..rules.actions import EnterColumn
 from ..rules.board import COLUMN_LETTERS
 from ..rules.engine import apply, chance_outcomes, reveal
-from ..rules.greedy import valued_actions
+from ..players.greedy import valued_actions
 from ..rules.state import CardPurpose, Phase
 from .session import Offer, Session
 

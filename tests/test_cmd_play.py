@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from bgrid.cli import cli
 from bgrid.companion import Session
 from bgrid.companion.autoplay import next_line
-from bgrid.rules import mission_from_seed
+from bgrid.challenges import mission_from_seed
 from bgrid.verifier.verify import verify_log
 
 CODE = mission_from_seed(4).code

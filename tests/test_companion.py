@@ -16,9 +16,9 @@ import pytest
 from bgrid.companion import Session
 from bgrid.companion.autoplay import next_line, play_mission
 from bgrid.companion.keystrokes import keys_for
-from bgrid.rules import mission_from_seed
-from bgrid.rules.log_writer import simulated_log
-from bgrid.rules.seeding import stream
+from bgrid.challenges import mission_from_seed
+from bgrid.players.simulated_logs import simulated_log
+from bgrid.challenges.seeding import stream
 from bgrid.verifier.verify import verify_log
 
 HERE = Path(__file__).parent

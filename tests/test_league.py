@@ -359,8 +359,8 @@ def test_the_page_shows_the_par_and_a_to_par_column(tmp_path, inbox):
 
 
 def test_the_solvers_par_is_stored_with_its_portfolio_and_kept_on_a_second_run(tmp_path, monkeypatch):
-    import bgrid.rules.solver as solver
-    from bgrid.rules.mission import mission_from_code
+    import bgrid.players.solver as solver
+    from bgrid.challenges.mission import mission_from_code
 
     quick = (dataclasses.replace(solver.PORTFOLIO[0], nodes=0),)
     monkeypatch.setattr(solver, "PORTFOLIO", quick)

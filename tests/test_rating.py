@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.rating import Rating, stars_for, wilson_interval
+from bgrid.players.rating import Rating, stars_for, wilson_interval
 
 
 def test_wilson_interval_matches_hand_worked_values():
@@ -62,7 +62,7 @@ def test_star_text_is_filled_stars_then_hollow_ones_to_five():
 
 def test_the_sheet_prints_the_stars_and_the_games_only_when_rated():
     from bgrid.generator.sheet import render_sheet_html
-    from bgrid.rules.mission import mission_from_seed
+    from bgrid.challenges.mission import mission_from_seed
 
     mission = mission_from_seed(1944, "hard")
     rated = render_sheet_html(mission, rating=Rating(5, 64))
