@@ -93,9 +93,9 @@ def refusal_text(error: LogError) -> str:
 
 @dataclass
 class _Unit:
-    """One accepted input: the replay, pieces and written line count just before it."""
+    """One accepted input: the pieces, the written line count and the pending entry card
+    just before it (the replay is rebuilt from the lines: :meth:`Session._restore`)."""
 
-    replay: Replay
     art: Artillery
     lines: int
     pending: Card | None
@@ -344,14 +344,16 @@ class Session:
 
     def _take(self, lines: list[str], typed: str) -> Reply:
         """Replay ``lines`` as one input: all of them, or none (the state as before)."""
-        unit = _Unit(self.replay.copy(), self.art.copy(), len(self.body), self.pending_entry, ())
+        unit = _Unit(self.art.copy(), len(self.body), self.pending_entry, ())
         reply = Reply()
         kinds: list[str] = []
         try:
             for text in lines:
                 kinds.extend(self._one(text, reply))
         except LogError as exc:
-            self._restore(unit)
+            # the engine changes nothing for a refused play or card, but a line may have
+            # taken some cards, or a play and not its card, before the refusal
+            self._restore(unit, changed=bool(reply.written or self.replay.history))
             return Reply(error=exc)
         if reply.written:
             unit.kinds = tuple(kinds)
@@ -408,9 +410,11 @@ class Session:
             reply.said.append(f"mission over: {self.result()}")
         return kinds
 
-    def _parse(self, text: str) -> Statement | None:
-        """``text`` read by the verifier's reader as the next line of the log."""
-        number = len(self.header_lines()) + 1 + len(self.body) + 1
+    def _parse(self, text: str, number: int | None = None) -> Statement | None:
+        """``text`` read by the verifier's reader as line ``number`` of the log (the next
+        line by default)."""
+        if number is None:
+            number = len(self.header_lines()) + 1 + len(self.body) + 1
         try:
             log = parse_log(f"bgrid-log: 1\nseed: 1\nturn 1\n{text}\n")
         except LogError as exc:
@@ -472,12 +476,23 @@ class Session:
         self._restore(unit)
         return gone
 
-    def _restore(self, unit: _Unit) -> None:
-        self.replay = unit.replay
-        self.replay.log = self.log
+    def _restore(self, unit: _Unit, changed: bool = True) -> None:
+        """Back to the moment before ``unit``: the body cut there and, when the game may have
+        changed since, the replay rebuilt by replaying the body from the start (a few
+        milliseconds for a long mission; the engine is deterministic, so the state is equal)."""
         self.art = unit.art.copy()
-        del self.body[unit.lines:]
         self.pending_entry = unit.pending
+        del self.body[unit.lines:]
+        if not changed:
+            return
+        first = len(self.header_lines()) + 2
+        self.log.lines[:] = self.header_lines() + [""] + self.body
+        self.replay = Replay(self.log, self.source)
+        for i, text in enumerate(self.body):
+            st = self._parse(text, first + i)
+            assert st is not None  # the body holds statements only
+            self.replay.step(st)
+        self.replay.history = []
 
 
 def _owed(state: GameState) -> str:

@@ -9,7 +9,6 @@ rule, the state and the legal alternatives.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
@@ -335,7 +334,7 @@ class Replay:
     def step(self, st: Statement) -> None:
         """Replay one more statement (the table companion feeds the statements as they are
         typed). Raises :class:`LogError`; a statement that takes several cards may then have
-        taken some: copy the replay before."""
+        taken some before the refusal."""
         self.walk((st,))
 
     def walk(self, statements) -> GameState:
@@ -352,19 +351,6 @@ class Replay:
                 raise self.fail("E202", self._expected(), 0)
             handlers[kind](self, st)
         return state
-
-    def copy(self) -> Replay:
-        """An independent replay from this point on: the state and every list the replay
-        adds to are copied (the companion's undo keeps one a statement)."""
-        new = copy.copy(self)
-        new.state = self.state.copy()
-        new.trace = copy.copy(self.trace)
-        new.notes = list(self.notes)
-        new.ledger = list(self.ledger)
-        new._held_told = set(self._held_told)
-        if self.history is not None:
-            new.history = list(self.history)
-        return new
 
     def unwritten_end(self) -> str | None:
         """R36: the mission ended for want of an entry, draw or Automa card, but the log stops
