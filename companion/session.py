@@ -170,8 +170,17 @@ class Session:
         return self.header.canonical_lines()
 
     def log_text(self) -> str:
-        """The whole log: header, a blank line, the body."""
-        return "\n".join(self.header_lines() + [""] + self.body) + "\n"
+        """The whole log: header, a blank line, the body (a blank line before each turn)."""
+        return "\n".join(self._file_lines()) + "\n"
+
+    def _file_lines(self, body: list[str] | None = None) -> list[str]:
+        """The log's lines as the file holds them, with ``body`` (default: the body written)."""
+        out = self.header_lines() + [""]
+        for text in self.body if body is None else body:
+            if text.startswith("turn ") and len(out) > len(self.header.canonical_lines()) + 1:
+                out.append("")
+            out.append(text)
+        return out
 
     @property
     def score(self) -> int:
@@ -414,7 +423,7 @@ class Session:
         """``text`` read by the verifier's reader as line ``number`` of the log (the next
         line by default)."""
         if number is None:
-            number = len(self.header_lines()) + 1 + len(self.body) + 1
+            number = len(self._file_lines(self.body + [text]))
         try:
             log = parse_log(f"bgrid-log: 1\nseed: 1\nturn 1\n{text}\n")
         except LogError as exc:
@@ -434,7 +443,7 @@ class Session:
             st = self._parse(text)
             assert st is not None  # the session writes statements only
         before = self.art.copy()
-        self.log.lines[:] = self.header_lines() + [""] + self.body + [text]
+        self.log.lines[:] = self._file_lines(self.body + [text])
         self.replay.history = []
         self.replay.step(st)
         self.body.append(text)
@@ -485,11 +494,11 @@ class Session:
         del self.body[unit.lines:]
         if not changed:
             return
-        first = len(self.header_lines()) + 2
-        self.log.lines[:] = self.header_lines() + [""] + self.body
-        self.replay = Replay(self.log, self.source)
-        for i, text in enumerate(self.body):
-            st = self._parse(text, first + i)
+        self.replay = Replay(self.log, self.source)  # the header has no claim before the end
+        self.log.lines[:] = self._file_lines()
+        numbers = [i for i, line in enumerate(self.log.lines, 1) if line][len(self.header_lines()):]
+        for number, text in zip(numbers, self.body, strict=True):
+            st = self._parse(text, number)
             assert st is not None  # the body holds statements only
             self.replay.step(st)
         self.replay.history = []
