@@ -219,3 +219,19 @@ def test_every_refusal_of_the_verifier_comes_as_typed_with_its_code_and_message(
                 expected.code, _normalised(expected.message))
             return
     pytest.fail(f"no refusal; the verifier says {expected}")
+
+
+def test_the_board_svg_shows_pieces_by_number_and_the_bomber_facing():
+    import xml.dom.minidom
+
+    from bgrid.companion.board_svg import board_svg
+
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    for line in _body(HAND.read_text(encoding="utf-8"))[:40]:  # to turn 5: bomber A4 facing S
+        session.submit(line)
+    svg = board_svg(session.state, session.art)
+    xml.dom.minidom.parseString(svg)
+    assert "<title>bomber at A4 facing S</title>" in svg
+    marks = [t.firstChild.data for t in xml.dom.minidom.parseString(svg).getElementsByTagName("text")
+             if t.getAttribute("class") != "l"]  # not the row and column labels
+    assert sorted(m for m in marks if m != "B") == ["1", "2", "3"]  # piece 4 was shot down in turn 2
