@@ -126,7 +126,7 @@ class Session:
         Raises :class:`LogError` for a header the verifier refuses (E1xx)."""
         log = parse_log(header_text)
         if log.statements:
-            raise LogError("E124", "a companion header holds no statements: give the header lines only")
+            raise ValueError("Session.start takes the header alone; Session.resume takes a whole log")
         return cls(log.header, mission_source(log), open_deck=open_deck)
 
     @classmethod
