@@ -13,11 +13,10 @@ from pathlib import Path
 import click
 
 from .cmd_verify import Unreadable, list_inputs, read_input
-from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
-                     report_html, submit_logs)
+from .league import (compute_standings, create_league, find_entry, list_entries, open_league, submit_logs)
 from .league.page import reports_folder_name
 from .league.standings import against_par, par_source
-from .league.store import ChallengePar, challenge_pars, set_par
+from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
 from .league.submit import utc_now
 from .options import Utf8Text, WholeNumber
 from .challenges.codes import decode_code, encode_code
@@ -30,7 +29,8 @@ DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=Fals
 # under a quarter (bench/bench_league.py, docs/league.md).
 DEFAULT_BATCH = 50
 CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
-               "verification_id", "error")
+               "verification_id", "error", "player_from_file")
+FROM_FILE = " (no player: line; named after its file)"
 
 
 def league_errors(command):
@@ -45,8 +45,9 @@ def league_errors(command):
 
 
 def spreadsheet_safe(text) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection)."""
-    text = "" if text is None else str(text)
+    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection), with its
+    control, bidi and invisible characters escaped as in the terminal (``\\u202e``)."""
+    text = "" if text is None else terminal_text(str(text))
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
@@ -59,6 +60,17 @@ def challenge_names(codes) -> list[str]:
         except ChallengeCodeError:
             out.append(code.strip())
     return out
+
+
+def refuse_unknown_challenges(conn, named: list[str], league: str) -> None:
+    """A --challenge the league holds no entry for is a typo, not an empty table: refused
+    (exit 2, nothing written) with the league's challenges listed."""
+    held = league_challenges(conn)
+    missing = [name for name in named if name not in held]
+    if missing:
+        shown = ", ".join(terminal_text(c) for c in held[:12]) + (", …" if len(held) > 12 else "")
+        raise BGridError(f"--challenge '{missing[0]}': the league {league} has no entry on it; "
+                         + (f"its challenges: {shown}" if held else "it has no entries yet"))
 
 
 @click.group("league")
@@ -175,7 +187,7 @@ def list_command(league, challenges, player, as_json):
     finally:
         conn.close()
     if as_json:
-        click.echo(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False))
+        click.echo(printable_lines(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False)))
         return
     for r in rows:
         error = f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""
@@ -292,20 +304,23 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
         raise click.UsageError("give one of --json, --csv and --html")
     page = None
     if html is not None:  # before any work: a bad page name is the one line of output
-        from .generator.safe_output import check_target, refuse_inputs_as_outputs
+        from .generator.safe_output import check_target, refuse_input_as_output
 
-        page = check_target(html, "the standings page")
-        refuse_inputs_as_outputs({"--html": html}, [league])
+        page = check_target(html, "the standings page", [league])
+        refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])
     conn = open_league(league)
     try:
-        table = compute_standings(conn, challenge_names(challenges), best)
+        named = challenge_names(challenges)
+        refuse_unknown_challenges(conn, named, league)
+        table = compute_standings(conn, named, best)
         if page is not None:
             write_page(conn, table, page, title)
             return
     finally:
         conn.close()
     if as_json:
-        click.echo(json.dumps(table.as_dict(), indent=2, ensure_ascii=False))
+        # as verify --json: a name's controls and bidi marks as \u escapes (the same JSON string)
+        click.echo(printable_lines(json.dumps(table.as_dict(), indent=2, ensure_ascii=False)))
     elif as_csv:
         click.echo(standings_csv(table), nl=False)
     else:
@@ -313,22 +328,13 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
 
 def write_page(conn, table, page: Path, title: str) -> None:
-    """The page and the replay reports it links to (reports already written are kept)."""
-    from .generator.safe_output import make_folder, write_atomic
+    """The page and the replay reports it links to (only those missing or out of date)."""
+    from .league.page import publish
 
-    reports = make_folder(page.parent / reports_folder_name(page), "the replay reports folder")
-    ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
-    for entry_id in ids:
-        row = find_entry(conn, str(entry_id))
-        assert row is not None  # the standings were read from this connection
-        target = reports / f"{row['verification_id']}.html"
-        if not target.exists():
-            write_atomic(target, report_html(row["log"], row["source"]), "a replay report")
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp),
-                 "the standings page")
-    click.echo(display_name(str(page)))
-    click.echo(f"{display_name(str(reports))}/ ({len(ids)} replay reports)")
+    done = publish(conn, table, page, title=title, generated=stamp)
+    click.echo(display_name(str(done.page)))
+    click.echo(f"{display_name(str(done.reports))}/ ({done.linked} replay reports, {done.written} written)")
 
 
 def standings_csv(table) -> str:
@@ -340,10 +346,12 @@ def standings_csv(table) -> str:
     for s in table.standings:
         par = [s.par, s.to_par] if with_par else []
         writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
-                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "", *par])
+                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "",
+                         int(bool(s.player_from_file)), *par])
     for u in table.unranked:
         writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
-                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)]
+                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error),
+                         int(bool(u.player_from_file))]
                         + ["", ""] * with_par)
     return buffer.getvalue()
 
@@ -358,13 +366,15 @@ def standings_text(table) -> str:
                      f"{f' ({par_source(par)})' if par else ''}: "
                      f"{len(ranked)} ranked, {len(unranked)} unranked")
         for s in ranked:
-            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d}"
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}{FROM_FILE * bool(s.player_from_file)}"
+                         f"  {s.score:+d}"
                          f"{f' ({against_par(s)})' if s.par is not None else ''} {s.outcome}, "
                          f"{s.turns} turns, {s.damage} damage, "
                          f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")
         for u in unranked:
-            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  "
+            lines.append(f"     -  {terminal_text(u.player)}{FROM_FILE * bool(u.player_from_file)}  "
+                         f"{u.verdict}: {terminal_text(u.error)}  "
                          f"[id {u.verification_id}]")
     if table.season:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")

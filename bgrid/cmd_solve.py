@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import click
 
-from .header_options import read_named_log
+from .header_options import read_header
+from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
@@ -28,14 +28,22 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "(the only header with a known deck order).")
 @click.option("--write-log", "write_log_file", default=None, metavar="FILE",
               help="Write the par's line as a mission log that bgrid verify accepts.")
+@click.option("--state-lines", is_flag=True,
+              help="With --write-log: close every turn with a state line (at, facing, alt, dmg "
+                   "and art, the artillery by number, R43).")
+@click.option("--rows", is_flag=True,
+              help="With --write-log: write the body in the row form, a turn a line in the "
+                   "sheet's columns (docs/log-format.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
               help="Stop after this many seconds of search, at most 86400 (default: none). A "
                    "search cut short says so, and its best score is not the par.")
 @click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
-              help="Run the portfolio's searches on N processes (the par does not change).")
-def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, as_json, budget, jobs):
+              help="Run the portfolio's searches on N processes, at most one a core (the par "
+                   "does not change).")
+def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
+                  budget, jobs):
     """Find the par of a challenge: the best score of a fixed, versioned portfolio of
     searches over its known deck (R25, R26), and the line of play that reaches it.
 
@@ -51,6 +59,9 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
       bgrid solve --code 0M00-0001-WR3 --write-log par.log && bgrid verify par.log
       bgrid solve --header my-run.log --jobs 4
     """
+    for flag, given in (("--state-lines", state_lines), ("--rows", rows)):
+        if given and write_log_file is None:
+            raise click.UsageError(f"{flag} goes with --write-log")
     mission = _mission(seed, code, difficulty, ridges, header_file)
     if write_log_file is not None:  # before the search: it may run for minutes
         from .generator.safe_output import check_target, refuse_inputs_as_outputs
@@ -80,7 +91,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
         "portfolio": PORTFOLIO_VERSION,
     }
     if write_log_file is not None and line is not None:
-        _write_solution(mission, line, write_log_file)
+        _write_solution(mission, line, write_log_file, state_lines, rows)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -106,14 +117,8 @@ def _mission(seed, code, difficulty, ridges, header_file):
         raise click.UsageError("--header names the mission itself: give it without --seed, "
                                "--code, --difficulty or --ridges")
     from .challenges.mission import mission_from_code
-    from .verifier.log_parser import parse_log, read_log_bytes
-    from .verifier.messages import LogError
 
-    data = read_named_log(header_file)
-    try:
-        log = parse_log(read_log_bytes(data))
-    except LogError as exc:
-        raise BGridError(f"--header '{header_file}': {exc}") from None
+    log = read_header(header_file)  # the header only, as sheet --header and pack --header read it
     if log.header.source != "challenge":
         raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
                          "header plays the player's own shuffled deck): solve needs a "
@@ -141,9 +146,11 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
             click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
                        f"(best {best.score if best else 'none'})", err=True)
 
-    if jobs == 1:
+    if jobs == 1 or worker_count(jobs) == 1:
         return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    from .workers import worker_pool
+
+    with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
         futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())
@@ -152,8 +159,9 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
-def solution_log(mission, line) -> str:
-    """The line as a mission log on the challenge deck, claiming its outcome and score."""
+def solution_log(mission, line, state_lines: bool = False, rows: bool = False) -> str:
+    """The line as a mission log on the challenge deck, claiming its outcome and score;
+    ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
     from .rules.engine import new_game
     from .rules.log_writer import write_log
 
@@ -161,10 +169,11 @@ def solution_log(mission, line) -> str:
                      mission.reshuffle)
     events = play_plan(state, line.plays)
     claim = (str(state.outcome), score(state).total)
-    return write_log(events, challenge=mission.code, claim=claim)
+    return write_log(events, challenge=mission.code, claim=claim,
+                     artillery=mission.game_map.artillery if state_lines else None, rows=rows)
 
 
-def _write_solution(mission, line, path: str) -> None:
+def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
     from .generator.safe_output import write_atomic
 
-    write_atomic(path, solution_log(mission, line), "--write-log")
+    write_atomic(path, solution_log(mission, line, state_lines, rows), "--write-log")

@@ -296,6 +296,12 @@ def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
     return conn.execute(query + "verification_id = ?", (ref.lower(),)).fetchone()
 
 
+def league_challenges(conn: sqlite3.Connection) -> list[str]:
+    """Every challenge the league holds an entry for, sorted (logs naming no map left out)."""
+    return [row[0] for row in conn.execute(
+        "SELECT DISTINCT challenge FROM entries WHERE challenge IS NOT NULL ORDER BY challenge")]
+
+
 def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),
                  player: str | None = None) -> list[sqlite3.Row]:
     """Entries in submission order, optionally for some challenges and one player."""

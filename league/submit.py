@@ -62,6 +62,13 @@ def challenge_key(verdict: Verdict) -> str | None:
     return f"{source}, {verdict.difficulty}" if verdict.difficulty else source
 
 
+def unnamed_player(source: str, verification_id: str) -> str:
+    """The player of a log without a ``player:`` line: its file name (never its folder: a local
+    path) and the start of its verification id, so that two players' ``mission.log`` from two
+    folders stay two players instead of one player with two attempts."""
+    return f"{os.path.basename(source) or 'log'} ({verification_id[:8]})"
+
+
 def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, version: str) -> dict:
     """The database row of one verified log."""
     player = (verdict.player or "").strip()
@@ -73,7 +80,7 @@ def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, ver
         "log_sha256": hashlib.sha256(data).hexdigest(),
         "log": data,
         "source": source,
-        "player": player or os.path.basename(source),
+        "player": player or unnamed_player(source, verdict.verification_id),
         "player_from_file": 0 if player else 1,
         "challenge": challenge,
         "ruleset": verdict.ruleset,

@@ -1,9 +1,10 @@
 """The par of a challenge: the best score a fixed portfolio of searches finds on its deck.
 
 A challenge deck (R25, R26) fixes every card, so the mission is a one-player game of perfect
-information. Exhaustive search is out of reach (thousands of distinct states after two
-turns, missions of 15–30 turns), so the par is the best of a fixed, versioned portfolio of
-beam searches over whole turns (:func:`players.search.turn_outcomes`):
+information, and the par is the open-deck par of R42 (every card in view). Exhaustive
+search is out of reach (thousands of distinct states after two turns, missions of 15–30
+turns), so the par is the best of a fixed, versioned portfolio of beam searches over whole
+turns (:func:`players.search.turn_outcomes`):
 
 * a node is the state at the first decision of a turn (or the end of the mission);
 * the beam's layers are keyed by the cards drawn so far (the fuel used, which every turn

@@ -54,7 +54,8 @@ def help_examples() -> list[list[str]]:
     return out
 
 
-README_RUNS = bgrid_invocations("\n".join(re.findall(r"```\n(.*?)```", README, re.S)))
+# the shell blocks: plain ``` and ```console (```pycon and ```python are test_readme_examples')
+README_RUNS = bgrid_invocations("\n".join(re.findall(r"^```(?:console)?\n(.*?)^```", README, re.S | re.M)))
 
 
 def test_readme_and_help_have_examples_of_every_command():

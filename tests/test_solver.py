@@ -105,6 +105,22 @@ def test_solve_header_with_a_challenge_code_solves_that_challenge(tmp_path, monk
     assert json.loads(result.output)["code"] == code
 
 
+def test_solve_header_reads_only_the_header_as_sheet_and_pack_do(tmp_path, monkeypatch):
+    """Before: ``bgrid solve --header`` read the whole log, so a log with a trailing fragment
+    was refused while ``sheet --header`` and ``pack --header`` read only its header."""
+    import bgrid.cmd_solve as cmd
+    from bgrid.header_options import header_source
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    code = mission_from_seed(1944).code
+    header = tmp_path / "run.log"
+    header.write_text(f"bgrid-log: 1\nchallenge: {code}\n\nturn 1\nenter 7S\ndraw JC 6H 2\u00e9 QC\nmov",
+                      encoding="utf-8")
+    assert header_source(header).mission.code == code
+    result = CliRunner().invoke(cli, ["solve", "--header", str(header), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["code"] == code
+
+
 def test_solve_write_log_into_a_missing_folder_is_refused_before_searching(tmp_path):
     result = CliRunner().invoke(cli, ["solve", "--seed", "1", "--write-log",
                                       str(tmp_path / "no" / "par.log")])
