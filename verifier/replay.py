@@ -345,9 +345,19 @@ class Replay:
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
+        return self.walk(self.log.statements)
+
+    def step(self, st: Statement) -> None:
+        """Replay one more statement (the table companion feeds the statements as they are
+        typed). Raises :class:`LogError`; a statement that takes several cards may then have
+        taken some before the refusal."""
+        self.walk((st,))
+
+    def walk(self, statements) -> GameState:
+        """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
         state = self.state  # the one state, changed in place by the engine
         handlers = _HANDLERS
-        for st in self.log.statements:
+        for st in statements:
             self.stmt = st
             if state.phase is _OVER:
                 self.after_end(st)
