@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import Cell
 from ..rules.cards import Card
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryMoved, AutomaSkipped, Bonus, Crater,
@@ -20,38 +21,25 @@ from ..rules.state import CardPurpose, GameState
 ARROW = "→"
 
 
-class Artillery:
-    """The four pieces by number (R43): each its cell, or None once destroyed. Follows the
-    engine's events; the engine itself keeps pieces as a set of cells."""
+class Artillery(ArtilleryPieces):
+    """The four pieces by number (R43): each its cell, or None once destroyed, followed from
+    the engine's events by :class:`rules.artillery_pieces.ArtilleryPieces` (the engine itself
+    keeps pieces as a set of cells); here with the table's words for them."""
 
-    __slots__ = ("cells",)
-
-    def __init__(self, cells: Iterable[Cell | None]) -> None:
-        self.cells: list[Cell | None] = list(cells)
-
-    def copy(self) -> Artillery:
-        return Artillery(self.cells)
+    __slots__ = ()
 
     def number(self, cell: Cell) -> int:
         """The number of the piece standing on ``cell`` (1-based); 0 when none does."""
-        for i, at in enumerate(self.cells):
-            if at == cell:
-                return i + 1
-        return 0
-
-    def follow(self, events: Iterable[Event]) -> None:
-        for ev in events:
-            if isinstance(ev, ArtilleryMoved):
-                self.cells[self.number(ev.start) - 1] = ev.end
-            elif isinstance(ev, Destroyed) and ev.kind == "artillery":
-                self.cells[self.number(ev.cell) - 1] = None
+        return self.number_at(cell) or 0
 
     def check_words(self) -> str:
         """The ``art`` values of a state line: each piece's cell or ``x`` (log-format, R43)."""
         return " ".join("x" if c is None else str(c) for c in self.cells)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Artillery) and self.cells == other.cells
+        return isinstance(other, ArtilleryPieces) and self.cells == other.cells
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal by its cells
 
 
 def cards_text(cards: Iterable[Card | None]) -> str:
