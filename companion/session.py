@@ -160,7 +160,8 @@ class Session:
 
     @property
     def turn(self) -> int:
-        return self.replay.turn_logged or 1
+        """The turn the next statement belongs to (after an Automa card: the next turn)."""
+        return self.state.turn
 
     @property
     def is_over(self) -> bool:
