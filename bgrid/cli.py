@@ -27,6 +27,8 @@ COMMANDS = {
               "Print the challenge code of a day or an ISO week (--pack: write its pack)."),
     "league": ("bgrid.cmd_league", "league_group",
                "Keep a league: submit logs to a database, list them, publish standings."),
+    "serve": ("bgrid.cmd_serve", "serve_command",
+              "Run the league server: pages and a JSON API to register, submit and follow standings."),
     "solve": ("bgrid.cmd_solve", "solve_command",
               "Find a challenge's par and the line of play that reaches it."),
     "play": ("bgrid.cmd_play", "play_command",

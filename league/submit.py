@@ -12,6 +12,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from datetime import UTC, datetime
 from importlib import metadata
 
@@ -37,7 +38,9 @@ class Submission:
     summary: str  # the verdict's one line, or the duplicate's
 
 
+@cache
 def bgrid_version() -> str:
+    """The installed bgrid's version (read once: the package metadata is parsed on each call)."""
     try:
         return metadata.version("bgrid")
     except metadata.PackageNotFoundError:

@@ -122,12 +122,12 @@ class RowReader:
         if word in _PLAY_VERBS:
             verb, start, has_verb = word, i + 1, True
         else:
-            verb = self.verb_of(first)
-            if verb is None:
+            found = self.verb_of(first)
+            if found is None:
                 raise p.error("E106", f"'{first.text}' is neither a card nor a statement: a row's "
                               "action cells hold plays, e.g. '5C FFLF', 'JH', '6H C4->2S', '7H->9D'",
                               first)
-            start, has_verb = i, False
+            verb, start, has_verb = found, i, False
         end = self.play_end(verb, tokens, start)
         body = _arrowed(verb, tokens[start:end])
         if verb == "throttle" and len(body) > 1 and body[1].text.lower() not in ("move", "alt"):

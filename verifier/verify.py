@@ -7,6 +7,8 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 
 from __future__ import annotations
 
+import hashlib
+
 from ..rules.engine import score
 from ..rules.log_writer import log_text
 from ..rules.state import GameState
@@ -57,8 +59,10 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     if mission.code is not None:
         log.header.challenge = mission.code  # the normalised code, so spelling does not change the id
     vid = verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
+    plays = hashlib.sha256("\n".join(log.body_text if log.body_text is not None
+                                      else [s.canonical() for s in log.statements]).encode()).hexdigest()
     verdict = _identified(Verdict(INCOMPLETE, source=source, assurance=mission.assurance,
-                                  verification_id=vid, claim=log.header.claim,
+                                  verification_id=vid, play_digest=plays, claim=log.header.claim,
                                   statements=len(log.statements)), log.header, mission)
     replay = None
     try:
