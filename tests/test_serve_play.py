@@ -95,6 +95,11 @@ def test_the_game_is_found_again_from_another_device_with_the_key(app):
     assert "turn 1\nenter " in page  # the log so far, as the phone left it
 
 
+def test_the_challenge_page_links_to_the_companion(app):
+    page = app.test_client().get(f"/challenges/{CODE}").get_data(as_text=True)
+    assert f'href="/play/{CODE}"' in page
+
+
 def test_without_a_key_the_page_asks_for_one_and_a_wrong_key_is_refused(app):
     client = app.test_client()
     page = client.get(f"/play/{CODE}").get_data(as_text=True)
