@@ -13,7 +13,7 @@ receipt.
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
 from ..companion import Session
 from ..companion.board_svg import board_svg
@@ -23,7 +23,7 @@ from ..league.intake import Refusal, submit_entry
 from ..league.players import Player, player_by_key
 from ..league.public import runs_challenge
 from ..league.submit import utc_now
-from .app import failure
+from .app import failure, limiter
 from .db import connection, verifier, write_lock
 from .views import utc_second
 
@@ -62,7 +62,16 @@ def page(code: str):
     return render_template("play.html.j2", code=code, player=player, view=_view(game), said=said)
 
 
+def _key_limit() -> str:
+    return current_app.config["REGISTER_LIMIT"]  # a wrong key costs like a registration
+
+
+def _submit_limit() -> str:
+    return current_app.config["SUBMIT_LIMIT"]
+
+
 @play.post("/play/<code>/key")
+@limiter.limit(_key_limit)
 def key(code: str):
     if _challenge(code) is None:
         return failure(404, f"'{code}' is not a challenge of this league")
@@ -104,6 +113,7 @@ def restart(code: str):
 
 
 @play.post("/play/<code>/submit")
+@limiter.limit(_submit_limit)
 def submit(code: str):
     stored = _challenge(code)
     player = _player()
