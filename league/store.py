@@ -176,6 +176,19 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE pars ADD COLUMN play_sha256 TEXT;
     CREATE INDEX entries_by_play ON entries (challenge, play_sha256) WHERE play_sha256 IS NOT NULL;
     """,
+    # The table companion's phone face (``web/play.py``): the mission a player is playing, one
+    # row a player and challenge, the log as the companion has written it so far, and what
+    # the companion last said (JSON: the steps on paper, or the refusal).
+    """
+    CREATE TABLE companion_games (
+        player INTEGER NOT NULL REFERENCES players (id),
+        code TEXT NOT NULL,
+        log TEXT NOT NULL,
+        said TEXT NOT NULL DEFAULT '{}',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (player, code)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
