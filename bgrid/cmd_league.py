@@ -6,6 +6,7 @@ import csv
 import functools
 import io
 import json
+import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,16 +14,17 @@ from pathlib import Path
 import click
 
 from .verifier.log_inputs import Unreadable, list_inputs, read_input
-from .league import (compute_standings, create_league, find_entry, list_entries, open_league, submit_logs)
+from .league import (create_league, find_entry, list_entries, open_league, submit_logs)
+from .league.export import spreadsheet_safe
 from .league.page import reports_folder_name
+from .league.public import standings_of
 from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
-from .league.submit import utc_now
+from .league.submit import replay, utc_now
 from .options import Utf8Text, WholeNumber
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
-from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
@@ -42,13 +44,6 @@ def league_errors(command):
         except sqlite3.Error as exc:
             raise BGridError(f"the league {params['league']} failed: {exc}") from None
     return run
-
-
-def spreadsheet_safe(text) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection), with its
-    control, bidi and invisible characters escaped as in the terminal (``\\u202e``)."""
-    text = "" if text is None else terminal_text(str(text))
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def challenge_names(codes) -> list[str]:
@@ -87,24 +82,87 @@ def league_group():
 
 @league_group.command("init")
 @DB
+@click.option("--admin-key-file", "key_file", default=None, metavar="FILE",
+              help="Write a new organiser key (for bgrid serve's admin pages and API) to FILE, "
+                   "readable by you only (mode 0600); the league stores only its hash.")
 @league_errors
-def init_command(league):
+def init_command(league, key_file):
     """Create an empty league database (an existing league is left as it is).
 
     \b
-    Example:
+    Examples:
       bgrid league init week49.db
+      bgrid league init week49.db --admin-key-file organiser.key
     """
     if not league.strip():
         raise click.BadParameter("needs a file name, e.g. week49.db", param_hint="LEAGUE.db")
-    if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
-        from .generator.safe_output import check_target
+    from .generator.safe_output import check_target
 
+    if key_file is not None:  # before any work: a bad key file name is the one line of output
+        if Path(key_file).exists():
+            raise click.BadParameter(f"'{display_name(key_file)}' exists; a key file is never overwritten "
+                                     "(remove it first to replace the organiser key)",
+                                     param_hint="--admin-key-file")
+        check_target(key_file, "the organiser key file")
+    if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
         check_target(league, "the league")
     if create_league(league):
         click.echo(f"created the league {display_name(league)}")
     else:
         click.echo(f"{display_name(league)} is already a league; nothing changed")
+    if key_file is not None:
+        from .league.players import set_admin_key
+
+        conn = open_league(league)
+        try:
+            key = set_admin_key(conn)
+        finally:
+            conn.close()
+        write_secret(Path(key_file), key + "\n")
+        click.echo(f"organiser key written to {display_name(key_file)} "
+                   "(mode 0600; the league keeps its hash)")
+
+
+def write_secret(path: Path, text: str) -> None:
+    """Create ``path`` holding ``text``, readable and writable by its owner only (0600 from the
+    start: the key is never in a file others can read, even for a moment)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+@league_group.command("open")
+@DB
+@click.argument("code", metavar="CODE", type=Utf8Text())
+@click.option("--from", "opens", required=True, type=Utf8Text(), metavar="ISO",
+              help="When submissions open (ISO 8601; UTC unless an offset is given).")
+@click.option("--until", "closes", required=True, type=Utf8Text(), metavar="ISO",
+              help="When submissions close; the standings freeze then.")
+@click.option("--attempts", default="best", show_default=True, type=Utf8Text(), metavar="best|first|N",
+              help="Which attempts count: the best of all, the first valid one, or the best of the first N.")
+@league_errors
+def open_command(league, code, opens, closes, attempts):
+    """Run a challenge in the league (bgrid serve takes its submissions within the window);
+    run again to change its window or attempts policy. The audit log records it.
+
+    \b
+    Examples:
+      bgrid league open week49.db 0GDR-FC73-W4T --from 2026-11-30 --until 2026-12-07
+      bgrid league open week49.db 0GDR-FC73-W4T --from 2026-12-01T18:00Z \\
+          --until 2026-12-02T18:00Z --attempts first
+    """
+    from .league.windows import WindowError, describe_attempts, open_challenge
+
+    conn = open_league(league)
+    try:
+        window = open_challenge(conn, code, opens, closes, attempts, now=utc_now())
+    except ChallengeCodeError as exc:
+        raise click.BadParameter(f"'{one_line(code)}': {exc}", param_hint="CODE") from None
+    except WindowError as exc:
+        raise click.UsageError(str(exc)) from None
+    finally:
+        conn.close()
+    click.echo(f"{window.code}: {window.text()}, {describe_attempts(window.attempts)}")
 
 
 @league_group.command("submit")
@@ -181,7 +239,7 @@ def list_command(league, challenges, player, as_json):
       bgrid league list week49.db
       bgrid league list week49.db --challenge 0GDR-FC73-W4T --player Ada
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         rows = list_entries(conn, challenge_names(challenges), player)
     finally:
@@ -209,7 +267,7 @@ def show_command(league, entry):
       bgrid league show week49.db 12
       bgrid league show week49.db d9c6d96b07e5bd9a
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         row = find_entry(conn, entry.lstrip("#"))
     finally:
@@ -220,7 +278,7 @@ def show_command(league, entry):
     from_file = " (from the file name)" if row["player_from_file"] else ""
     click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}{from_file}, "
                f"submitted {row['submitted_at']} with bgrid {row['bgrid_version']}")
-    verdict = verify_log(row["log"], source=row["source"])
+    verdict = replay(row)
     click.echo(printable_lines(verdict.render()))
     if not verdict.is_valid:
         click.get_current_context().exit(1)
@@ -244,7 +302,8 @@ def par_command(league, codes, given):
       bgrid league par week49.db 0GDR-FC73-W4T --par 14
     """
     from .challenges.mission import mission_from_spec
-    from .players.solver import PORTFOLIO_VERSION, solve_mission
+    from .league.integrity import play_digest
+    from .players.solver import PORTFOLIO_VERSION, solution_log, solve_mission
 
     if given is not None and len(codes) > 1:
         raise click.UsageError("--par gives the par of one challenge: name one CODE")
@@ -259,17 +318,21 @@ def par_command(league, codes, given):
         held = challenge_pars(conn)
         for spec in specs:
             code = encode_code(spec)
+            line_digest = None
             if given is not None:
                 par = ChallengePar(given, None)
             elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
                 click.echo(f"{code}: {par_source(held[code])} (kept)")
                 continue
             else:
-                best = solve_mission(mission_from_spec(spec)).best
+                mission = mission_from_spec(spec)
+                best = solve_mission(mission).best
                 if best is None:
                     raise BGridError(f"{code}: the solver found no line to the end of the mission; no par")
                 par = ChallengePar(best.score, PORTFOLIO_VERSION)
-            set_par(conn, code, par, utc_now())
+                # an entry that plays the par line itself is flagged for the organiser
+                line_digest = play_digest(solution_log(mission, best))
+            set_par(conn, code, par, utc_now(), line_digest)
             click.echo(f"{code}: {par_source(par)}")
     finally:
         conn.close()
@@ -308,11 +371,11 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
         page = check_target(html, "the standings page", [league])
         refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         named = challenge_names(challenges)
         refuse_unknown_challenges(conn, named, league)
-        table = compute_standings(conn, named, best)
+        table = standings_of(conn, named, best)
         if page is not None:
             write_page(conn, table, page, title)
             return

@@ -12,10 +12,8 @@ from .header_options import read_header
 from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
-                           upper_bound)
-from .players.search import play_plan
-from .rules.engine import score
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
+                             start_of, upper_bound)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -154,18 +152,6 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
             report(future.result())
     start = start_of(mission.start(challenge_deck=True))
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
-
-
-def solution_log(mission, line, state_lines: bool = False, rows: bool = False) -> str:
-    """The line as a mission log on the challenge deck, claiming its outcome and score;
-    ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
-    from .rules.log_writer import write_log
-
-    state = mission.start(challenge_deck=True)
-    events = play_plan(state, line.plays)
-    claim = (str(state.outcome), score(state).total)
-    return write_log(events, mission.as_challenge().header_lines(), claim=claim,
-                     artillery=mission.game_map.artillery if state_lines else None, rows=rows)
 
 
 def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:

@@ -13,7 +13,8 @@ from ..challenges.mission import Mission
 from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
-from .safe_output import OutputError, atomic_folder, is_same_file, write_atomic
+from . import safe_output
+from .safe_output import OutputError, is_same_file
 from .sheet import render_sheet, sheet_name
 
 
@@ -75,7 +76,7 @@ def write_pack(mission: Mission, paper: str, out: Path, *, png: bool = False, pl
             files.update((page.name, image) for page, image in page_previews(Path(name), files[name]).items())
     # Built beside the target and renamed into place: a pack is complete or absent, and two
     # runs on one folder each leave a whole pack, never a mix.
-    with atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:
+    with safe_output.atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:
         for name, data in files.items():
-            write_atomic(building / name, data)
+            safe_output.write_atomic(building / name, data)
     return [folder / name for name in files]

@@ -37,7 +37,7 @@ from ..rules.board import CELLS, distance
 from ..rules.engine import new_game, score
 from ..rules.ruleset import Play, Ruleset
 from ..rules.state import GameState, Outcome
-from .search import best_possible, card_mask, run_chance, turn_outcomes
+from .search import best_possible, card_mask, play_plan, run_chance, turn_outcomes
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
 PORTFOLIO_VERSION = 2
@@ -329,3 +329,17 @@ def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
         if par.victory_found:
             return mission, par
     raise BGridError(f"no winnable challenge among seeds {spec.seed} to {spec.seed + tries - 1}")
+
+
+def solution_log(mission: Mission, line: Line, state_lines: bool = False, rows: bool = False) -> str:
+    """The line as a mission log on the challenge deck, claiming its outcome and score
+    (``bgrid solve --write-log``; the league's par line, ``league.integrity``);
+    ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
+    from ..rules.log_writer import write_log
+
+    state = mission.start(challenge_deck=True)
+    events = play_plan(state, line.plays)
+    claim = (str(state.outcome), score(state).total)
+    artillery = mission.game_map.artillery if state_lines and mission.game_map is not None else None
+    return write_log(events, mission.as_challenge().header_lines(), claim=claim, artillery=artillery,
+                     rows=rows)

@@ -60,8 +60,7 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
         return pending._replace(cards=(card,))
 
     for ev in events:
-        if due is not None and type(ev) in _NEXT_CALL:
-            assert paper is not None  # a state line is due only with the paper kept
+        if due is not None and paper is not None and type(ev) in _NEXT_CALL:
             out.insert(due, paper.statement())
             due = None
         if paper is not None:
@@ -113,10 +112,9 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
                 out.append(with_card(None))
                 pending = None
     flush()
-    if due is not None:
-        assert paper is not None  # a state line is due only with the paper kept
-        out.insert(due, paper.statement())
     if paper is not None:
+        if due is not None:
+            out.insert(due, paper.statement())
         out.append(paper.statement())
     return out
 

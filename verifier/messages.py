@@ -121,6 +121,11 @@ class LogError(BGridError):
         return (_rebuilt, (self.code, self.message, self.line, self.column, self.token, self.text,
                            self.rule, self.state, self.legal, self.detail))
 
+    def located(self, *, line: int, column: int, token: str, text: str | None) -> LogError:
+        """This error placed at a position (a line read on its own, then placed in its log)."""
+        return LogError(self.code, self.message, line=line, column=column, token=token, text=text,
+                        rule=self.rule, state=self.state, legal=self.legal, detail=self.detail)
+
     def with_context(self, state: str | None, legal=()) -> LogError:
         return LogError(self.code, self.message, line=self.line, column=self.column, token=self.token,
                         text=self.text, rule=self.rule, state=state, legal=tuple(legal), detail=self.detail)
