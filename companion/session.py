@@ -448,7 +448,7 @@ class Session:
         self.replay.history = []
         self.replay.step(st)
         self.body.append(text)
-        events: list[Event] = [ev for entry in self.replay.history for ev in entry[2]]
+        events: list[Event] = [ev for entry in self.replay.history for ev in entry.events]
         reply.written.append(text)
         if events:
             stays_out, new_pile = _exhaustion(st, events, self.state)

@@ -93,7 +93,7 @@ def _statement_text(st, calls, pieces: ArtilleryPieces) -> str:
 
 def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | None:
     kind = type(ev)
-    ruleset = after[6]
+    ruleset = after.ruleset
     if kind is Drew:
         drawn.append(str(ev.card))
         return None

@@ -9,12 +9,10 @@ rule, the state and the legal alternatives.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..challenges.mission import Mission
 from ..rules.actions import EndPhase, EnterColumn, Throttle
 from ..rules.artillery_pieces import ArtilleryPieces
-from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, reveal
 from ..rules.errors import IllegalActionError, NotationError
@@ -28,6 +26,7 @@ from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
 from .messages import LogError
 from .notes import note_on
+from .replay_history import After, HistoryEntry, ReplayBoard
 from .statements import ParsedLog, Statement, Token
 
 #: The log keyword of the statement that takes a card for each purpose (log-format §3).
@@ -39,32 +38,6 @@ _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
               PhaseEndReason.ACTIONS: "{actions} actions were played and no King or Joker is "
                                       "left to play (R6)",
               PhaseEndReason.END: "the player phase was ended"}
-
-
-@dataclass
-class ReplayBoard:
-    """The board where the replay stopped, for the HTML report (which draws the mission
-    itself from the replay's history)."""
-
-    error_cell: Cell | None = None
-    # the board where the replay stopped
-    mountains: frozenset = frozenset()
-    bunkers: tuple = ()  # the map's bunkers, all of them
-    artillery_start: tuple = ()
-    artillery: tuple = ()  # surviving pieces where they stand
-    destroyed: tuple = ()
-    craters: tuple = ()
-    bomber: Cell | None = None
-
-    def snapshot(self, state: GameState) -> None:
-        m = state.game_map
-        self.mountains = m.mountains
-        self.bunkers = tuple(m.bunkers)
-        self.artillery_start = tuple(m.artillery)
-        self.artillery = tuple(sorted(state.artillery))
-        self.destroyed = tuple(sorted(state.destroyed))
-        self.craters = tuple(sorted(state.craters))
-        self.bomber = state.cell
 
 
 _STARTS_KEPT = 64
@@ -117,7 +90,7 @@ class Replay:
         self.altitude_from: tuple[str, int | None] = ("R13", None)
         # (statement, turn before, events, state text after) per engine call, kept only
         # when someone reads it (--explain, the HTML report): None leaves it out
-        self.history: list | None = None
+        self.history: list[HistoryEntry] | None = None
 
     @property
     def current(self) -> Statement:
@@ -147,8 +120,8 @@ class Replay:
         st = self.current
         if self.history is not None:
             s = self.state
-            self.history.append((st, turn, events, (s.cell, s.facing, s.altitude, s.damage,
-                                                            s.health, tuple(s.hand), s.ruleset)))
+            self.history.append(HistoryEntry(st, turn, events, After(s.cell, s.facing, s.altitude, s.damage,
+                                                                     s.health, tuple(s.hand), s.ruleset)))
         elif len(events) == 1 and type(events[0]) is Drew:
             return  # a card into the hand, the commonest call: nothing to keep
         # one pass over the events: most of them (reveals, discards, the turn) need nothing

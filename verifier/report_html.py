@@ -188,7 +188,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                 x, y = _centre(ev.cell)
                 board.add("crater", turn, x=x, y=y, name=str(ev.cell), turn=turn)
             elif kind is Damage:
-                cell = after[0]
+                cell = after.cell
                 for _ in range(ev.amount):
                     entry = next(ledger, None)
                     cause = entry.message if entry is not None else str(ev.cause)
@@ -198,7 +198,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                     x, y = _centre(cell)
                     damage.append({"x": x + 10 - DOT_STEP * (n % 3), "y": y - 10 + DOT_STEP * (n // 3),
                                    "turn": turn, "cause": cause, "first": turn, "shown": True})
-        cell, facing = after[0], after[1]
+        cell, facing = after.cell, after.facing
         if cell is not None:
             bomber[turn] = (cell, str(facing))
         else:

@@ -18,7 +18,7 @@ from ..rules.engine import Score
 from .messages import LogError
 
 if TYPE_CHECKING:  # the replay builds verdicts' records; it is not needed to read one
-    from .replay import ReplayBoard
+    from .replay_history import HistoryEntry, ReplayBoard
 
 __all__ = ["INCOMPLETE", "INVALID", "VALID", "Score", "Verdict", "raw_id", "verification_id"]
 
@@ -66,7 +66,7 @@ class Verdict:
     notes: list = field(default_factory=list)  # notes.Note: legal events worth a second look
     damage_ledger: list = field(default_factory=list)  # ledger.LedgerEntry, one a point of damage
     ledger_wanted: bool = False  # the error is about damage: the terminal shows the ledger
-    history: list | None = None  # the replay's (statement, turn, events, after) when asked for
+    history: list[HistoryEntry] | None = None  # the replay's engine calls, when asked for
     lines: list | None = None  # the log's lines, when it could be parsed (for the report)
     body: list | None = None  # the log's statements, with the history
     explanation: list | None = None  # --explain: the account of the replay (narrative.explain)
