@@ -21,7 +21,8 @@ from .generator.safe_output import check_target, write_atomic
 from .header_options import read_named_log
 from .options import mission_options, pick_mission
 from .rules.errors import BGridError
-from .verifier.log_parser import BODY_KEYWORDS, read_log_bytes
+from .verifier.log_lexer import read_log_bytes
+from .verifier.log_parser import BODY_KEYWORDS
 from .verifier.messages import LogError
 
 WIDTH = 80

@@ -56,7 +56,7 @@ def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridg
 def read_named_log(path: str | Path, option: str = "--header") -> bytes:
     """The bytes of a log named by ``option``, at most one byte over the verifier's cap (it
     then says so): a header of /dev/zero or a huge file is refused, not read into memory."""
-    from .verifier.log_parser import MAX_BYTES
+    from .verifier.log_lexer import MAX_BYTES
 
     try:
         with open(path, "rb") as fh:
@@ -69,7 +69,8 @@ def read_header(path: str | Path):
     """The parsed header of the log in ``path``: the lines before the first body line (a
     whole log is fine, a trailing fragment too: the body is not read). Every ``--header``
     (sheet, pack, solve) reads it this way. Raises :class:`BGridError`."""
-    from .verifier.log_parser import BODY_KEYWORDS, parse_log, read_log_bytes
+    from .verifier.log_lexer import read_log_bytes
+    from .verifier.log_parser import BODY_KEYWORDS, parse_log
     from .verifier.messages import LogError
 
     data = read_named_log(path)

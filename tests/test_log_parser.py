@@ -10,7 +10,7 @@ from bgrid.rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from bgrid.rules.board import CELLS, Cell
 from bgrid.rules.cards import FULL_DECK, Card
 from bgrid.verifier import log_parser
-from bgrid.verifier.log_parser import MAX_BYTES
+from bgrid.verifier.log_lexer import MAX_BYTES
 from bgrid.verifier.messages import LogError
 from bgrid.verifier.statements import ParsedLog
 

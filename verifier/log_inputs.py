@@ -13,7 +13,7 @@ import stat
 import sys
 from dataclasses import dataclass
 
-from .log_parser import MAX_BYTES
+from .log_lexer import MAX_BYTES
 from .safe_text import display_name
 
 LOG_SUFFIXES = (".log", ".txt")

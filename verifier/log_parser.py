@@ -23,11 +23,11 @@ from ..rules.cards import Card
 from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, Ruleset, find_ruleset, load_ruleset
+from .log_lexer import CONTROL, log_lines, norm_key, split_at_colon, split_tokens
 from .log_rows import RowReader, is_row
 from .messages import LogError
 from .statements import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
 
-MAX_BYTES = 1 << 20  # 1 MiB: a long mission is a few kilobytes
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 
 BODY_KEYWORDS = ("turn", "enter", "draw", "resupply", "move", "alt", "guns", "bomb", "throttle",
@@ -44,11 +44,7 @@ _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
                    for column in COLUMN_LETTERS for letter in (column, column.lower())
                    for row in range(1, 11)}
-_ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
 ARROWS = ("->", "→")
-# C0 and C1 controls and DEL (U+009B is a terminal's CSI, U+009D its OSC, as ESC [ and ESC ])
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
-_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # _CONTROL but LF and CR
 # Python's case mapping goes beyond ASCII ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I',
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
@@ -88,47 +84,12 @@ _EXAMPLES = {
 }
 
 
-def read_log_bytes(data: bytes) -> str:
-    """Bytes to text: size cap, strict UTF-8 with the line of a bad byte, BOM dropped."""
-    if len(data) > MAX_BYTES:
-        # the CLI reads at most one byte over the cap, so the true size is not known here
-        raise LogError("E001", f"the log is more than {MAX_BYTES} bytes (1 MiB), the most the "
-                       "verifier reads; a mission log is a few kilobytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        start = data.rfind(b"\n", 0, exc.start) + 1
-        end = data.find(b"\n", exc.start)
-        shown = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace").rstrip("\r")
-        column = len(data[start:exc.start].decode("utf-8", "replace")) + 1
-        raise LogError("E002", f"byte 0x{data[exc.start]:02X} is not UTF-8 (shown as \ufffd); save the "
-                       "log as UTF-8 text", line=line, column=column, token="\ufffd", text=shown) from None
-    return text
-
-
 def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None,
               rulesets: Mapping[str, Ruleset] | None = None) -> ParsedLog:
     """Parse a whole log. Raises :class:`LogError` (code E0xx/E1xx) at the first problem.
     ``remembered``: body lines read before, by text (kept from log to log by a ``Verifier``).
     ``rulesets``: rulesets the caller holds besides the shipped ones (a variant), by name."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        text = read_log_bytes(bytes(source))
-    else:
-        if len(source) > MAX_BYTES:  # characters ≤ bytes, so this is the same cap, checked early
-            raise LogError("E001", f"the log is more than {MAX_BYTES} characters (1 MiB), the most "
-                           "the verifier reads; a mission log is a few kilobytes")
-        text = source
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if "\r" in text:  # a CR only just before an LF: the last piece has no LF after it
-        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:-1]] + lines[-1:]
-    if lines and lines[-1] == "":
-        lines.pop()
-    # One search over the whole text usually shows that no line holds a control character
-    # (a CR counts only when it ends a line); then the lines need not be searched one by one.
-    clean = _CONTROL_IN_TEXT.search(text) is None and text.count("\r") == text.count("\r\n")
+    lines, clean = log_lines(source)
     return _Parser(lines, clean, {} if remembered is None else remembered, rulesets).run()
 
 
@@ -195,13 +156,13 @@ class _Parser:
             if in_body and recall(raw, index):
                 continue
             self.lineno = index + 1
-            bad = None if clean else _CONTROL.search(raw)
+            bad = None if clean else CONTROL.search(raw)
             if bad is not None:
                 raise LogError("E003", f"control character U+{ord(bad.group()):04X} in the line; "
                                "a log is plain text", line=self.lineno, column=bad.start() + 1,
                                text=raw)
             code = raw.split("#", 1)[0]
-            tokens = _tokens(code)
+            tokens = split_tokens(code)
             if not tokens:
                 continue
             if seen_version and is_row(code):  # a turn in the sheet's columns
@@ -217,12 +178,12 @@ class _Parser:
             colon = code.find(":")
             is_header_line = colon >= 0 and first not in BODY_KEYWORDS
             if not seen_version:
-                if not is_header_line or _norm_key(code[:colon]) != "bgrid-log":
+                if not is_header_line or norm_key(code[:colon]) != "bgrid-log":
                     raise self.error("E120", "a log starts with the line 'bgrid-log: 1'", tokens[0])
                 seen_version = True
             if is_header_line:
                 if in_body:
-                    key = _norm_key(code[:colon])
+                    key = norm_key(code[:colon])
                     if key in HEADER_KEYS:
                         raise self.error("E124", f"header line '{key}:' after the first turn; the "
                                          "header comes before 'turn 1'", tokens[0])
@@ -262,13 +223,13 @@ class _Parser:
     def rows(self) -> RowReader:
         """The reader of row lines, for the ruleset the header names (a challenge code's own)."""
         if self._rows is None:
-            self._rows = RowReader(self, _tokens, _ruleset_of(self.header))
+            self._rows = RowReader(self, split_tokens, _ruleset_of(self.header))
         return self._rows
 
     # -- header ---------------------------------------------------------------------
     def header_line(self, code: str, colon: int, tokens: list[Token]) -> None:
-        key = _norm_key(code[:colon])
-        key_token, value_tokens = _split_at_colon(code, colon, tokens)
+        key = norm_key(code[:colon])
+        key_token, value_tokens = split_at_colon(code, colon, tokens)
         if key not in HEADER_KEYS:
             raise self.error("E122", f"unknown header key '{code[:colon].strip()}'"
                              f"{_expected_one_of(key, HEADER_KEYS)}", key_token)
@@ -345,7 +306,7 @@ class _Parser:
             before = t.text.split(":", 1)[0]
             words = [v.text for v in value_tokens[:i]] + ([before] if before else [])
             for n in (1, 2):  # 'setup ridge:' and 'map bunkers:' are two words
-                if len(words) >= n and _norm_key(" ".join(words[-n:])) in HEADER_KEYS:
+                if len(words) >= n and norm_key(" ".join(words[-n:])) in HEADER_KEYS:
                     raise self.error("E108", f"'{' '.join(words[-n:])}:' on the '{key}:' line: a header "
                                      "has one key per line; put it on a line of its own",
                                      value_tokens[len(words) - n])
@@ -495,9 +456,12 @@ class _Parser:
         if kind not in BODY_KEYWORDS:
             raise self.error("E106", f"'{tokens[0].text}' is not a statement"
                              f"{_expected_one_of(kind, BODY_KEYWORDS)}", tokens[0])
-        args = tokens[1:]
-        make = getattr(self, "st_" + kind)
-        return make(kind, tuple(tokens), args)
+        return _READERS[kind](self, kind, tuple(tokens), tokens[1:])
+
+    def read_statement(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
+        """The statement ``kind`` (a body keyword) of ``tokens``, by its reader: the row reader
+        hands a row's parts here."""
+        return _READERS[kind](self, kind, tokens, args)
 
     def need(self, args, count: int, kind: str) -> None:
         """At least ``count`` arguments."""
@@ -697,6 +661,13 @@ class _Parser:
         return PieceCheck(cell, suppressed=suppressed)
 
 
+#: Each body keyword's reader.
+_READERS = {"turn": _Parser.st_turn, "enter": _Parser.st_enter, "draw": _Parser.st_draw,
+            "resupply": _Parser.st_resupply, "move": _Parser.st_move, "alt": _Parser.st_alt,
+            "guns": _Parser.st_guns, "bomb": _Parser.st_bomb, "throttle": _Parser.st_throttle,
+            "automa": _Parser.st_automa, "reshuffle": _Parser.st_reshuffle, "state": _Parser.st_state}
+
+
 def _ruleset_of(header: Header) -> str:
     """The ruleset a header names: its ``ruleset:``, a challenge code's own, else the default."""
     if header.ruleset is not None:
@@ -731,50 +702,3 @@ def _expected_one_of(word: str, known) -> str:
     """The end of an unknown-word message: the close word if there is one, then the list."""
     close = _did_you_mean(word, known)
     return f"{close} Expected one of {', '.join(known)}" if close else f": expected one of {', '.join(known)}"
-
-
-def _norm_key(text: str) -> str:
-    # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key; and only spaces and tabs
-    # separate its words, as everywhere (log-format: Lexical): 'map\u00a0mountains' is no key
-    words = (text.lower() if text.isascii() else text).replace("\t", " ").split(" ")
-    return " ".join(w for w in words if w)
-
-
-def _split_at_colon(code: str, colon: int, tokens: list[Token]) -> tuple[Token, tuple[Token, ...]]:
-    """A header line's first key token and its value tokens, from the line's ``tokens``: the
-    same tokens as the key's and the value's text read apart (the usual spelling, ``key:``
-    ending a word, is split without reading the line again)."""
-    for i, t in enumerate(tokens):
-        end = t.column + len(t.text) - 1  # 1-based column of the token's last character
-        if end >= colon + 1:
-            if end == colon + 1 and t.text[-1] == ":" and (i or len(t.text) > 1):
-                first = tokens[0] if i else _new_tuple(Token, (t.text[:-1], t.column))
-                return first, tuple(tokens[i + 1:])
-            break
-    key_tokens = _tokens(code[:colon])
-    return (key_tokens[0] if key_tokens else Token(":", colon + 1),
-            tuple(_tokens(code[colon + 1:], offset=colon + 1)))
-
-
-def _tokens(code: str, offset: int = 0) -> list[Token]:
-    """Words split at spaces and tabs, and around every ``->`` or ``→`` (with or without spaces).
-
-    ``str.split`` on one separator keeps the columns countable and is several times faster
-    than a regular expression; a tab is one character, like a space.
-    """
-    out = []
-    pos = offset + 1
-    if "\t" in code:
-        code = code.replace("\t", " ")
-    for word in code.split(" "):
-        if word:
-            if "->" in word or "→" in word:
-                at = pos
-                for part in _ARROW.split(word):  # the arrows are parts too (a group)
-                    if part:
-                        out.append(_new_tuple(Token, (part, at)))
-                        at += len(part)
-            else:
-                out.append(_new_tuple(Token, (word, pos)))
-        pos += len(word) + 1
-    return out

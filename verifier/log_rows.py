@@ -112,7 +112,7 @@ class RowReader:
     def make(self, verb: str, tokens: tuple[Token, ...]) -> Statement:
         """The statement ``verb`` of ``tokens`` (its verb first, written or a stand-in), read by
         the parser's reader for that statement."""
-        return getattr(self.parser, "st_" + verb)(verb, tokens, list(tokens[1:]))
+        return self.parser.read_statement(verb, tokens, list(tokens[1:]))
 
     def play(self, tokens: list[Token], i: int) -> tuple[Statement, int]:
         """The statement that starts at ``tokens[i]`` and where the next one starts: a verb

@@ -16,7 +16,8 @@ from ..rules.log_writer import log_text
 from ..rules.ruleset import Ruleset
 from ..rules.state import GameState
 from .explain import describe_state, legal_summary
-from .log_parser import MAX_BYTES, parse_log, read_log_bytes
+from .log_lexer import MAX_BYTES, read_log_bytes
+from .log_parser import parse_log
 from .map_source import assurance, map_key, mission_source, source_text
 from .messages import LogError
 from .replay import Replay

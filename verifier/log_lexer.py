@@ -1,0 +1,108 @@
+"""The log's lexical layer (``docs/log-format.md``, Lexical): bytes to text, text to lines,
+a line to its words with their columns. The parser (:mod:`verifier.log_parser`) builds the
+header and the statements from these words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .messages import LogError
+from .statements import Token
+
+MAX_BYTES = 1 << 20  # 1 MiB: a long mission is a few kilobytes
+_ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
+# C0 and C1 controls and DEL (U+009B is a terminal's CSI, U+009D its OSC, as ESC [ and ESC ])
+CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # CONTROL but LF and CR
+_new_tuple = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
+
+
+def read_log_bytes(data: bytes) -> str:
+    """Bytes to text: size cap, strict UTF-8 with the line of a bad byte, BOM dropped."""
+    if len(data) > MAX_BYTES:
+        # the CLI reads at most one byte over the cap, so the true size is not known here
+        raise LogError("E001", f"the log is more than {MAX_BYTES} bytes (1 MiB), the most the "
+                       "verifier reads; a mission log is a few kilobytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        shown = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace").rstrip("\r")
+        column = len(data[start:exc.start].decode("utf-8", "replace")) + 1
+        raise LogError("E002", f"byte 0x{data[exc.start]:02X} is not UTF-8 (shown as \ufffd); save the "
+                       "log as UTF-8 text", line=line, column=column, token="\ufffd", text=shown) from None
+    return text
+
+
+def log_lines(source: str | bytes) -> tuple[list[str], bool]:
+    """A log's lines (bytes read by :func:`read_log_bytes`; a BOM dropped; a line ends at LF,
+    a CR just before it dropped) and whether no line holds a control character. Raises
+    :class:`LogError` E001/E002."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        text = read_log_bytes(bytes(source))
+    else:
+        if len(source) > MAX_BYTES:  # characters ≤ bytes, so this is the same cap, checked early
+            raise LogError("E001", f"the log is more than {MAX_BYTES} characters (1 MiB), the most "
+                           "the verifier reads; a mission log is a few kilobytes")
+        text = source
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if "\r" in text:  # a CR only just before an LF: the last piece has no LF after it
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:-1]] + lines[-1:]
+    if lines and lines[-1] == "":
+        lines.pop()
+    # One search over the whole text usually shows that no line holds a control character
+    # (a CR counts only when it ends a line); then the lines need not be searched one by one.
+    clean = CONTROL_IN_TEXT.search(text) is None and text.count("\r") == text.count("\r\n")
+    return lines, clean
+
+
+def norm_key(text: str) -> str:
+    # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key; and only spaces and tabs
+    # separate its words, as everywhere (log-format: Lexical): 'map\u00a0mountains' is no key
+    words = (text.lower() if text.isascii() else text).replace("\t", " ").split(" ")
+    return " ".join(w for w in words if w)
+
+
+def split_at_colon(code: str, colon: int, tokens: list[Token]) -> tuple[Token, tuple[Token, ...]]:
+    """A header line's first key token and its value tokens, from the line's ``tokens``: the
+    same tokens as the key's and the value's text read apart (the usual spelling, ``key:``
+    ending a word, is split without reading the line again)."""
+    for i, t in enumerate(tokens):
+        end = t.column + len(t.text) - 1  # 1-based column of the token's last character
+        if end >= colon + 1:
+            if end == colon + 1 and t.text[-1] == ":" and (i or len(t.text) > 1):
+                first = tokens[0] if i else _new_tuple(Token, (t.text[:-1], t.column))
+                return first, tuple(tokens[i + 1:])
+            break
+    key_tokens = split_tokens(code[:colon])
+    return (key_tokens[0] if key_tokens else Token(":", colon + 1),
+            tuple(split_tokens(code[colon + 1:], offset=colon + 1)))
+
+
+def split_tokens(code: str, offset: int = 0) -> list[Token]:
+    """Words split at spaces and tabs, and around every ``->`` or ``→`` (with or without spaces).
+
+    ``str.split`` on one separator keeps the columns countable and is several times faster
+    than a regular expression; a tab is one character, like a space.
+    """
+    out = []
+    pos = offset + 1
+    if "\t" in code:
+        code = code.replace("\t", " ")
+    for word in code.split(" "):
+        if word:
+            if "->" in word or "→" in word:
+                at = pos
+                for part in _ARROW.split(word):  # the arrows are parts too (a group)
+                    if part:
+                        out.append(_new_tuple(Token, (part, at)))
+                        at += len(part)
+            else:
+                out.append(_new_tuple(Token, (word, pos)))
+        pos += len(word) + 1
+    return out
