@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import ClassVar
 
 from ..rules.cards import Card
@@ -127,7 +128,7 @@ class Mission:
         """Named by a challenge code, so played with the challenge deck (R25)."""
         return isinstance(self.origin, ChallengeOrigin)
 
-    @property
+    @cached_property  # a verifier asks once a log, and a folder holds many runs of one mission
     def code(self) -> str | None:
         """The challenge code of a seeded mission (a seed has one too: R25), else None."""
         origin = self.origin
@@ -144,6 +145,16 @@ class Mission:
         if isinstance(self.origin, SetupOrigin):
             return len(self.origin.ridges)
         return None
+
+    @cached_property
+    def map_line(self) -> str:
+        """The map in one canonical line, ``M:<mountains, sorted>|B:<bunkers>|A:<artillery>``
+        (the verification id hashes it)."""
+        m = self.game_map
+        if m is None:
+            return "M:|B:|A:"
+        return (f"M:{' '.join(map(str, sorted(m.mountains)))}|B:{' '.join(map(str, m.bunkers))}"
+                f"|A:{' '.join(map(str, m.artillery))}")
 
     def challenge_deck(self) -> tuple[tuple[Card, ...], tuple[int, ...]]:
         """The challenge deck, top first (R25), and each position's reshuffle number (R26).

@@ -35,11 +35,8 @@ def assurance(mission: Mission) -> str:
 
 
 def map_key(mission: Mission) -> str:
-    """The map in one canonical line, for the verification id."""
-    m = mission.game_map
-    assert m is not None  # a header always names a map
-    return (f"M:{' '.join(map(str, sorted(m.mountains)))}|B:{' '.join(map(str, m.bunkers))}"
-            f"|A:{' '.join(map(str, m.artillery))}|deck:{'challenge' if mission.is_challenge else 'own'}")
+    """The map in one canonical line and the deck played, for the verification id."""
+    return f"{mission.map_line}|deck:{'challenge' if mission.is_challenge else 'own'}"
 
 
 _SOURCES_KEPT = 64
