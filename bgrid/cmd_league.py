@@ -20,12 +20,11 @@ from .league.page import reports_folder_name
 from .league.public import standings_of
 from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
-from .league.submit import utc_now
+from .league.submit import replay, utc_now
 from .options import Utf8Text, WholeNumber
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
-from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
@@ -279,7 +278,7 @@ def show_command(league, entry):
     from_file = " (from the file name)" if row["player_from_file"] else ""
     click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}{from_file}, "
                f"submitted {row['submitted_at']} with bgrid {row['bgrid_version']}")
-    verdict = verify_log(row["log"], source=row["source"])
+    verdict = replay(row)
     click.echo(printable_lines(verdict.render()))
     if not verdict.is_valid:
         click.get_current_context().exit(1)

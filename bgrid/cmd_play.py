@@ -306,6 +306,8 @@ def _grouped(offers: list[Offer]) -> dict[str, list[str]]:
         words = offer.text.split()
         many = words[0] in ("move", "throttle") and len(words) > 2
         key = " ".join(words[:-1]) if many else offer.text
+        if offer.full is None:  # an own deck: the player types the card drawn or revealed
+            key += " CARDS" if words[0] == "draw" else " CARD"
         found = groups.setdefault(offer.group, {})
         found[key] = found.get(key, 0) + 1
     return {group: [k if n == 1 else f"{k} ({n} ways)" for k, n in found.items()]

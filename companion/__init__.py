@@ -6,7 +6,7 @@
 ['entry card: 4H', 'bomber enters at D1 facing S, alt 4']
 """
 
-from .paper import Artillery, paper_steps
+from .paper import paper_steps
 from .session import GROUPS, Offer, Reply, Session, refusal_text
 
-__all__ = ["GROUPS", "Artillery", "Offer", "Reply", "Session", "paper_steps", "refusal_text"]
+__all__ = ["GROUPS", "Offer", "Reply", "Session", "paper_steps", "refusal_text"]

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.state import GameState
-from .paper import Artillery
+from ..rules.artillery_pieces import ArtilleryPieces
 
 CELL = 32
 EDGE = 18  # room for the column letters and row numbers
 _TIP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 
 
-def board_svg(state: GameState, art: Artillery) -> str:
+def board_svg(state: GameState, art: ArtilleryPieces) -> str:
     """The board now, ``<svg …>…</svg>``."""
     size = EDGE + SIZE * CELL + 2
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" class="board" '
@@ -49,14 +49,14 @@ def _corner(cell: Cell) -> tuple[int, int]:
     return EDGE + cell.column * CELL, EDGE + (cell.row - 1) * CELL
 
 
-def _cell(state: GameState, art: Artillery, cell: Cell, start_bunkers: set) -> list[str]:
+def _cell(state: GameState, art: ArtilleryPieces, cell: Cell, start_bunkers: set) -> list[str]:
     x, y = _corner(cell)
     cx, cy = x + CELL // 2, y + CELL // 2
     out = []
     if cell in state.mountains:
         out.append(f'<path d="M{x + 4} {y + 26}L{cx} {y + 6}L{x + 28} {y + 26}Z" fill="#c8a060" '
                    'stroke="#6b4e1e" stroke-width="1"/>')
-    number = art.number(cell)
+    number = art.number_at(cell)
     if cell in state.bunkers:
         out.append(f'<rect x="{x + 7}" y="{y + 7}" width="18" height="18" rx="2" fill="#222"/>'
                    f'<text x="{cx}" y="{cy + 5}" fill="#fff">B</text>')

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.state import GameState
-from .paper import Artillery
+from ..rules.artillery_pieces import ArtilleryPieces
 
 Piece = tuple[str, str]  # (style, text)
 ARROWS = {"N": "↑", "S": "↓", "E": "→", "W": "←"}
 LEGEND = "↓ bomber ▲ mountain ■ bunker □ hit 1-4 artillery x gone * crater ' suppressed"
 
 
-def board_lines(state: GameState, art: Artillery) -> list[list[Piece]]:
+def board_lines(state: GameState, art: ArtilleryPieces) -> list[list[Piece]]:
     """The map, a heading row and one row per map row (11 lines, 34 columns)."""
     head: list[Piece] = [("dim", "    " + "".join(f" {c} " for c in COLUMN_LETTERS))]
     out = [head]
@@ -33,9 +33,9 @@ def board_lines(state: GameState, art: Artillery) -> list[list[Piece]]:
     return out
 
 
-def _cell(state: GameState, art: Artillery, cell: Cell, bunkers: set, gone: set) -> list[Piece]:
+def _cell(state: GameState, art: ArtilleryPieces, cell: Cell, bunkers: set, gone: set) -> list[Piece]:
     bomber: Piece = (("bomber", ARROWS.get(str(state.facing), "✈")) if state.cell == cell else ("", " "))
-    number = art.number(cell)
+    number = art.number_at(cell)
     if number:
         body: Piece = ("artillery", str(number))
     elif cell in state.bunkers:
@@ -57,7 +57,7 @@ def _cell(state: GameState, art: Artillery, cell: Cell, bunkers: set, gone: set)
     return [bomber, body, mark]
 
 
-def status_text(state: GameState, art: Artillery, turn: int) -> str:
+def status_text(state: GameState, art: ArtilleryPieces, turn: int) -> str:
     """``turn 13 · ALT 4 · DMG 3/5 · pile 12 · pass 1 · actions 1/2``: the status line."""
     s = state
     parts = [f"turn {turn}", f"ALT {s.altitude}", f"DMG {s.damage}/{s.health}",
@@ -69,7 +69,7 @@ def status_text(state: GameState, art: Artillery, turn: int) -> str:
     return " · ".join(parts)
 
 
-def side_lines(state: GameState, art: Artillery, turn: int, deck: str) -> list[str]:
+def side_lines(state: GameState, art: ArtilleryPieces, turn: int, deck: str) -> list[str]:
     """What stands beside the map (at most 11 lines of 44 characters)."""
     s = state
     where = f"{s.cell} facing {s.facing}" if s.cell is not None else "off the map"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..rules.board import Cell
+from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import Card
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryMoved, AutomaSkipped, Bonus, Crater,
                             Damage, DamageCause, Defeat, Destroyed, Drew, Entered, Event, Missed, Moved,
@@ -20,45 +20,11 @@ from ..rules.state import CardPurpose, GameState
 ARROW = "→"
 
 
-class Artillery:
-    """The four pieces by number (R43): each its cell, or None once destroyed. Follows the
-    engine's events; the engine itself keeps pieces as a set of cells."""
-
-    __slots__ = ("cells",)
-
-    def __init__(self, cells: Iterable[Cell | None]) -> None:
-        self.cells: list[Cell | None] = list(cells)
-
-    def copy(self) -> Artillery:
-        return Artillery(self.cells)
-
-    def number(self, cell: Cell) -> int:
-        """The number of the piece standing on ``cell`` (1-based); 0 when none does."""
-        for i, at in enumerate(self.cells):
-            if at == cell:
-                return i + 1
-        return 0
-
-    def follow(self, events: Iterable[Event]) -> None:
-        for ev in events:
-            if isinstance(ev, ArtilleryMoved):
-                self.cells[self.number(ev.start) - 1] = ev.end
-            elif isinstance(ev, Destroyed) and ev.kind == "artillery":
-                self.cells[self.number(ev.cell) - 1] = None
-
-    def check_words(self) -> str:
-        """The ``art`` values of a state line: each piece's cell or ``x`` (log-format, R43)."""
-        return " ".join("x" if c is None else str(c) for c in self.cells)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Artillery) and self.cells == other.cells
-
-
 def cards_text(cards: Iterable[Card | None]) -> str:
     return " ".join("none" if c is None else str(c) for c in cards)
 
 
-def paper_steps(events: list[Event], before: Artillery, state: GameState,
+def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
                 stays_out: tuple[Card, ...] = (), new_pile: list[Card] | None = None) -> list[str]:
     """The sentences for one statement's events. ``before`` numbers the pieces as they stood
     when the events began (it is advanced here, event by event). ``stays_out``: the card(s)
@@ -98,7 +64,7 @@ def paper_steps(events: list[Event], before: Artillery, state: GameState,
             said.append(f"{ev.reason} bonus at {ev.cell} (R16)")
         elif isinstance(ev, Destroyed):
             if ev.kind == "artillery":
-                number = art.number(ev.cell)
+                number = _number(art, ev.cell)
                 said.append(f"artillery {number} destroyed at {ev.cell} by {ev.by}: cross it out")
             else:
                 said.append(f"bunker at {ev.cell} destroyed by {ev.by}: tick it")
@@ -106,16 +72,16 @@ def paper_steps(events: list[Event], before: Artillery, state: GameState,
             said.append(f"crater at {ev.cell}")
         elif isinstance(ev, Suppressed):
             again = " (already suppressed, R39)" if ev.already else ""
-            said.append(f"artillery {art.number(ev.cell)} ({ev.cell}) suppressed{again}")
+            said.append(f"artillery {_number(art, ev.cell)} ({ev.cell}) suppressed{again}")
         elif isinstance(ev, Missed):
             said.append(f"{ev.by} missed at {ev.cell}")
         elif isinstance(ev, ArtilleryFired):
-            pieces = ", ".join(f"{art.number(c)} ({c})" for c in ev.cells)
+            pieces = ", ".join(f"{_number(art, c)} ({c})" for c in ev.cells)
             said.append(f"artillery {pieces} fire{'s' if len(ev.cells) == 1 else ''} (R18)")
         elif isinstance(ev, ArtilleryMoved):
-            said.append(f"artillery {art.number(ev.start)} moves {ev.start} {ARROW} {ev.end}")
+            said.append(f"artillery {_number(art, ev.start)} moves {ev.start} {ARROW} {ev.end}")
         elif isinstance(ev, Recovered):
-            said.append(f"artillery {art.number(ev.cell)} ({ev.cell}) is ready again (R21)")
+            said.append(f"artillery {_number(art, ev.cell)} ({ev.cell}) is ready again (R21)")
         elif isinstance(ev, AutomaSkipped):
             said.append("no Automa phase: the bomber is off the map")
         elif isinstance(ev, Reshuffled):
@@ -133,6 +99,12 @@ def paper_steps(events: list[Event], before: Artillery, state: GameState,
         art.follow((ev,))
     flush_draws()
     return said
+
+
+def _number(pieces: ArtilleryPieces, cell) -> int | str:
+    """The number of the piece on ``cell`` (R43), or the cell where none is known."""
+    number = pieces.number_at(cell)
+    return cell if number is None else number
 
 
 def _reshuffle_words(ev: Reshuffled, state: GameState, stays_out: tuple[Card, ...],

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import Card
@@ -39,7 +40,8 @@ from ..verifier.map_source import MissionSource, mission_source
 from ..verifier.messages import LogError, cites
 from ..verifier.replay import Replay
 from ..verifier.statements import Header, ParsedLog, Statement
-from .paper import Artillery, cards_text, paper_steps
+from ..rules.log_notation import PieceCheck
+from .paper import cards_text, paper_steps
 
 #: The groups of offers, in the order a turn meets them.
 GROUPS = ("entry", "draw", "resupply", "first action", "second action", "Automa")
@@ -93,10 +95,9 @@ def refusal_text(error: LogError) -> str:
 
 @dataclass
 class _Unit:
-    """One accepted input: the pieces, the written line count and the pending entry card
-    just before it (the replay is rebuilt from the lines: :meth:`Session._restore`)."""
+    """One accepted input: the written line count and the pending entry card just before it
+    (the replay is rebuilt from the lines: :meth:`Session._restore`)."""
 
-    art: Artillery
     lines: int
     pending: Card | None
     kinds: tuple[str, ...]
@@ -114,7 +115,6 @@ class Session:
         self.log = ParsedLog(header, [], [])
         self.replay = Replay(self.log, source)
         self.replay.history = []
-        self.art = Artillery(source.game_map.artillery)
         self.pending_entry: Card | None = None  # a face card or Joker revealed, its column to choose
         self._units: list[_Unit] = []
         self._offered: tuple[tuple, list[Offer]] | None = None  # offers() of one point of the game
@@ -154,8 +154,14 @@ class Session:
         return self.replay.state
 
     @property
+    def art(self) -> ArtilleryPieces:
+        """The artillery pieces by number (R43), as the replay follows them."""
+        return self.replay.pieces
+
+    @property
     def turn(self) -> int:
-        return self.replay.turn_logged or 1
+        """The turn the next statement belongs to (after an Automa card: the next turn)."""
+        return self.state.turn
 
     @property
     def is_over(self) -> bool:
@@ -353,7 +359,7 @@ class Session:
 
     def _take(self, lines: list[str], typed: str) -> Reply:
         """Replay ``lines`` as one input: all of them, or none (the state as before)."""
-        unit = _Unit(self.art.copy(), len(self.body), self.pending_entry, ())
+        unit = _Unit(len(self.body), self.pending_entry, ())
         reply = Reply()
         kinds: list[str] = []
         try:
@@ -381,9 +387,8 @@ class Session:
         s = self.state
         kind = st.kind
         if self.pending_entry is not None and kind != "enter":
-            raise self._refusal(st, "E113", f"after {self.pending_entry} the player chooses the entry "
-                                "column: write it after the card, e.g. "
-                                f"'enter {self.pending_entry} C'")
+            # the revealed face card still waits for its column: the verifier's own E113
+            self._write(f"enter {self.pending_entry}", reply)
         if kind in ("state", "reshuffle", "turn") and self.body and st.canonical() == self.body[-1]:
             return []  # the session wrote this line itself a moment ago
         owing = not s.is_over or self.replay.unwritten_end() is not None
@@ -432,23 +437,17 @@ class Session:
             return None
         return log.statements[1]._replace(line=number)
 
-    def _refusal(self, st: Statement, code: str, message: str) -> LogError:
-        token = st.tokens[0]
-        return LogError(code, message, line=st.line, column=token.column, token=token.text,
-                        text=st.canonical())
-
     def _write(self, text: str, reply: Reply, st: Statement | None = None) -> list[str]:
         """Replay one statement and write it: the line is in the body only once accepted."""
         if st is None:
             st = self._parse(text)
             assert st is not None  # the session writes statements only
-        before = self.art.copy()
+        before = self.art.copy()  # the pieces by number as the statement finds them (R43)
         self.log.lines[:] = self._file_lines(self.body + [text])
         self.replay.history = []
         self.replay.step(st)
         self.body.append(text)
         events: list[Event] = [ev for entry in self.replay.history for ev in entry[2]]
-        self.art.follow(events)
         reply.written.append(text)
         if events:
             stays_out, new_pile = _exhaustion(st, events, self.state)
@@ -456,13 +455,17 @@ class Session:
         return [st.kind]
 
     def state_line(self) -> str:
-        """The ``state`` check of the paper at this moment (``at … facing … alt … dmg …``)."""
+        """The ``state`` check of the paper at this moment, in the notation layer's spelling:
+        ``state at C4 facing S alt 3 dmg 2 art C9 B4 x G3`` (issue 17: each piece by its
+        number, R43; ``x`` once destroyed)."""
         s = self.state
-        where = f"at {s.cell} facing {s.facing}" if s.cell is not None else "at off"
-        line = f"state {where} alt {s.altitude} dmg {s.damage}"
-        if ART_CHECK:
-            line += f" art {self.art.check_words()}"
-        return line
+        checks: list[tuple[str, object, int]] = [("at", s.cell, 0)]
+        if s.cell is not None:
+            checks.append(("facing", str(s.facing), 0))
+        checks += [("alt", s.altitude, 0), ("dmg", s.damage, 0)]
+        checks += [("art", (n, PieceCheck(cell, destroyed=cell is None)), 0)
+                   for n, cell in enumerate(self.art.cells, start=1)]
+        return Statement("state", 0, (), checks=tuple(checks)).canonical()
 
     # -- undo ------------------------------------------------------------------------------
     def undo(self) -> Reply:
@@ -489,7 +492,6 @@ class Session:
         """Back to the moment before ``unit``: the body cut there and, when the game may have
         changed since, the replay rebuilt by replaying the body from the start (a few
         milliseconds for a long mission; the engine is deterministic, so the state is equal)."""
-        self.art = unit.art.copy()
         self.pending_entry = unit.pending
         del self.body[unit.lines:]
         if not changed:
@@ -541,15 +543,3 @@ def _exhaustion(st: Statement, events: list[Event],
         stays_out = (st.action.card.physical,)
     taken = [ev.card for ev in events[at:] if isinstance(ev, (Drew, Revealed))]
     return stays_out, taken + list(state.draw_pile)
-
-
-def _art_check_supported() -> bool:
-    """Whether this verifier reads the ``art`` key of a state line (issue 17, R43)."""
-    try:
-        parse_log("bgrid-log: 1\nseed: 1\nturn 1\nstate art x x x x\n")
-    except LogError:
-        return False
-    return True
-
-
-ART_CHECK = _art_check_supported()

@@ -176,6 +176,19 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE pars ADD COLUMN play_sha256 TEXT;
     CREATE INDEX entries_by_play ON entries (challenge, play_sha256) WHERE play_sha256 IS NOT NULL;
     """,
+    # The table companion's phone face (``web/play.py``): the mission a player is playing, one
+    # row a player and challenge, the log as the companion has written it so far, and what
+    # the companion last said (JSON: the steps on paper, or the refusal).
+    """
+    CREATE TABLE companion_games (
+        player INTEGER NOT NULL REFERENCES players (id),
+        code TEXT NOT NULL,
+        log TEXT NOT NULL,
+        said TEXT NOT NULL DEFAULT '{}',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (player, code)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -257,6 +270,12 @@ def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
     Raises :class:`LeagueError` naming the file and what is wrong with it."""
     path = Path(path)
     if not path.is_file():
+        if path.is_dir():
+            raise LeagueError(f"'{path}' is a folder, not a league: give the league's file, "
+                              f"e.g. {path}/league.db")
+        if path.exists():
+            raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
+                              "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
     if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
         conn = _connect_read_only(path)

@@ -20,6 +20,7 @@ when it is destroyed. :class:`ArtilleryPieces` reads the events and answers wher
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Self
 
 from .board import Cell
 from .events import ArtilleryMoved, Destroyed, Suppressed
@@ -88,8 +89,8 @@ class ArtilleryPieces:
         """A check of every piece was made here: the paths start again from where they are."""
         self.paths = [[] if c is None else [c] for c in self.cells]
 
-    def copy(self) -> ArtilleryPieces:
-        new = ArtilleryPieces(())
+    def copy(self) -> Self:
+        new = type(self)(())
         new.cells = self.cells
         new.moved_by = list(self.moved_by)
         new.destroyed_by = list(self.destroyed_by)
