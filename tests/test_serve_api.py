@@ -15,29 +15,19 @@ from bgrid.league import open_league
 from bgrid.league.store import MIGRATIONS, APPLICATION_ID
 from bgrid.league.windows import open_challenge
 from bgrid.web import create_app
+from league_server import NOW, league_client, served_league
 from league_logs import CODE, OTHER_CODE, games
 
-NOW = "2026-12-01T10:00:00Z"
 
 
 @pytest.fixture
 def league_db(tmp_path):
-    path = tmp_path / "league.db"
-    runner = CliRunner()
-    result = runner.invoke(cli, ["league", "init", str(path), "--admin-key-file", str(tmp_path / "org.key")])
-    assert result.exit_code == 0, result.output
-    conn = open_league(path)
-    open_challenge(conn, CODE, "2000-01-01", "2100-01-01", now=NOW)
-    conn.close()
-    return path
+    return served_league(tmp_path)
 
 
 @pytest.fixture
 def client(league_db):
-    app = create_app(
-        league_db, testing=True, submit_limit="1000 per minute", register_limit="1000 per minute"
-    )
-    return app.test_client()
+    return league_client(league_db)
 
 
 @pytest.fixture

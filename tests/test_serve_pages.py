@@ -17,34 +17,19 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.league import open_league
-from bgrid.league.windows import open_challenge
-from bgrid.web import create_app
+from league_server import league_client, served_league
 from league_logs import CODE, games
 
-NOW = "2026-12-01T10:00:00Z"
 
 
 @pytest.fixture
 def league_db(tmp_path):
-    path = tmp_path / "league.db"
-    assert (
-        CliRunner()
-        .invoke(cli, ["league", "init", str(path), "--admin-key-file", str(tmp_path / "org.key")])
-        .exit_code
-        == 0
-    )
-    conn = open_league(path)
-    open_challenge(conn, CODE, "2000-01-01", "2100-01-01", now=NOW)
-    conn.close()
-    return path
+    return served_league(tmp_path)
 
 
 @pytest.fixture
 def client(league_db):
-    return create_app(
-        league_db, testing=True, submit_limit="1000/minute", register_limit="1000/minute"
-    ).test_client()
+    return league_client(league_db)
 
 
 def token(client, path):

@@ -75,7 +75,7 @@ def _act(run) -> Response:
     return redirect(url_for("admin.dashboard", done=done), 303)
 
 
-@admin_pages.post("/entries/<int(max=999999999999999999):number>/<any(withdraw, restore):action>")
+@admin_pages.post("/entries/<entry:number>/<any(withdraw, restore):action>")
 @organiser_only
 def entry_action(number: int, action: str):
     act = actions.withdraw if action == "withdraw" else actions.restore

@@ -11,6 +11,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from ..league.store import create_league, transaction
 from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
@@ -71,6 +72,7 @@ def create_app(
     limiter.init_app(app)
     app.teardown_appcontext(close_connection)
 
+    app.url_map.converters["entry"] = EntryNumber
     from .admin import admin_pages
     from .api import api
     from .pages import pages
@@ -106,6 +108,13 @@ def create_app(
         return failure(500, "the server failed on this request; the organiser can find it in the log")
 
     return app
+
+
+class EntryNumber(IntegerConverter):
+    """``<entry:number>``: an entry number; one past SQLite's 64-bit integers is no entry (404)."""
+
+    def __init__(self, url_map) -> None:
+        super().__init__(url_map, max=999_999_999_999_999_999)
 
 
 def _plain(exc: HTTPException) -> str:
