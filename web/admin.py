@@ -66,7 +66,7 @@ def dashboard():
     )
 
 
-def _act(run) -> Response:
+def _act(run):
     """Do one action; back to the dashboard with what happened (or why not)."""
     try:
         done = run(connection(), utc_now())
@@ -134,6 +134,7 @@ def challenge_action():
 @organiser_only
 def export(kind: str):
     conn = connection()
+    body: str | bytes
     if kind == "json":
         body, mimetype = export_json(conn), "application/json"
     elif kind == "csv":

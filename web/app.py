@@ -7,6 +7,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, g, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -63,8 +64,7 @@ def create_app(
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
     )
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json = LeagueJSON(app)
     app.config["SECRET_KEY"] = _session_secret(app)
     # every template is escaped: Flask's default escapes by file name, and ours end in .j2
     app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
@@ -108,6 +108,13 @@ def create_app(
         return failure(500, "the server failed on this request; the organiser can find it in the log")
 
     return app
+
+
+class LeagueJSON(DefaultJSONProvider):
+    """JSON answers keep their keys in the documented order and their text as written."""
+
+    sort_keys = False
+    ensure_ascii = False
 
 
 class EntryNumber(IntegerConverter):

@@ -138,7 +138,9 @@ def entry(number: int):
     record = entry_record(conn, number)
     if record is None:
         return failure(404, f"no entry #{number}")
-    verdict = verify_log(stored_log(conn, number), source=f"entry-{number}.log")
+    data = stored_log(conn, number)
+    assert data is not None  # an entry is stored with its log, in one transaction
+    verdict = verify_log(data, source=f"entry-{number}.log")
     return render_template(
         "entry.html.j2",
         e=record,
