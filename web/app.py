@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
-from flask import Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, g, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -40,13 +41,15 @@ def create_app(
     submit_limit: str = DEFAULT_SUBMIT_LIMIT,
     register_limit: str = DEFAULT_REGISTER_LIMIT,
     proxies: int = 0,
+    blueprints: Iterable[Blueprint] = (),
     testing: bool = False,
 ) -> Flask:
     """The league server over ``database`` (created or migrated as ``bgrid league`` does).
     ``submit_limit`` and ``register_limit`` are Flask-Limiter limits, each applied per
     address and (submissions) per key. ``proxies``: how many reverse proxies stand in front
     (their X-Forwarded-For and -Proto are believed, so limits see the player's address); with
-    0 no such header is believed."""
+    0 no such header is believed. ``blueprints``: more pages served by the same application,
+    under its CSP, CSRF protection and error handling."""
     create_league(database)
     app = Flask(__name__)
     if proxies:
@@ -81,6 +84,8 @@ def create_app(
     app.register_blueprint(admin_pages)
     app.register_blueprint(api)
     csrf.exempt(api)  # the API authenticates by a bearer key, never by a cookie
+    for blueprint in blueprints:  # another face's pages (the table companion's, say)
+        app.register_blueprint(blueprint)
 
     @app.after_request
     def headers(response):
