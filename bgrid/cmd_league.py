@@ -148,8 +148,7 @@ def open_command(league, code, opens, closes, attempts):
     \b
     Examples:
       bgrid league open week49.db 0GDR-FC73-W4T --from 2026-11-30 --until 2026-12-07
-      bgrid league open week49.db 0GDR-FC73-W4T --from 2026-12-01T18:00Z \\
-          --until 2026-12-02T18:00Z --attempts first
+      bgrid league open day.db 0GDR-FC73-W4T --from 2026-12-01T18:00Z --until 2026-12-02 --attempts 3
     """
     from .league.windows import WindowError, describe_attempts, open_challenge
 

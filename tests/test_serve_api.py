@@ -15,29 +15,19 @@ from bgrid.league import open_league
 from bgrid.league.store import MIGRATIONS, APPLICATION_ID
 from bgrid.league.windows import open_challenge
 from bgrid.web import create_app
+from league_server import NOW, league_client, served_league
 from league_logs import CODE, OTHER_CODE, games
 
-NOW = "2026-12-01T10:00:00Z"
 
 
 @pytest.fixture
 def league_db(tmp_path):
-    path = tmp_path / "league.db"
-    runner = CliRunner()
-    result = runner.invoke(cli, ["league", "init", str(path), "--admin-key-file", str(tmp_path / "org.key")])
-    assert result.exit_code == 0, result.output
-    conn = open_league(path)
-    open_challenge(conn, CODE, "2000-01-01", "2100-01-01", now=NOW)
-    conn.close()
-    return path
+    return served_league(tmp_path)
 
 
 @pytest.fixture
 def client(league_db):
-    app = create_app(
-        league_db, testing=True, submit_limit="1000 per minute", register_limit="1000 per minute"
-    )
-    return app.test_client()
+    return league_client(league_db)
 
 
 @pytest.fixture
@@ -530,3 +520,14 @@ def test_behind_a_proxy_the_limits_see_each_players_address(league_db):
         assert answer.status_code == 201
     again = client.post("/api/players", json={"name": "p9"}, headers={"X-Forwarded-For": "10.0.0.1"})
     assert again.status_code == 429
+
+
+def test_another_face_adds_its_pages_as_a_blueprint_under_the_same_safety(league_db):
+    from flask import Blueprint
+
+    extra = Blueprint("extra", __name__, url_prefix="/extra")
+    extra.add_url_rule("/<code>", "table", lambda code: f"table of {code}")
+    client = create_app(league_db, testing=True, blueprints=[extra]).test_client()
+    answer = client.get(f"/extra/{CODE}")
+    assert answer.status_code == 200 and answer.get_data(as_text=True) == f"table of {CODE}"
+    assert "script-src 'self'" in answer.headers["Content-Security-Policy"]

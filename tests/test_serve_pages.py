@@ -17,34 +17,18 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.league import open_league
-from bgrid.league.windows import open_challenge
-from bgrid.web import create_app
+from league_server import league_client, served_league
 from league_logs import CODE, games
-
-NOW = "2026-12-01T10:00:00Z"
 
 
 @pytest.fixture
 def league_db(tmp_path):
-    path = tmp_path / "league.db"
-    assert (
-        CliRunner()
-        .invoke(cli, ["league", "init", str(path), "--admin-key-file", str(tmp_path / "org.key")])
-        .exit_code
-        == 0
-    )
-    conn = open_league(path)
-    open_challenge(conn, CODE, "2000-01-01", "2100-01-01", now=NOW)
-    conn.close()
-    return path
+    return served_league(tmp_path)
 
 
 @pytest.fixture
 def client(league_db):
-    return create_app(
-        league_db, testing=True, submit_limit="1000/minute", register_limit="1000/minute"
-    ).test_client()
+    return league_client(league_db)
 
 
 def token(client, path):
@@ -293,3 +277,49 @@ def test_serve_prints_its_url_answers_and_stops_on_sigterm(league_db):
 def test_serve_on_a_missing_league_is_one_line_exit_2(tmp_path):
     result = CliRunner().invoke(cli, ["serve", str(tmp_path / "none.db")])
     assert result.exit_code == 2 and "bgrid league init" in result.output
+
+
+def test_merging_players_moves_their_entries_and_ends_the_merged_key(client, league_db):
+    ada, alt = register(client, "Ada"), register(client, "Ada Two")
+    for key, name, game in ((ada, "Ada", games(4)[0]), (alt, "Ada Two", games(4)[1])):
+        client.post(
+            "/submit",
+            data={"key": key, "log": game.by(name).decode(), "csrf_token": token(client, "/submit")},
+        )
+    organiser = (league_db.parent / "org.key").read_text().strip()
+    client.post("/admin/sign-in", data={"key": organiser, "csrf_token": token(client, "/admin/sign-in")})
+    form = token(client, "/admin/")
+    done = client.post(
+        "/admin/players/merge",
+        data={"name": "Ada Two", "into": "ada", "reason": "one person", "csrf_token": form},
+    )
+    assert done.status_code == 303 and "merged" in done.headers["Location"]
+    [row] = client.get(f"/api/standings/{CODE}").json["standings"]
+    assert row["player"] == "Ada" and row["attempts"] == 2
+    refused = client.post(
+        "/api/submissions", data=games(4)[2].by(None), headers={"Authorization": f"Bearer {alt}"}
+    )
+    assert refused.status_code == 401
+    client.post("/admin/players/disqualify", data={"name": "Ada", "reason": "shared key", "csrf_token": form})
+    assert client.get(f"/api/standings/{CODE}").json["standings"] == []
+    client.post("/admin/players/reinstate", data={"name": "Ada", "reason": "appeal", "csrf_token": form})
+    assert len(client.get(f"/api/standings/{CODE}").json["standings"]) == 1
+    audit = [a["action"] for a in client.get("/admin/export.json").json["audit"]]
+    assert audit[-3:] == ["merge", "disqualify", "reinstate"]
+
+
+def test_a_bad_admin_action_comes_back_with_its_reason_and_changes_nothing(client, league_db):
+    organiser = (league_db.parent / "org.key").read_text().strip()
+    client.post("/admin/sign-in", data={"key": organiser, "csrf_token": token(client, "/admin/sign-in")})
+    form = token(client, "/admin/")
+    for path, data, said in (
+        ("/admin/players/rename", {"name": "Nobody", "new_name": "X", "reason": "r"}, "no registered"),
+        ("/admin/entries/5/withdraw", {"reason": "r"}, "no entry"),
+        ("/admin/challenges", {"code": CODE, "par": "x", "reason": "r"}, "whole number"),
+        ("/admin/challenges", {"code": CODE, "opens": "soon", "closes": "later"}, "ISO 8601"),
+    ):
+        answer = client.post(path, data=data | {"csrf_token": form})
+        assert answer.status_code == 303 and "error=" in answer.headers["Location"]
+        page = client.get(answer.headers["Location"]).get_data(as_text=True)
+        assert said in page
+    assert [a["action"] for a in client.get("/admin/export.json").json["audit"]] == ["open challenge"]

@@ -66,7 +66,7 @@ def dashboard():
     )
 
 
-def _act(run) -> Response:
+def _act(run):
     """Do one action; back to the dashboard with what happened (or why not)."""
     try:
         done = run(connection(), utc_now())
@@ -75,7 +75,7 @@ def _act(run) -> Response:
     return redirect(url_for("admin.dashboard", done=done), 303)
 
 
-@admin_pages.post("/entries/<int(max=999999999999999999):number>/<any(withdraw, restore):action>")
+@admin_pages.post("/entries/<entry:number>/<any(withdraw, restore):action>")
 @organiser_only
 def entry_action(number: int, action: str):
     act = actions.withdraw if action == "withdraw" else actions.restore
@@ -134,6 +134,7 @@ def challenge_action():
 @organiser_only
 def export(kind: str):
     conn = connection()
+    body: str | bytes
     if kind == "json":
         body, mimetype = export_json(conn), "application/json"
     elif kind == "csv":

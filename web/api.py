@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from ..league.admin import AdminError, NotFound, restore, withdraw
 from ..league.identity import RefusedName
@@ -11,7 +11,7 @@ from ..league.players import NameTaken, is_admin_key, register
 from ..league.submit import utc_now
 from .app import current_key, failure, key_or_address, limiter
 from .db import connection, verifier, write_lock
-from .views import challenge_list, entry_record, standings_json, stored_log, utc_second
+from .views import log_download, challenge_list, entry_record, standings_json, utc_second
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -72,7 +72,7 @@ def standings(code: str):
     return jsonify(found)
 
 
-@api.get("/entries/<int(max=999999999999999999):number>")
+@api.get("/entries/<entry:number>")
 def entry(number: int):
     found = entry_record(connection(), number)
     if found is None:
@@ -80,19 +80,13 @@ def entry(number: int):
     return jsonify(found)
 
 
-@api.get("/entries/<int(max=999999999999999999):number>/log")
+@api.get("/entries/<entry:number>/log")
 def entry_log(number: int):
-    data = stored_log(connection(), number)
-    if data is None:
-        return failure(404, f"no entry #{number}")
-    return Response(
-        data,
-        mimetype="text/plain",
-        headers={"Content-Disposition": f'attachment; filename="entry-{number}.log"'},
-    )
+    download = log_download(connection(), number)
+    return failure(404, f"no entry #{number}") if download is None else download
 
 
-@api.post("/admin/entries/<int(max=999999999999999999):number>/<any(withdraw, restore):action>")
+@api.post("/admin/entries/<entry:number>/<any(withdraw, restore):action>")
 def admin_entry(number: int, action: str):
     conn = connection()
     if not is_admin_key(conn, current_key()):

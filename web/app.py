@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
-from flask import Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, g, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from ..league.store import create_league, transaction
 from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
@@ -38,13 +41,15 @@ def create_app(
     submit_limit: str = DEFAULT_SUBMIT_LIMIT,
     register_limit: str = DEFAULT_REGISTER_LIMIT,
     proxies: int = 0,
+    blueprints: Iterable[Blueprint] = (),
     testing: bool = False,
 ) -> Flask:
     """The league server over ``database`` (created or migrated as ``bgrid league`` does).
     ``submit_limit`` and ``register_limit`` are Flask-Limiter limits, each applied per
     address and (submissions) per key. ``proxies``: how many reverse proxies stand in front
     (their X-Forwarded-For and -Proto are believed, so limits see the player's address); with
-    0 no such header is believed."""
+    0 no such header is believed. ``blueprints``: more pages served by the same application,
+    under its CSP, CSRF protection and error handling."""
     create_league(database)
     app = Flask(__name__)
     if proxies:
@@ -62,8 +67,7 @@ def create_app(
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
     )
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json = LeagueJSON(app)
     app.config["SECRET_KEY"] = _session_secret(app)
     # every template is escaped: Flask's default escapes by file name, and ours end in .j2
     app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
@@ -71,6 +75,7 @@ def create_app(
     limiter.init_app(app)
     app.teardown_appcontext(close_connection)
 
+    app.url_map.converters["entry"] = EntryNumber
     from .admin import admin_pages
     from .api import api
     from .pages import pages
@@ -81,6 +86,8 @@ def create_app(
     app.register_blueprint(admin_pages)
     app.register_blueprint(api)
     csrf.exempt(api)  # the API authenticates by a bearer key, never by a cookie
+    for blueprint in blueprints:  # another face's pages (the table companion's, say)
+        app.register_blueprint(blueprint)
 
     @app.after_request
     def headers(response):
@@ -108,6 +115,20 @@ def create_app(
         return failure(500, "the server failed on this request; the organiser can find it in the log")
 
     return app
+
+
+class LeagueJSON(DefaultJSONProvider):
+    """JSON answers keep their keys in the documented order and their text as written."""
+
+    sort_keys = False
+    ensure_ascii = False
+
+
+class EntryNumber(IntegerConverter):
+    """``<entry:number>``: an entry number; one past SQLite's 64-bit integers is no entry (404)."""
+
+    def __init__(self, url_map) -> None:
+        super().__init__(url_map, max=999_999_999_999_999_999)
 
 
 def _plain(exc: HTTPException) -> str:

@@ -17,7 +17,7 @@ from .app import failure, key_or_address, limiter
 from .chart import score_bars
 from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
-from .views import challenge_list, entry_record, stored_log, utc_second
+from .views import log_download, challenge_list, entry_record, stored_log, utc_second
 
 pages = Blueprint(
     "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
@@ -132,13 +132,15 @@ def submit_page():
     )
 
 
-@pages.get("/entries/<int(max=999999999999999999):number>")
+@pages.get("/entries/<entry:number>")
 def entry(number: int):
     conn = connection()
     record = entry_record(conn, number)
     if record is None:
         return failure(404, f"no entry #{number}")
-    verdict = verify_log(stored_log(conn, number), source=f"entry-{number}.log")
+    data = stored_log(conn, number)
+    assert data is not None  # an entry is stored with its log, in one transaction
+    verdict = verify_log(data, source=f"entry-{number}.log")
     return render_template(
         "entry.html.j2",
         e=record,
@@ -150,19 +152,13 @@ def entry(number: int):
     )
 
 
-@pages.get("/entries/<int(max=999999999999999999):number>/log")
+@pages.get("/entries/<entry:number>/log")
 def entry_log(number: int):
-    data = stored_log(connection(), number)
-    if data is None:
-        return failure(404, f"no entry #{number}")
-    return Response(
-        data,
-        mimetype="text/plain",
-        headers={"Content-Disposition": f'attachment; filename="entry-{number}.log"'},
-    )
+    download = log_download(connection(), number)
+    return failure(404, f"no entry #{number}") if download is None else download
 
 
-@pages.get("/entries/<int(max=999999999999999999):number>/replay")
+@pages.get("/entries/<entry:number>/replay")
 def entry_replay(number: int):
     data = stored_log(connection(), number)
     if data is None:

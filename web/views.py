@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask import Response
+
 from ..league.public import challenge_list as _challenge_list
 from ..league.public import entry_record, runs_challenge, standings_of, stored_log
 from ..league.windows import utc_moment
@@ -20,4 +22,13 @@ def standings_json(conn, code: str) -> dict | None:
     return None if stored is None else standings_of(conn, [stored]).as_dict()
 
 
-__all__ = ["challenge_list", "entry_record", "standings_json", "stored_log", "utc_second"]
+def log_download(conn, number: int):
+    """The entry's stored log as a download, byte for byte, or None (no such entry)."""
+    data = stored_log(conn, number)
+    if data is None:
+        return None
+    return Response(data, mimetype="text/plain",
+                    headers={"Content-Disposition": f'attachment; filename="entry-{number}.log"'})
+
+
+__all__ = ["log_download", "challenge_list", "entry_record", "standings_json", "stored_log", "utc_second"]
