@@ -20,7 +20,8 @@ import time
 
 from bgrid.rules import engine
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import play_out, random_action, random_card
+from bgrid.players.playout import play_out, random_card
+from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import stream
 
 SEEDS = (1944, 0, 4, 27, 103, 247)

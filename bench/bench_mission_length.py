@@ -19,7 +19,8 @@ import time
 from collections import Counter
 
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import PLAYERS, play_out
+from bgrid.players.playout import play_out
+from bgrid.players.simulation import PLAYERS
 from bgrid.challenges.seeding import stream
 
 SEEDS = (1944, 7, 27, 103)

@@ -35,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import simulate
+from bgrid.players.simulation import simulate
 from bgrid.players.rating import stars_for, wilson_interval
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")

@@ -40,7 +40,8 @@ from bgrid.generator.sheet import PILE, restack_piles
 from bgrid.rules.cards import JOKER
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import Dice, random_action, random_card_index
+from bgrid.players.playout import Dice, random_card_index
+from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import shuffled, stream
 from bgrid.rules.state import CHANCE_PHASES, Phase
 

@@ -22,7 +22,7 @@ import time
 
 from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import PLAYERS
+from bgrid.players.simulation import PLAYERS
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.verify import Verifier, row_form
 

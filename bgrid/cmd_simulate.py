@@ -14,7 +14,7 @@ import click
 
 from .options import WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
-from .players.playout import PLAYERS, simulate
+from .players.simulation import PLAYERS, simulate
 from .players.rating import Rating, wilson_interval
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games

@@ -8,6 +8,7 @@ legal actions (``rules.legal_actions``) and draws its cards as the engine's chan
 4
 """
 
-from .playout import PLAYERS, play_out, simulate
+from .playout import play_out
+from .simulation import PLAYERS, simulate
 
 __all__ = ["PLAYERS", "play_out", "simulate"]

@@ -1,7 +1,7 @@
 """A greedy player: one step of look-ahead with a hand-written value, for ``bgrid simulate
 --player greedy``.
 
-The random player (``players.playout``) is a floor that almost never wins, so its win rate says
+The random player (``players.random_player``) is a floor that almost never wins, so its win rate says
 little about a mission. This player does what a beginner would: bomb when over a target, shoot
 when it can destroy, fly toward the nearest bunker, come down to the low bombing band over a
 target, never crash on purpose, avoid leaving the map. Ties are broken with the seeded dice,

@@ -1,32 +1,22 @@
-"""Random-legal play and the simulation driver behind ``bgrid simulate``.
+"""The playout: a mission played to its end by a player, its cards drawn at random.
 
 A playout alternates the engine's chance nodes and decisions until the mission ends. Cards
 come from a card source: the challenge deck's own order (``reveal`` the top card), or the
 player's own deck, where any card of the draw pile may come next — drawing a uniformly random
 card of the draw pile at every chance node is exactly a uniformly shuffled deck (and a uniform
 reshuffle at an exhaustion). Every random number comes from ``challenges.seeding`` streams, so a
-simulation is the same on every machine.
-
-The random player picks uniformly among the *kinds* of legal decision first (move, altitude,
-guns, bomb, throttle, resupply, end), then uniformly within the kind, so that the many
-distinct movement ends do not drown out the rest. It only ever plays actions from
-``engine.legal_actions``.
+simulation is the same on every machine. The players are in their own modules
+(``random_player``, ``greedy``, ``strong``); ``simulation`` plays many games and counts.
 """
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from ..challenges.mission import Mission
-from ..challenges.seeding import SeededStream, stream
-from ..rules.engine import apply, apply_legal, reveal, reveal_drawn, score
-from ..rules.legality import legal_plays_by_kind
+from ..challenges.seeding import SeededStream
+from ..rules.engine import apply, apply_legal, reveal, reveal_drawn
 from ..rules.state import CHANCE_PHASES, GameState, Phase
-from .greedy import greedy_action
-from .strong import strong_action
+from .random_player import random_action
 
 
 class Dice:
@@ -63,15 +53,6 @@ def random_card_index(state: GameState, rng: SeededStream | Dice) -> int:
     return 0 if state.challenge else rng.below(len(state.draw_pile))
 
 
-def random_action(state: GameState, rng: SeededStream | Dice):
-    """A uniformly random kind of legal decision, then a uniform one of that kind. Only the
-    play chosen is built (``legality.legal_plays_by_kind``): the same play as from
-    ``legal_actions_by_kind``."""
-    kinds = list(legal_plays_by_kind(state).values())
-    group = kinds[rng.below(len(kinds))]
-    return group[rng.below(len(group))]
-
-
 def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
              player=random_action) -> GameState:
     """Play ``state`` to the end with random cards and ``player``'s decisions (a function of
@@ -100,45 +81,3 @@ def replay(state: GameState, trace) -> list:
     for kind, value in trace:
         out.append(reveal(state, value) if kind == "card" else apply(state, value))
     return out
-
-
-@dataclass(frozen=True)
-class SimulationResult:
-    games: int
-    wins: int
-    scores: tuple[int, ...]
-    causes: Counter  # "victory" or the defeat cause -> count
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def mean_score(self) -> float:
-        return statistics.fmean(self.scores) if self.scores else 0.0
-
-
-PLAYERS = {"random": random_action, "greedy": greedy_action, "strong": strong_action}
-
-
-def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,
-             player: str = "random", progress=None) -> SimulationResult:
-    """``games`` playouts of ``mission`` by ``player`` (a key of :data:`PLAYERS`); game ``k``
-    uses the seeded stream ``sim-<k>`` of ``seed``. ``progress``, if given, is called with 1
-    after each game."""
-    decide = PLAYERS[player]
-    wins, scores, causes = 0, [], Counter[str]()
-    start = mission.start(challenge_deck)
-    for k in range(games):
-        rng = stream(mission.ruleset.name, f"sim-{k}", seed)
-        state = play_out(start.copy(), rng, player=decide)
-        scores.append(score(state).total)
-        if state.cause is None:
-            wins += 1
-            causes["victory"] += 1
-        else:
-            causes[str(state.cause)] += 1
-        if progress is not None:
-            progress(1)
-    return SimulationResult(games, wins, tuple(scores), causes)
-

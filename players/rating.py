@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .playout import simulate
+from .simulation import simulate
 
 #: Lowest win rate of the strong player for 1, 2, 3 and 4 stars; below the last, 5 stars.
 STAR_FLOORS = (0.40, 0.20, 0.10, 0.04)

@@ -37,7 +37,7 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
                    player=None, state_lines: bool = False, rows: bool = False) -> Iterator[tuple[str, str]]:
-    """(file name, log text) of the games ``players.playout.simulate`` plays: game ``k`` uses the
+    """(file name, log text) of the games ``players.simulation.simulate`` plays: game ``k`` uses the
     seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
     ``game-00000.log`` …"""
     for k in range(games):

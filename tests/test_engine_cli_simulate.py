@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import simulate
+from bgrid.players.simulation import simulate
 
 
 def run(*args: str):

@@ -14,7 +14,8 @@ from bgrid.rules.board import Cell
 from bgrid.rules.cards import JOKER, parse_cards
 from bgrid.rules.legality import legal_plays_by_kind
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card, random_card_index
+from bgrid.players.playout import random_card, random_card_index
+from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import stream
 
 from engine_boards import board, card, new, placed, snapshot

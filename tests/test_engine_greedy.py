@@ -9,7 +9,8 @@ from bgrid.rules.actions import Altitude, Bomb, EndPhase, Move
 from bgrid.rules.board import Cell
 from bgrid.players.greedy import greedy_action
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import Dice, play_out, replay, simulate
+from bgrid.players.playout import Dice, play_out, replay
+from bgrid.players.simulation import simulate
 from bgrid.challenges.seeding import stream
 
 from engine_boards import board, card, placed, snapshot

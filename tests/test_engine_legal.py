@@ -13,7 +13,8 @@ from bgrid.rules.cards import Card
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Moved
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card
+from bgrid.players.playout import random_card
+from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import stream
 
 from engine_boards import snapshot

@@ -12,7 +12,8 @@ from bgrid.rules.actions import Bomb
 from bgrid.rules.board import Cell
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.players.greedy import greedy_action
-from bgrid.players.playout import Dice, play_out, replay, simulate
+from bgrid.players.playout import Dice, play_out, replay
+from bgrid.players.simulation import simulate
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES
 from bgrid.players.strong import strong_action

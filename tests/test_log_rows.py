@@ -17,7 +17,7 @@ from bgrid.cli import cli
 from bgrid.rules.log_rows import row_lines
 from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import PLAYERS
+from bgrid.players.simulation import PLAYERS
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.log_rows import is_row

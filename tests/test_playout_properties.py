@@ -11,7 +11,9 @@ from bgrid.rules.actions import Move
 from bgrid.rules.cards import FULL_DECK
 from bgrid.rules.errors import IllegalActionError
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import play_out, random_action, random_card, replay, simulate
+from bgrid.players.playout import play_out, random_card, replay
+from bgrid.players.random_player import random_action
+from bgrid.players.simulation import simulate
 from bgrid.challenges.seeding import stream
 
 from engine_boards import snapshot

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from bgrid.rules import engine
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card
+from bgrid.players.playout import random_card
+from bgrid.players.random_player import random_action
 from bgrid.rules.actions import Move
 from bgrid.players.search import move_key, play_plan, run_chance, state_key, turn_outcomes
 from bgrid.challenges.seeding import stream

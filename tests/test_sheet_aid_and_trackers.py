@@ -15,7 +15,8 @@ from bgrid.generator import sheet
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.rules.events import Crater, Destroyed
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import Dice, random_action, random_card_index
+from bgrid.players.playout import Dice, random_card_index
+from bgrid.players.random_player import random_action
 from bgrid.rules.ruleset import parse_ruleset
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES, Phase

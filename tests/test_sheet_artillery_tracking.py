@@ -9,7 +9,8 @@ from itertools import permutations
 
 from bgrid.generator.sheet import longest_mission_turns
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import Dice, random_action, random_card_index
+from bgrid.players.playout import Dice, random_card_index
+from bgrid.players.random_player import random_action
 from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES, Phase

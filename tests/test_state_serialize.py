@@ -10,7 +10,8 @@ from bgrid.rules.actions import Guns, Move
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.errors import NotationError
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_action, random_card
+from bgrid.players.playout import random_card
+from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import GameState, Phase
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import simulate
+from bgrid.players.simulation import simulate
 from bgrid.players.simulated_logs import simulated_log, simulated_logs
 from bgrid.rules import log_writer
 from bgrid.verifier.log_parser import parse_log

@@ -75,7 +75,7 @@ WINS = (("win-own", 2011, 3, "win-11", False), ("win-challenge", 2084, 1, "win-8
 
 
 def wins() -> None:
-    from bgrid.players.playout import PLAYERS
+    from bgrid.players.simulation import PLAYERS
 
     for name, seed, ridges, label, challenge in WINS:
         mission = mission_from_seed(seed, "normal", ridges)
