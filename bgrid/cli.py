@@ -31,6 +31,8 @@ COMMANDS = {
               "Run the league server: pages and a JSON API to register, submit and follow standings."),
     "solve": ("bgrid.cmd_solve", "solve_command",
               "Find a challenge's par and the line of play that reaches it."),
+    "play": ("bgrid.cmd_play", "play_command",
+             "Play a mission on paper with the companion: checks, board, the log written for you."),
     "simulate": ("bgrid.cmd_simulate", "simulate_command",
                  "Play a mission many times with a computer player; win rate and score."),
 }

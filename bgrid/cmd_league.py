@@ -20,12 +20,11 @@ from .league.page import reports_folder_name
 from .league.public import standings_of
 from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
-from .league.submit import utc_now
+from .league.submit import replay, utc_now
 from .options import Utf8Text, WholeNumber
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
-from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
@@ -239,7 +238,7 @@ def list_command(league, challenges, player, as_json):
       bgrid league list week49.db
       bgrid league list week49.db --challenge 0GDR-FC73-W4T --player Ada
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         rows = list_entries(conn, challenge_names(challenges), player)
     finally:
@@ -267,7 +266,7 @@ def show_command(league, entry):
       bgrid league show week49.db 12
       bgrid league show week49.db d9c6d96b07e5bd9a
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         row = find_entry(conn, entry.lstrip("#"))
     finally:
@@ -278,7 +277,7 @@ def show_command(league, entry):
     from_file = " (from the file name)" if row["player_from_file"] else ""
     click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}{from_file}, "
                f"submitted {row['submitted_at']} with bgrid {row['bgrid_version']}")
-    verdict = verify_log(row["log"], source=row["source"])
+    verdict = replay(row)
     click.echo(printable_lines(verdict.render()))
     if not verdict.is_valid:
         click.get_current_context().exit(1)
@@ -371,7 +370,7 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
         page = check_target(html, "the standings page", [league])
         refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         named = challenge_names(challenges)
         refuse_unknown_challenges(conn, named, league)

@@ -21,6 +21,8 @@ bytes (``invariant=1``).
 
 from __future__ import annotations
 
+import re
+
 import io
 import math
 from functools import cache
@@ -350,10 +352,18 @@ def variant_suffix(*, low_ink: bool = False, gutter_fold: bool = False) -> str:
     return ("-gutter-fold" if gutter_fold else "") + ("-low-ink" if low_ink else "")
 
 
+_MM = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
 def parse_offset(text: str) -> tuple[float, float]:
-    """``"X,Y"`` in mm, e.g. ``"0.5,-1"``. Raises :class:`BGridError`."""
+    """``"X,Y"`` in mm, e.g. ``"0.5,-1"``, in plain ASCII decimals as every number option
+    takes them (float() alone also reads '1_0', Arabic-Indic digits and 'nan').
+    Raises :class:`BGridError`."""
     try:
-        x, y = (float(part) for part in text.split(","))
+        parts = text.split(",")
+        if len(parts) != 2 or not all(_MM.fullmatch(part.strip()) for part in parts):
+            raise ValueError(text)
+        x, y = (float(part) for part in parts)
     except ValueError:
         raise BGridError(f"--duplex-offset '{text}' is not X,Y in mm, e.g. 0.5,-1") from None
     if not (abs(x) <= 10 and abs(y) <= 10):  # written so that nan fails too

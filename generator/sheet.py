@@ -41,6 +41,7 @@ from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
+from ..rules.log_rows import COLUMNS as ROW_COLUMNS
 from ..challenges.map_sources import MapSource, seed_source
 from ..challenges.mission import Mission
 from ..players.rating import Rating
@@ -71,10 +72,9 @@ PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
 #: in pencil (1.8 mm a letter, a space half that): the resupply cell takes two Kings,
 #: "KH → 10D; KC → 8D" (24 mm, 28 on A4), a draw cell five cards, an action cell a Joker's
 #: guns play "JK=6S G3 → JD" (21 mm, 25 on A4), an art cell "C10 s" (10 mm).
-LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 24), ("k", "resupply", 26),
-               ("a", "action 1", 23), ("a", "action 2", 23), ("m", "automa", 10),
-               ("p", "at facing", 11), ("n", "ALT", 5.5), ("n", "DMG", 5.5),
-               *(("r", f"art {n}", 9.25) for n in range(1, ARTILLERY + 1)))
+LOG_COLUMNS = tuple((cls, head, share) for (cls, share), head in zip(
+    (("t", 6), ("e", 8), ("d", 24), ("k", 26), ("a", 23), ("a", 23), ("m", 10), ("p", 11),
+     ("n", 5.5), ("n", 5.5), *(("r", 9.25),) * ARTILLERY), ROW_COLUMNS, strict=True))
 #: The example rows, a cell a column, as written and (:func:`typed_row`) as typed. Turn 1 is
 #: seed 1944's own-deck turn worked by hand: 7H enters G1 facing S at ALT 4; two Kings;
 #: 5C FFLF flies G2, G3, turns east, H3; JH climbs to 5; Automa 8H: nothing is adjacent
@@ -128,8 +128,8 @@ _ENV = jinja2.Environment(
 _SUIT_MOVES = {
     "toward-bomber": "one step toward the bomber",
     "hold": "hold position",
-    "toward-bunker": "one step toward the nearest surviving bunker (ties: lower column, "
-                     "then row; none left: hold)",
+    "toward-bunker": "one step toward the nearest surviving bunker, in steps (ties: lower "
+                     "column, then row; none left: hold)",
 }
 
 

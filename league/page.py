@@ -26,9 +26,10 @@ from urllib.parse import quote
 from ..generator.safe_output import OutputError, check_target, write_batch
 from ..verifier.report_html import page_environment, render_report
 from ..verifier.safe_text import html_text
-from ..verifier.verify import Verifier, verify_log
+from ..verifier.verify import Verifier
 from .standings import Standings, par_source
 from .store import find_entry
+from .submit import replay
 
 # Bump when what a report shows changes: a republish then rewrites every older report.
 # 2: the replay's history (1, bgrid c92c520 and before, showed "turn 1 of 1" and no path).
@@ -64,10 +65,11 @@ def entry_label(entry_id: int) -> str:
     return f"entry #{entry_id}"
 
 
-def report_html(log: bytes, entry_id: int, verifier: Verifier | None = None) -> str:
-    """The replay report of one stored log, as ``bgrid verify --html`` writes it, with every
-    turn of the replay (its history) and the league's format mark."""
-    verdict = verify_log(log, source=entry_label(entry_id), history=True, verifier=verifier)
+def report_html(row, verifier: Verifier | None = None) -> str:
+    """The replay report of one recorded entry (a row of ``find_entry``), as ``bgrid verify
+    --html`` writes it, with every turn of the replay (its history) and the league's format
+    mark."""
+    verdict = replay(row, source=entry_label(row["id"]), history=True, verifier=verifier)
     return render_report([verdict], generator=REPORT_FORMAT)
 
 
@@ -141,7 +143,7 @@ def publish(conn, table: Standings, page: Path, *, title: str, generated: str) -
         for entry_id, target in stale:
             row = find_entry(conn, str(entry_id))
             assert row is not None  # the standings were read from this connection
-            yield target, report_html(row["log"], entry_id, verifier)
+            yield target, report_html(row, verifier)
 
     write_batch(reports(), "a replay report", batch=REPORT_BATCH)
     write_batch([(page, render_page(table, title=title, links=folder.name, generated=generated))],

@@ -16,6 +16,7 @@ Safety, in SQLite's own terms:
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -175,6 +176,19 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE pars ADD COLUMN play_sha256 TEXT;
     CREATE INDEX entries_by_play ON entries (challenge, play_sha256) WHERE play_sha256 IS NOT NULL;
     """,
+    # The table companion's phone face (``web/play.py``): the mission a player is playing, one
+    # row a player and challenge, the log as the companion has written it so far, and what
+    # the companion last said (JSON: the steps on paper, or the refusal).
+    """
+    CREATE TABLE companion_games (
+        player INTEGER NOT NULL REFERENCES players (id),
+        code TEXT NOT NULL,
+        log TEXT NOT NULL,
+        said TEXT NOT NULL DEFAULT '{}',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (player, code)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -244,13 +258,29 @@ def create_league(path: str | Path) -> bool:
     return True
 
 
-def open_league(path: str | Path) -> sqlite3.Connection:
+def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
     """A connection to an existing league, migrated to this bgrid's schema.
+
+    ``write=False`` (list, show, standings) opens it for queries only; a league the user may
+    only read (a 0644 file of another user, a read-only folder or disk) is opened read-only
+    (``mode=ro``), so it can be read; only a league of an older schema is then opened for
+    writing, to migrate it. A league opened for writing is
+    checked first (``PRAGMA quick_check``), so that nothing is added to a damaged file.
 
     Raises :class:`LeagueError` naming the file and what is wrong with it."""
     path = Path(path)
     if not path.is_file():
+        if path.is_dir():
+            raise LeagueError(f"'{path}' is a folder, not a league: give the league's file, "
+                              f"e.g. {path}/league.db")
+        if path.exists():
+            raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
+                              "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
+    if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
+        conn = _connect_read_only(path)
+        if conn is not None:
+            return conn
     try:
         conn = _connect(path)
         application_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -261,11 +291,69 @@ def open_league(path: str | Path) -> sqlite3.Connection:
         raise LeagueError(f"'{path}' is not a league database (another program's SQLite file)")
     try:
         _prepare(conn)
+        if write:
+            check_integrity(conn, path)
         migrate(conn, str(path))
+        if not write:
+            conn.execute("PRAGMA query_only = ON")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to a league of this schema, or None when it is of an older
+    schema (to be migrated by a writable open). Raises :class:`LeagueError`."""
+    uri = path.absolute().as_uri()
+    conn = None
+    # mode=ro reads a WAL league where its -shm can be made or exists; a league in a folder
+    # the user cannot write, and not open elsewhere, is read as an immutable file.
+    for query in ("?mode=ro", "?mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + query, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                   isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            application_id, version = (conn.execute("PRAGMA application_id").fetchone()[0],
+                                       conn.execute("PRAGMA user_version").fetchone()[0])
+            break
+        except sqlite3.OperationalError:
+            if conn is not None:
+                conn.close()
+            conn = None
+        except sqlite3.DatabaseError as exc:
+            if conn is not None:
+                conn.close()
+            raise LeagueError(f"'{path}' is not a league database ({exc})") from None
+    if conn is None:
+        return None  # the writable open says why
+    if application_id != APPLICATION_ID:
+        conn.close()
+        raise LeagueError(f"'{path}' is not a league database (another program's SQLite file)")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise LeagueError(f"'{path}' has league schema version {version}; this bgrid knows up to "
+                          f"{SCHEMA_VERSION}: a newer bgrid wrote it")
+    if version < SCHEMA_VERSION:
+        conn.close()
+        return None
+    return conn
+
+
+def check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged league before anything is added to it (SQLite's quick check: every
+    page and index readable and consistent, without comparing index contents to rows).
+
+    Raises :class:`LeagueError` saying what to do."""
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as exc:
+        problems = [str(exc)]
+    if problems != ["ok"]:
+        raise LeagueError(f"the league '{path}' is damaged ({'; '.join(problems)[:200]}): nothing was "
+                          f"added. Restore it from a backup, or save its entries with "
+                          f"sqlite3 '{path}' .recover into a new file")
 
 
 def migrate(conn: sqlite3.Connection, name: str = "league") -> None:

@@ -20,6 +20,7 @@ when it is destroyed. :class:`ArtilleryPieces` reads the events and answers wher
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Self
 
 from .board import Cell
 from .events import ArtilleryMoved, Destroyed, Suppressed
@@ -34,12 +35,13 @@ class ArtilleryPieces:
     __slots__ = ("cells", "moved_by", "destroyed_by", "paths", "suppressed_in", "_number")
 
     def __init__(self, start: Iterable[Cell]) -> None:
-        self.cells: tuple[Cell | None, ...] = tuple(start)
+        placed = tuple(start)
+        self.cells: tuple[Cell | None, ...] = placed
         self.moved_by: list[int | None] = [None] * len(self.cells)  # the line, None: never moved
         self.destroyed_by: list[int | None] = [None] * len(self.cells)  # the line
-        self.paths: list[list[Cell]] = [[c] for c in self.cells]  # since the last check
+        self.paths: list[list[Cell]] = [[c] for c in placed]  # since the last check
         self.suppressed_in: list[int | None] = [None] * len(self.cells)  # a turn
-        self._number = {c: n for n, c in enumerate(self.cells, start=1)}
+        self._number = {c: n for n, c in enumerate(placed, start=1)}
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -56,13 +58,13 @@ class ArtilleryPieces:
                 self.moved_by[n - 1] = line
                 self.paths[n - 1].append(ev.end)
             elif kind is Destroyed and ev.kind == "artillery":
-                n = self._number.pop(ev.cell)
+                n = self._number.pop(ev.cell)  # (a bunker's Destroyed has kind "bunker")
                 self._set(n, None)
                 self.destroyed_by[n - 1] = line
             elif kind is Suppressed:
-                n = self._number.get(ev.cell)
-                if n is not None:
-                    self.suppressed_in[n - 1] = turn
+                piece = self._number.get(ev.cell)
+                if piece is not None:
+                    self.suppressed_in[piece - 1] = turn
 
     def _set(self, n: int, cell: Cell | None) -> None:
         cells = list(self.cells)
@@ -87,8 +89,8 @@ class ArtilleryPieces:
         """A check of every piece was made here: the paths start again from where they are."""
         self.paths = [[] if c is None else [c] for c in self.cells]
 
-    def copy(self) -> ArtilleryPieces:
-        new = ArtilleryPieces(())
+    def copy(self) -> Self:
+        new = type(self)(())
         new.cells = self.cells
         new.moved_by = list(self.moved_by)
         new.destroyed_by = list(self.destroyed_by)

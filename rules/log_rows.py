@@ -74,6 +74,7 @@ def state_cells(st: Statement) -> list[str] | None:
         elif key == "health":
             health = f"/{value}"
         elif key == "art":
+            assert isinstance(value, tuple)  # (piece number, PieceCheck)
             number, piece = value
             art[number] = "" if piece.is_blank else str(piece)
     if health and not dmg:
@@ -107,11 +108,13 @@ def _row(group: list[Statement]) -> str:
         if st.kind == "reshuffle":
             reshuffles += "reshuffle "
             continue
-        column, text, joint = _place(st, at, last=i == len(group) - 1)
-        if column == AT:  # the state check fills the cells from 'at facing' on
-            cells[AT:AT + len(text)] = text
-            at = AT + len(text) - 1
-            continue
+        if st.kind == "state" and i == len(group) - 1 and at < AT:
+            state = state_cells(st)
+            if state is not None:  # the state check fills the cells from 'at facing' on
+                cells[AT:AT + len(state)] = state
+                at = AT + len(state) - 1
+                continue
+        column, text, joint = _place(st, at)
         if column is None:  # late for its column: with its verb, in the cell reached so far
             column, text, joint = max(at, ENTER), st.canonical(), "; "
         words = reshuffles + text
@@ -127,7 +130,7 @@ def _row(group: list[Statement]) -> str:
     return BAR.join(cells) if len(cells) > 1 else cells[0] + BAR  # a bar makes it a row
 
 
-def _place(st: Statement, at: int, last: bool) -> tuple[int | None, object, str]:
+def _place(st: Statement, at: int) -> tuple[int | None, str, str]:
     """(the column a statement goes to, its text, the joint to a cell already written); the
     column None when it cannot go in this row after column ``at``."""
     kind = st.kind
@@ -144,8 +147,4 @@ def _place(st: Statement, at: int, last: bool) -> tuple[int | None, object, str]
         return column, play_text(st), "; "
     if kind == "automa" and at < AUTOMA:
         return AUTOMA, card_text(st.cards[0]), ""
-    if kind == "state" and last and at < AT:
-        cells = state_cells(st)
-        if cells is not None:
-            return AT, cells, ""
     return None, "", ""

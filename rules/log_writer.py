@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from .actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from .cards import Card
 from .artillery_pieces import ArtilleryPieces
-from .board import Cell
+from .board import Cell, Facing
 from .events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
                      Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, Suppressed, TurnStarted)
 from .log_notation import Header, PieceCheck, Statement
@@ -60,7 +60,7 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
         return pending._replace(cards=(card,))
 
     for ev in events:
-        if due is not None and type(ev) in _NEXT_CALL:
+        if due is not None and paper is not None and type(ev) in _NEXT_CALL:
             out.insert(due, paper.statement())
             due = None
         if paper is not None:
@@ -112,9 +112,9 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
                 out.append(with_card(None))
                 pending = None
     flush()
-    if due is not None:
-        out.insert(due, paper.statement())
     if paper is not None:
+        if due is not None:
+            out.insert(due, paper.statement())
         out.append(paper.statement())
     return out
 
@@ -130,7 +130,7 @@ class _Paper:
 
     def __init__(self, artillery: Iterable[Cell], sheet: bool = False) -> None:
         self.cell: Cell | None = None
-        self.facing = None
+        self.facing: Facing | None = None
         self.altitude = 0
         self.damage = 0
         self.pieces = ArtilleryPieces(artillery)
@@ -139,19 +139,18 @@ class _Paper:
         self.suppressed: set[int] = set()  # pieces suppressed since then (numbers)
 
     def follow(self, ev: Event) -> None:
-        kind = type(ev)
-        if kind is Entered:
+        if isinstance(ev, Entered):
             self.cell, self.facing, self.altitude = ev.cell, ev.facing, ev.altitude
-        elif kind is Moved:
+        elif isinstance(ev, Moved):
             self.cell = None if ev.exited else (ev.path[-1] if ev.path else ev.start)
             self.facing = None if ev.exited else ev.facing
-        elif kind is AltitudeChanged:
+        elif isinstance(ev, AltitudeChanged):
             self.altitude = ev.new
-        elif kind is Damage:
+        elif isinstance(ev, Damage):
             self.damage = ev.total
-        elif kind is ArtilleryMoved or kind is Destroyed:
+        elif isinstance(ev, (ArtilleryMoved, Destroyed)):
             self.pieces.follow((ev,))
-        elif kind is Suppressed:
+        elif isinstance(ev, Suppressed):
             n = self.pieces.number_at(ev.cell)
             if n is not None:
                 self.suppressed.add(n)

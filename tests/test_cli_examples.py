@@ -30,6 +30,8 @@ def bgrid_invocations(text: str) -> list[list[str]]:
     found = []
     for line in text.splitlines():
         for part in re.split(r"&&|\|", line.split(" #")[0]):
+            if "bgrid" not in part:  # another program's line (curl, a continued line)
+                continue
             words = shlex.split(part)
             while words and words[0] != "bgrid" and not words[0].endswith("/bgrid"):
                 words.pop(0)

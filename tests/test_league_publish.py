@@ -152,3 +152,38 @@ def test_a_page_name_that_is_not_utf8_links_its_reports(league, tmp_path):
     assert result.exit_code == 0 and result.exception is None, repr(result.exception)
     html = (tmp_path / name).read_text(encoding="utf-8")
     assert 'href="bad%FF%FE-reports/' in html
+
+
+def test_an_oversized_junk_file_is_kept_as_its_first_bytes_and_its_refusal(tmp_path):
+    """Before: an oversized junk file was stored as its first 1 MiB as a new entry (7 files
+    made an 11 MB database). Now its first 4 KiB are kept; ``league show`` and the published
+    report still tell its refusal (E001) with the id it was recorded under."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for k in range(7):
+        (inbox / f"junk{k}.log").write_bytes(bytes([65 + k]) * (3 << 20))
+    db = tmp_path / "l.db"
+    assert run("league", "init", db).exit_code == 0
+    submitted = run("league", "submit", db, inbox)
+    assert submitted.exit_code == 0 and "recorded 7" in submitted.output
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        stored = conn.execute("SELECT MAX(LENGTH(log)) FROM logs").fetchone()[0]
+        vid = conn.execute("SELECT verification_id FROM entries WHERE id = 1").fetchone()[0]
+    assert stored == 4096 and db.stat().st_size < 200_000
+    shown = run("league", "show", db, "1")
+    assert shown.exit_code == 1 and "E001" in shown.output and vid in shown.output
+    page = tmp_path / "standings.html"
+    assert run("league", "standings", db, "--html", page).exit_code == 0
+    report = (tmp_path / "standings-reports" / f"{vid}.html").read_text(encoding="utf-8")
+    assert "E001" in report and vid in report
+
+
+def test_a_page_name_with_a_newline_and_an_escape_links_its_reports_encoded(league, tmp_path):
+    """Before: a raw newline or ESC of the page's file name went into every ``href``."""
+    db, _ = league
+    page = tmp_path / "week\n\x1b[31m.html"
+    result = run("league", "standings", db, "--html", page)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "\x1b" not in html and 'href="week%0A%1B%5B31m-reports/' in html

@@ -234,3 +234,34 @@ def test_the_readme_rows_are_two_turns_of_its_challenge():
     rows = readme.split("(the *row form*;")[1].split("```")[1]
     verdict = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + rows)
     assert verdict.verdict == "incomplete" and not verdict.errors and verdict.turns == 2
+
+
+def test_the_sheets_example_rows_verify_as_typed():
+    """The type-in box's rows (generator/sheet.py) read by the row reader: turn 1 of seed
+    1944 with two Kings and the art check is a legal turn; the reshuffle row reads its
+    marker and its guns."""
+    from bgrid.generator.sheet import LOG_EXAMPLES
+
+    first = " | ".join(LOG_EXAMPLES[0])
+    verdict = verify_log("bgrid-log: 1\nseed: 1944\n" + first + "\n")
+    assert verdict.verdict == "incomplete" and verdict.errors == []
+    assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)" in verdict.state
+    reshuffle = parse_log(MAP + " | ".join(LOG_EXAMPLES[1]) + "\n").statements
+    assert [st.kind for st in reshuffle][:4] == ["turn", "draw", "reshuffle", "guns"]
+
+
+def _replay_cases():
+    """The replay messages' cases of tests/test_verify_messages.py (E2xx, one each)."""
+    from test_verify_messages import CASES
+
+    return sorted((code, case[0]) for code, case in CASES.items()
+                  if code.startswith("E2") and code not in ("E214", "E299") and isinstance(case[0], str))
+
+
+@pytest.mark.parametrize(("code", "log"), _replay_cases(), ids=lambda x: x if len(x) == 4 else "")
+def test_each_replay_message_in_row_form_keeps_its_code_inside_a_row(code, log):
+    printed = row_form(log)
+    err = verify_log(printed).errors[0]
+    line = printed.splitlines()[err.line - 1]
+    assert err.code == code and is_row(line)
+    assert line[err.column - 1:].startswith(err.token)

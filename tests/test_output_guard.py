@@ -39,6 +39,7 @@ OUTPUTS = {
     "daily --pack --out": (["daily", "--date", "2026-12-01", "--pack", "--out"], None),
     "league standings --html": (["league", "standings", "league.db", "--html"], "out.html"),
     "league init": (["league", "init"], None),
+    "play --log": (["play", "--seed", "1", "--log"], "out.log"),
 }
 COMPANIONS = ["league.db-wal", "league.db-shm", "league.db-journal", "league.db"]
 

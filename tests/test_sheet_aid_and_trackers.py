@@ -97,3 +97,76 @@ def test_the_trackers_hold_what_the_bomb_bonus_reads():
     results = [paper_record(seed, game) for seed in (1944, 7, 27) for game in range(40)]
     assert max(n for n, _ in results) <= sheet.CRATER_SLOTS
     assert sum(away for _, away in results) > 10
+
+
+#: Five turns of the seed-1944 challenge played by hand from the printed A4 sheet and the
+#: printed challenge deck (its cards turned one at a time), as pencilled on the turn log:
+HAND_ROWS = """\
+1 | 7S | JC 6H 2H QC KS | KS → 10D | 2H FF | QC | JD | G3 S | 2 | 0 | H6 | A9 | | D5
+2 | | 9C 2D | | JC | 10D | 10S | G3 S | 2 | 0 | H5 | A8 | D5 | D4
+3 | | JS 9D | | 2D FR | 6H D4 → 2C | 3H | G4 W | 2 | 0 | | B8 | E5 | E4
+4 | | 6D 5D | | 6D E4 → 8H | 5D FFRFF | 5C | E2 N | 2 | 0 | | | | ✕
+5 | | 8C 4S | | 8C → QH | 4S RFFR | 5S | G2 S | 2 | 0 | | B7 | E4 |
+"""
+#: … and typed as statements (the art columns checked by hand against the verifier's state).
+HAND_LOG = """\
+bgrid-log: 1
+challenge: 0M00-0001-WR3
+turn 1
+enter 7S
+draw JC 6H 2H QC KS
+resupply KS -> 10D
+move 2H FF
+alt QC
+automa JD
+state at G3 facing S alt 2 dmg 0
+turn 2
+draw 9C 2D
+alt JC
+alt 10D
+automa 10S
+state at G3 facing S alt 2 dmg 0
+turn 3
+draw JS 9D
+move 2D FR
+guns 6H D4 -> 2C
+automa 3H
+state at G4 facing W alt 2 dmg 0
+turn 4
+draw 6D 5D
+guns 6D E4 -> 8H
+move 5D FFRFF
+automa 5C
+state at E2 facing N alt 2 dmg 0
+turn 5
+draw 8C 4S
+bomb 8C -> QH
+move 4S RFFR
+automa 5S
+state at G2 facing S alt 2 dmg 0
+"""
+
+
+def test_five_turns_played_by_hand_from_the_sheet_agree_with_the_verifier():
+    """Worked at the table with the aid alone. Turn 1: J♦ moves every piece toward G3; 3 (D6)
+    holds because 4 has just stepped into D5 (one at a time, R20, R34). Turn 2: 10♠, each
+    piece toward its nearest bunker in steps; 3 takes D5, which 4 has just left. Turn 3: H6→H5
+    holds against the bunker H4. Turn 4: guns from G4 destroy piece 4 at E4 (its icon is at
+    C5: the tracker's 'destroyed at' is E4). Turn 5: the bomb hits E2; on 5♠ piece 3 steps
+    onto E4, a destroyed target's cell, which never blocks (R34)."""
+    from bgrid.verifier.verify import verify_log
+
+    verdict = verify_log(HAND_LOG)
+    assert verdict.verdict == "incomplete" and verdict.errors == []
+    assert "at G2 facing S, alt 2, dmg 0/5" in verdict.state
+    artillery = re.search(r"artillery (.*?), bunkers left B3 G1 G3 H4 I4", verdict.state).group(1)
+    assert sorted(re.findall(r"[A-J]\d+", artillery)) == ["B7", "E4", "H5"]
+    # typed as the pencil rows stand, the same verdict and state
+    rows = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + HAND_ROWS)
+    assert (rows.verdict, rows.errors, rows.state) == (verdict.verdict, [], verdict.state)
+    # the pencilled art columns, read down to the last entry, give the same cells
+    cells = ["H7", "A10", "D6", "C5"]
+    for row in HAND_ROWS.splitlines():
+        art = [c.strip() for c in row.split("|")[10:14]] + [""] * 4
+        cells = [None if a == "✕" else (a or c) for a, c in zip(art[:4], cells, strict=True)]
+    assert cells == ["H5", "B7", "E4", None]

@@ -14,7 +14,7 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.verify import verify_log
 
-from pdf_probe import reader
+from pdf_probe import reader, sized_text
 
 BODY_HEAD = "bgrid-log: 1\nseed: 1944\nturn 1\n"
 #: The row form's columns, in order, as the log format names them (issue 20).
@@ -56,7 +56,11 @@ def typed_lines(page: str) -> list[str]:
 
 
 def test_the_log_columns_are_the_row_forms_columns_in_order(log_pages):
-    """Before: the fourth column was headed "resupply K → card"."""
+    """Before: the fourth column was headed "resupply K → card". The row reader's columns
+    (rules.log_rows) are the sheet's."""
+    from bgrid.rules.log_rows import COLUMNS
+
+    assert list(COLUMNS) == ROW_COLUMNS
     heads = " ".join(label for _, label, _ in sheet.LOG_COLUMNS)
     assert [label for _, label, _ in sheet.LOG_COLUMNS] == ROW_COLUMNS
     for page in log_pages:
@@ -74,6 +78,18 @@ def test_every_log_page_says_how_to_type_it_in(log_pages):
         assert "art: a piece's cell when it moves (blank: where it was), s when suppressed" in page
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_type_in_box_is_not_small_print(paper):
+    """Before: 6.4 pt on the first log page only. Now at least 7 pt on every log page, the
+    example lines as typed at 7.6 pt."""
+    pdf = reader(sheet.render_sheet(mission_from_seed(1944), paper))
+    for page in pdf.pages[1:4]:
+        sizes = {text: size for text, _, _, size in sized_text(page)}
+        assert sizes["Typing it in"] >= 7
+        typed = [size for text, size in sizes.items() if text.startswith("1 | 7H |")]
+        assert typed and typed[0] >= 7.5
+
+
 def test_the_example_rows_are_typed_as_they_stand(raw_log_pages):
     """The type-in box's lines are the grey rows' cells split by '|', in the columns' order:
     turn 1 with two Kings and the artillery check, turn 13 with a reshuffle."""
@@ -88,6 +104,21 @@ def test_the_example_rows_are_typed_as_they_stand(raw_log_pages):
         for line in expected:  # the grey row, cell after cell, under the heads
             written = " ".join(line.replace("|", " ").split())
             assert written in table
+
+
+def test_the_printed_example_rows_typed_as_printed_are_read_by_the_verifier(raw_log_pages):
+    """The type-in box's lines, copied from the printed page character for character, go
+    through the verifier's row reader: turn 1 of seed 1944 is a legal turn whose art cells
+    check the four pieces by number (R43); the reshuffle row reads its draw, the marker in
+    the action cell, then the guns."""
+    for raw in raw_log_pages:
+        first, reshuffle = typed_lines(raw)
+        verdict = verify_log("bgrid-log: 1\nseed: 1944\n" + first + "\n")
+        assert verdict.verdict == "incomplete" and verdict.errors == []
+        assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)," in verdict.state
+        statements = parse_log("bgrid-log: 1\nseed: 1944\n" + reshuffle + "\n").statements
+        assert [st.canonical() for st in statements][:5] == [
+            "turn 13", "draw 6C 9S", "reshuffle", "guns 6H C9 -> 10C", "automa 8C"]
 
 
 def test_the_example_turn_is_a_legal_turn_on_seed_1944():
@@ -109,7 +140,8 @@ def test_the_example_turn_is_a_legal_turn_on_seed_1944():
     assert verdict.verdict == "incomplete" and verdict.errors == []
     art = [cells[f"art {n}"] for n in range(1, 5)]
     assert art == ["H6", "A9", "E6", "D5"]
-    assert "artillery A9 D5 E6 H6," in verdict.state  # the verifier agrees on the cells
+    # the verifier agrees on the cells, piece by piece (R43)
+    assert "artillery 1 (H6), 2 (A9), 3 (E6), 4 (D5)," in verdict.state
     starts = [str(c) for c in mission_from_seed(1944).game_map.artillery]
     assert starts == ["H7", "A10", "D6", "C5"]  # pieces 1-4 in placement order (R43)
 

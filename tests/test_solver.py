@@ -195,3 +195,17 @@ def test_solve_on_two_processes_finds_the_same_par_as_on_one(monkeypatch):
         assert result.exit_code == 0 and result.exception is None, repr(result.exception)
         pars.append(json.loads(result.output)["par"])
     assert pars[0] == pars[1] is not None
+
+
+def test_solve_writes_the_par_line_in_rows_with_state_lines(tmp_path, monkeypatch):
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    rows, statements = tmp_path / "rows.log", tmp_path / "statements.log"
+    for path, extra in ((rows, ["--rows", "--state-lines"]), (statements, ["--state-lines"])):
+        result = CliRunner().invoke(cli, ["solve", "--seed", "1944", "--write-log", str(path), *extra])
+        assert result.exit_code == 0, result.output
+    text = rows.read_text()
+    assert "\nturn " not in text and "\n1|" in text
+    one, other = verify_log(text), verify_log(statements.read_text())
+    assert one.verdict == other.verdict == "valid" and one.score.total == other.score.total
+    assert " art " in statements.read_text()

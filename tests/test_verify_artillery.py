@@ -211,3 +211,10 @@ def test_state_lines_go_with_write_logs():
 
     result = CliRunner().invoke(cli, ["simulate", "--seed", "1944", "--games", "3", "--state-lines"])
     assert result.exit_code == 2 and "--state-lines goes with --write-logs" in result.output
+
+
+def test_guns_at_a_piece_out_of_reach_names_its_number():
+    # the bomber on C1; F8 (piece 2) is neither in its row nor its column (R15)
+    err = verify_log(START + "guns 6S F8 -> 2D\n").errors[0]
+    assert (err.code, err.column) == ("E203", 9)
+    assert err.message.endswith("(R15); F8 holds artillery 2")

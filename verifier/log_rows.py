@@ -73,7 +73,10 @@ class RowReader:
         number = self.tokens_of(*cells[0])
         out.append(p.st_turn("turn", (number[0],) + tuple(number), number))
         for column, (text, offset) in enumerate(cells[1:AT], start=ENTER):
-            for part, at in _split(text, ";", offset):
+            if not text or text.isspace():  # most cells of most rows are empty
+                continue
+            parts = _split(text, ";", offset) if ";" in text else ((text, offset),)
+            for part, at in parts:
                 tokens = self.tokens_of(part, at)
                 if tokens:
                     p.part_end = at + len(part.rstrip(" \t")) + 1
@@ -122,12 +125,12 @@ class RowReader:
         if word in _PLAY_VERBS:
             verb, start, has_verb = word, i + 1, True
         else:
-            verb = self.verb_of(first)
-            if verb is None:
+            found = self.verb_of(first)
+            if found is None:
                 raise p.error("E106", f"'{first.text}' is neither a card nor a statement: a row's "
                               "action cells hold plays, e.g. '5C FFLF', 'JH', '6H C4->2S', '7H->9D'",
                               first)
-            start, has_verb = i, False
+            verb, start, has_verb = found, i, False
         end = self.play_end(verb, tokens, start)
         body = _arrowed(verb, tokens[start:end])
         if verb == "throttle" and len(body) > 1 and body[1].text.lower() not in ("move", "alt"):
@@ -175,9 +178,9 @@ class RowReader:
         statement ``state at … facing … alt … dmg … art …`` (an empty cell checks nothing)."""
         p = self.parser
         words: list[Token] = []
-        named = [self.tokens_of(text, at) for text, at in cells]
-        if not any(named):
+        if all(not text or text.isspace() for text, _ in cells):
             return None
+        named = [self.tokens_of(text, at) for text, at in cells]
         if named and named[0]:
             at_facing = named[0]
             for t in at_facing:

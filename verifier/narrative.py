@@ -131,10 +131,10 @@ def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | N
     if kind is Destroyed and ev.kind == "artillery":
         return f"{pieces.name_at(ev.cell)} is destroyed"
     told = _SIMPLE.get(kind)
-    if told is None:
-        told = _BY_PIECE.get(kind)
-        return None if told is None else told(ev, pieces)
-    return told(ev)
+    if told is not None:
+        return told(ev)
+    by_piece = _BY_PIECE.get(kind)
+    return None if by_piece is None else by_piece(ev, pieces)
 
 
 #: The events told in one phrase of their own fields.

@@ -220,9 +220,13 @@ class Replay:
             at = None
             if exc.step is not None:  # a step letter at fault (R9, R31)
                 at = self._step_token(exc.step, 4 if type(action) is Throttle else 2)
-            elif exc.code == "guns-target":  # the cell is at fault, not the 6
+            message = str(exc)
+            if exc.code == "guns-target":  # the cell is at fault, not the 6
                 index = _GUNS_CELL
-            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code, at=at) from None
+                number = self.pieces.number_at(action.target)
+                if number is not None:  # a piece out of reach: say which (R43)
+                    message += f"; {action.target} holds artillery {number}"
+            raise self.fail(code, message, index, rule=exc.rule, detail=exc.code, at=at) from None
         self._record(events, turn, index)
 
     def _card_token(self, card: Card) -> int:
@@ -341,9 +345,19 @@ class Replay:
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
+        return self.walk(self.log.statements)
+
+    def step(self, st: Statement) -> None:
+        """Replay one more statement (the table companion feeds the statements as they are
+        typed). Raises :class:`LogError`; a statement that takes several cards may then have
+        taken some before the refusal."""
+        self.walk((st,))
+
+    def walk(self, statements) -> GameState:
+        """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
         state = self.state  # the one state, changed in place by the engine
         handlers = _HANDLERS
-        for st in self.log.statements:
+        for st in statements:
             self.stmt = st
             if state.phase is _OVER:
                 self.after_end(st)
@@ -585,11 +599,8 @@ _UNWATCHED = frozenset(Event.__args__) - _WATCHED
 
 def _played_joker(st: Statement) -> Card | None:
     """The declared Joker a play statement put down first (``guns JK=6S …``), else None."""
-    action = st.action
-    if action is None or not action.cards:
-        return None
-    card = action.cards[0]
-    return card if card.is_joker else None
+    cards = getattr(st.action, "cards", ())  # (an entry column or the end of a phase has none)
+    return cards[0] if cards and cards[0].is_joker else None
 
 
 def _same_card(token: str, card: Card) -> bool:

@@ -123,7 +123,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
     t = verdict.trace
     assert t is not None  # board_view draws a history only over a replayed board
     pieces = {cell: [cell, 0] for cell in t.artillery_start}  # piece -> [where, since turn]
-    number = {cell: n for n, cell in enumerate(t.artillery_start, start=1)}  # by its start (R43)
+    numbers = {cell: n for n, cell in enumerate(t.artillery_start, start=1)}  # by its start (R43)
     where = {cell: cell for cell in t.artillery_start}  # a piece's current cell -> its start
     route: dict[int, list] = {}  # turn -> points of the bomber's path
     bomber: dict[int, tuple] = {}  # turn -> (cell, facing) at its end
@@ -162,15 +162,15 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                 where[ev.end] = start
                 old, since = pieces[start]
                 board.add("artillery", since, turn - 1, x=_centre(old)[0], y=_centre(old)[1],
-                          name=f"{number[start]} ({old})", number=number[start])
+                          name=f"{numbers[start]} ({old})", number=numbers[start])
                 pieces[start] = [ev.end, turn]
                 (x0, y0), (x1, y1) = _centre(ev.start), _centre(ev.end)
                 board.add("trail", turn, x1=x0, y1=y0, x2=x1, y2=y1, turn=turn,
                           head=_arrowhead((x0, y0), (x1, y1), 5),
-                          name=f"{number[start]} ({ev.start}) to {ev.end}")
+                          name=f"{numbers[start]} ({ev.start}) to {ev.end}")
             elif kind is Suppressed:
                 x, y = _centre(ev.cell)
-                n = number.get(where.get(ev.cell))
+                n = numbers.get(where.get(ev.cell))
                 board.add("suppressed", turn, x=x, y=y, turn=turn,
                           name=str(ev.cell) if n is None else f"{n} ({ev.cell})")
             elif kind is Destroyed:
@@ -179,8 +179,8 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                     start = where.pop(ev.cell)
                     old, since = pieces.pop(start)
                     board.add("artillery", since, turn - 1, x=_centre(old)[0], y=_centre(old)[1],
-                              name=f"{number[start]} ({old})", number=number[start])
-                    board.add("artillery-destroyed", turn, x=x, y=y, name=f"{number[start]} ({ev.cell})",
+                              name=f"{numbers[start]} ({old})", number=numbers[start])
+                    board.add("artillery-destroyed", turn, x=x, y=y, name=f"{numbers[start]} ({ev.cell})",
                               turn=turn)
                 else:
                     board.add("bunker-destroyed", turn, x=x, y=y, name=str(ev.cell), turn=turn)
@@ -212,7 +212,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
                           line=note.line, message=note.message, rule=note.rule)
     for start, (cell, since) in pieces.items():
         board.add("artillery", since, None, x=_centre(cell)[0], y=_centre(cell)[1],
-                  name=f"{number[start]} ({cell})", number=number[start])
+                  name=f"{numbers[start]} ({cell})", number=numbers[start])
     for number, points in sorted(route.items()):
         _add_path(paths, number, points)
     last_turn = max([verdict.turns or turn] + list(route))

@@ -63,7 +63,14 @@ def one_line(message: str) -> str:
     """A message as one safe line: a value the user typed may hold a newline, an escape
     sequence or undecodable bytes (shown escaped), or be thousands of characters (cut)."""
     words = terminal_text(message).split(" ")
-    return " ".join(w if len(w) <= LONGEST_WORD else f"{w[:40]}…({len(w)} characters)" for w in words)
+    return " ".join(w if len(w) <= LONGEST_WORD else _cut(w) for w in words)
+
+
+def _cut(word: str) -> str:
+    """A long word cut to its start, its length and its closing quote or punctuation, so that
+    '…/a-very-long/path': keeps its closing "':"."""
+    end = len(word.rstrip("'\")]:,.;"))
+    return f"{word[:40]}…({end} characters){word[end:]}"
 
 
 def display_name(path: str) -> str:

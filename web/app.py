@@ -79,8 +79,10 @@ def create_app(
     from .admin import admin_pages
     from .api import api
     from .pages import pages
+    from .play import play
 
     app.register_blueprint(pages)
+    app.register_blueprint(play)
     app.register_blueprint(admin_pages)
     app.register_blueprint(api)
     csrf.exempt(api)  # the API authenticates by a bearer key, never by a cookie
