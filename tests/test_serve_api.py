@@ -531,3 +531,19 @@ def test_another_face_adds_its_pages_as_a_blueprint_under_the_same_safety(league
     answer = client.get(f"/other/{CODE}")
     assert answer.status_code == 200 and answer.get_data(as_text=True) == f"table of {CODE}"
     assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+
+
+def test_merging_a_player_with_a_game_in_progress_moves_the_game(league_db):
+    from bgrid.league.admin import merge
+    from bgrid.league.players import register as register_player
+
+    conn = open_league(league_db)
+    ada, _ = register_player(conn, "Ada", NOW)
+    two, _ = register_player(conn, "Ada Two", NOW)
+    for player, code in ((ada.id, CODE), (two.id, CODE), (two.id, "0GDR-FC73-W4T")):
+        conn.execute("INSERT INTO companion_games (player, code, log, updated_at) VALUES (?, ?, 'x', ?)",
+                     (player, code, NOW))
+    merge(conn, "Ada Two", "Ada", "one person", NOW)
+    held = conn.execute("SELECT player, code FROM companion_games ORDER BY code").fetchall()
+    conn.close()
+    assert [tuple(r) for r in held] == [(ada.id, "0GDR-FC73-W4T"), (ada.id, CODE)]
