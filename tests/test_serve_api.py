@@ -525,10 +525,10 @@ def test_behind_a_proxy_the_limits_see_each_players_address(league_db):
 def test_another_face_adds_its_pages_as_a_blueprint_under_the_same_safety(league_db):
     from flask import Blueprint
 
-    other = Blueprint("other", __name__, url_prefix="/other")
-    other.add_url_rule("/<code>", "table", lambda code: f"table of {code}")
-    client = create_app(league_db, testing=True, blueprints=[other]).test_client()
-    answer = client.get(f"/other/{CODE}")
+    extra = Blueprint("extra", __name__, url_prefix="/extra")
+    extra.add_url_rule("/<code>", "table", lambda code: f"table of {code}")
+    client = create_app(league_db, testing=True, blueprints=[extra]).test_client()
+    answer = client.get(f"/extra/{CODE}")
     assert answer.status_code == 200 and answer.get_data(as_text=True) == f"table of {CODE}"
     assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
 
