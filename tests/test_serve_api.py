@@ -547,3 +547,24 @@ def test_merging_a_player_with_a_game_in_progress_moves_the_game(league_db):
     held = conn.execute("SELECT player, code FROM companion_games ORDER BY code").fetchall()
     conn.close()
     assert [tuple(r) for r in held] == [(ada.id, "0GDR-FC73-W4T"), (ada.id, CODE)]
+
+
+def test_random_bodies_and_names_never_give_a_500(league_db):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    client = league_client(league_db)
+    key = register(client, "Fuzz")
+    valid = games(4)[0].by(None)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(cut=st.integers(0, len(valid)), junk=st.binary(max_size=64), name=st.text(max_size=40))
+    def check(cut, junk, name):
+        # a log cut anywhere and spliced with junk: refused or stored, never a failure
+        answer = send(client, key, valid[:cut] + junk + valid[cut:])
+        assert answer.status_code in (200, 201, 403, 413, 422), answer.json
+        assert set(answer.json) == {"error"} or answer.json["player"] == "Fuzz"
+        named = client.post("/api/players", json={"name": name})
+        assert named.status_code in (201, 409, 422) and "error" in named.json or "key" in named.json
+
+    check()
