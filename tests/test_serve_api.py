@@ -568,3 +568,11 @@ def test_random_bodies_and_names_never_give_a_500(league_db):
         assert named.status_code in (201, 409, 422) and "error" in named.json or "key" in named.json
 
     check()
+
+
+def test_an_open_challenge_without_entries_has_the_clis_empty_standings(client, league_db):
+    answer = client.get(f"/api/standings/{CODE}")
+    printed = CliRunner().invoke(cli, ["league", "standings", str(league_db), "--challenge", CODE, "--json"])
+    assert answer.status_code == 200 and printed.exit_code == 0, printed.output
+    assert answer.json == json.loads(printed.output) == {"standings": [], "unranked": [],
+                                                         "season": {"best": None, "table": []}}
