@@ -201,7 +201,9 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
               help="Pilot name printed on the sheet.")
 @click.option("--winnable", is_flag=True,
               help="Pack the first seed from the given one onward (same difficulty and ridges) "
-                   "whose solve (bgrid solve) finds a victory; the sheet and map.json give its par.")
+                   "whose solve (bgrid solve) finds a victory; the sheet and map.json give its "
+                   "open-deck par and its blind benchmark (the strong player's median drawing "
+                   "blind, R42).")
 @_rate_option
 def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png, low_ink, gutter_fold,
                  duplex_offset, player, winnable, rate):
@@ -229,21 +231,26 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
         raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
     _check_rate(rate, source)
     make_folder(out, "the --out folder")
-    par = None
+    par = blind = None
     if winnable:
+        from .rules.blind import blind_benchmark
+
         source, par = _winnable(source, code is not None)
+        blind = blind_benchmark(source.mission)
+        click.echo(f"open-deck par {par} · {blind.text}", err=True)
     write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
-               settings=settings)
+               settings=settings, blind=blind)
 
 
 def write_pack(source, paper: str, out: Path, *, png: bool = False, player: str | None = None,
-               par: int | None = None, rating=None, settings: dict | None = None) -> None:
+               par: int | None = None, rating=None, settings: dict | None = None, blind=None) -> None:
     """Write ``source``'s pack into ``out``/<name>/ (``out`` exists) and print its files."""
     from .generator.pack import is_pack_file, pack_files
     from .generator.safe_output import atomic_folder, write_atomic
     from .generator.sheet import sheet_name
 
-    files = pack_files(source, paper, player=player, par=par, rating=rating, **(settings or {}))
+    files = pack_files(source, paper, player=player, par=par, rating=rating, blind=blind,
+                       **(settings or {}))
     if png:
         for name in [n for n in files if n.endswith(".pdf")]:
             files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())

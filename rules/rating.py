@@ -63,13 +63,21 @@ class Rating:
         return stars_for(self.win_rate)
 
     @property
+    def star_range(self) -> tuple[int, int]:
+        """The stars at the two ends of the win rate's interval, fewest first: the stars the
+        map could have with the games played."""
+        low, high = self.interval
+        return stars_for(high), stars_for(low)
+
+    @property
     def star_text(self) -> str:
         """The stars as printed: ``★★★☆☆`` for 3 of 5."""
         return "★" * self.stars + "☆" * (len(STAR_FLOORS) + 1 - self.stars)
 
     def as_dict(self) -> dict:
         low, high = self.interval
-        return {"stars": self.stars, "win_rate": round(self.win_rate, 4),
+        return {"stars": self.stars, "stars_ci95": list(self.star_range),
+                "win_rate": round(self.win_rate, 4),
                 "ci95": [round(low, 4), round(high, 4)], "games": self.games}
 
 
