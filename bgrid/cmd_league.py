@@ -20,6 +20,7 @@ from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, set_par
 from .league.submit import utc_now
 from .options import Utf8Text, WholeNumber
+from .rules.blind import BLIND_RUNS
 from .rules.challenge import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
@@ -218,19 +219,29 @@ def show_command(league, entry):
 @DB
 @click.argument("codes", nargs=-1, required=True, metavar="CODE...")
 @click.option("--par", "given", type=WholeNumber(-99, 99), default=None, metavar="N",
-              help="Record N as the par (e.g. the 'winnable · par N' of the challenge's pack) "
-                   "instead of solving; one CODE.")
+              help="Record N as the open-deck par (e.g. the 'open-deck par N' of the challenge's "
+                   "pack) instead of solving; one CODE.")
+@click.option("--blind", "blind_runs", type=WholeNumber(1, 10_000), is_flag=False, flag_value=BLIND_RUNS,
+              default=None, metavar="[K]",
+              help=f"Also record the blind benchmark: the strong player's median score drawing "
+                   f"the deck blind, over K runs (K = {BLIND_RUNS} unless given).")
 @league_errors
-def par_command(league, codes, given):
-    """Record the par of challenges, so that standings show each score against it: the best
-    score of bgrid solve's portfolio on the challenge deck (seconds a challenge; a par the
-    league already holds from the same portfolio is kept), or one given with --par.
+def par_command(league, codes, given, blind_runs):
+    """Record the open-deck par of challenges, so that standings show each score against it:
+    the best score of bgrid solve's portfolio knowing the whole challenge deck (R42; seconds
+    a challenge; a par the league already holds from the same portfolio is kept), or one
+    given with --par. With --blind, standings also show each score against the blind
+    benchmark, the yardstick of a player who draws blind.
 
     \b
     Examples:
       bgrid league par week49.db 0GDR-FC73-W4T
       bgrid league par week49.db 0GDR-FC73-W4T --par 14
+      bgrid league par week49.db 0GDR-FC73-W4T --blind 40
     """
+    from dataclasses import replace
+
+    from .rules.blind import blind_benchmark
     from .rules.mission import mission_from_spec
     from .rules.solver import PORTFOLIO_VERSION, solve_mission
 
@@ -249,14 +260,21 @@ def par_command(league, codes, given):
             code = encode_code(spec)
             if given is not None:
                 par = ChallengePar(given, None)
-            elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
+            elif code in held and held[code].portfolio == PORTFOLIO_VERSION and (
+                    blind_runs is None or held[code].blind_runs == blind_runs):
                 click.echo(f"{code}: {par_source(held[code])} (kept)")
                 continue
+            elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
+                par = held[code]  # the par stands; the blind benchmark is measured below
             else:
                 best = solve_mission(mission_from_spec(spec)).best
                 if best is None:
                     raise BGridError(f"{code}: the solver found no line to the end of the mission; no par")
                 par = ChallengePar(best.score, PORTFOLIO_VERSION)
+            if blind_runs is not None:
+                blind = blind_benchmark(mission_from_spec(spec), blind_runs)
+                par = replace(par, blind_median=blind.median, blind_runs=blind.runs,
+                              blind_interval=blind.interval)
             set_par(conn, code, par, utc_now())
             click.echo(f"{code}: {par_source(par)}")
     finally:
@@ -336,15 +354,19 @@ def standings_csv(table) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     # par columns only when a challenge has a par: a league without pars prints what it did
     with_par = bool(table.pars)
-    writer.writerow(CSV_COLUMNS + (("par", "to_par") if with_par else ()))
+    with_blind = any(p.blind_median is not None for p in table.pars.values())
+    writer.writerow(CSV_COLUMNS + (("par", "to_par") if with_par else ())
+                    + (("blind_median", "to_blind") if with_blind else ()))
     for s in table.standings:
         par = [s.par, s.to_par] if with_par else []
+        blind = ["" if s.blind is None else s.blind, "" if s.to_blind is None else s.to_blind] * with_blind
         writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
-                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "", *par])
+                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "", *par,
+                         *blind])
     for u in table.unranked:
         writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
                          "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)]
-                        + ["", ""] * with_par)
+                        + ["", ""] * with_par + ["", ""] * with_blind)
     return buffer.getvalue()
 
 

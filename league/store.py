@@ -127,6 +127,14 @@ MIGRATIONS: tuple[str, ...] = (
         set_at TEXT NOT NULL
     );
     """,
+    # Beside the open-deck par, the blind benchmark (R42, ``bgrid league par --blind``): the
+    # strong player's median score drawing blind, its runs and the median's 95% interval.
+    """
+    ALTER TABLE pars ADD COLUMN blind_median REAL;
+    ALTER TABLE pars ADD COLUMN blind_runs INTEGER;
+    ALTER TABLE pars ADD COLUMN blind_low INTEGER;
+    ALTER TABLE pars ADD COLUMN blind_high INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -321,20 +329,30 @@ def where_clause(challenges: Iterable[str], player: str | None = None,
 
 @dataclass(frozen=True)
 class ChallengePar:
-    """A challenge's par: the solver's (``portfolio`` its version) or given (``portfolio`` None)."""
+    """A challenge's open-deck par: the solver's (``portfolio`` its version) or given
+    (``portfolio`` None); with its blind benchmark when measured (R42): the median, the runs
+    and the median's 95% interval."""
 
     par: int
     portfolio: int | None
+    blind_median: float | None = None
+    blind_runs: int | None = None
+    blind_interval: tuple[int, int] | None = None
 
 
 def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str) -> None:
     """Record (or replace) the par of ``challenge``."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at) VALUES (?, ?, ?, ?) "
+        low, high = par.blind_interval or (None, None)
+        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, blind_median, blind_runs, "
+                     "blind_low, blind_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                      "ON CONFLICT (challenge) DO UPDATE SET par = excluded.par, "
-                     "portfolio = excluded.portfolio, set_at = excluded.set_at",
-                     (challenge, par.par, par.portfolio, set_at))
+                     "portfolio = excluded.portfolio, set_at = excluded.set_at, "
+                     "blind_median = excluded.blind_median, blind_runs = excluded.blind_runs, "
+                     "blind_low = excluded.blind_low, blind_high = excluded.blind_high",
+                     (challenge, par.par, par.portfolio, set_at, par.blind_median, par.blind_runs,
+                      low, high))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -344,5 +362,8 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
 def challenge_pars(conn: sqlite3.Connection, challenges: Iterable[str] = ()) -> dict[str, ChallengePar]:
     """The pars recorded for the given challenges (all when none are given)."""
     where, args = where_clause(challenges, table="pars")
-    return {row["challenge"]: ChallengePar(row["par"], row["portfolio"])
-            for row in conn.execute(f"SELECT challenge, par, portfolio FROM pars {where}", args)}
+    return {row["challenge"]: ChallengePar(
+                row["par"], row["portfolio"], row["blind_median"], row["blind_runs"],
+                None if row["blind_low"] is None else (row["blind_low"], row["blind_high"]))
+            for row in conn.execute("SELECT challenge, par, portfolio, blind_median, blind_runs, blind_low, "
+                                    f"blind_high FROM pars {where}", args)}
