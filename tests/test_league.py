@@ -354,7 +354,8 @@ def test_the_page_shows_the_par_and_a_to_par_column(tmp_path, inbox):
     run("league", "par", db, CODE, "--par", "12")
     run("league", "standings", db, "--html", tmp_path / "page.html")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert '<span class="par">(open-deck par 12, given)</span>' in page and "<th class=\"num\">to par</th>" in page
+    assert '<span class="par">(open-deck par 12, given)</span>' in page
+    assert "<th class=\"num\">to par</th>" in page
     assert f'<td class="num to-par">{games(10)[0].score - 12:+d}</td>' in page
 
 
@@ -379,7 +380,8 @@ def test_standings_show_each_score_against_the_open_deck_par_and_the_blind_bench
     data = json.loads(run("league", "standings", db, "--json").output)
     row = next(s for s in data["standings"] if s["player"] == "Ada")
     assert (row["par"], row["to_par"], row["to_blind"]) == (15, ada - 15, to_blind)
-    assert data["pars"][CODE] == {"par": 15, "portfolio": None, "blind_median": blind.as_dict()["blind_median"],
+    assert data["pars"][CODE] == {"par": 15, "portfolio": None,
+                                  "blind_median": blind.as_dict()["blind_median"],
                                   "blind_runs": 3, "blind_interval": list(blind.interval)}
     table = list(csv.DictReader(io.StringIO(run("league", "standings", db, "--csv").output)))
     assert float(next(r for r in table if r["player"] == "Ada")["to_blind"]) == to_blind
