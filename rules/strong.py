@@ -17,6 +17,7 @@ from .actions import EndPhase
 from .board import distance
 from .engine import apply_legal, reveal_drawn, score
 from .greedy import greedy_action, valued_actions
+from .legality import legal_plays_by_kind
 from .ruleset import Play
 from .search import state_key
 from .state import CHANCE_PHASES, GameState, Outcome, Phase
@@ -29,10 +30,22 @@ CANDIDATES = 5
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
 FUEL_WEIGHT = 0.5
+AUTOMA_BOTTOM = 1
+BOMB_CARD = 4.0
+MOVE_CARD = 2.0
 #: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
 #: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
 PRIOR = 0.3
+#: How much better (per shuffle, in :func:`state_value` points) a play must look than
+#: greedy's choice to be played instead.
+MARGIN = 3.0
 
+#: The value of a dead hand (:func:`is_dead_hand`) before its score: next to a defeat.
+DEAD_HAND = -900
+#: The value of a stuck hand that an Automa move may free (:func:`is_stuck_hand`).
+STUCK_HAND = -20
+
+_ONLY_END = {"end"}
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 
@@ -65,6 +78,13 @@ def strong_action(state: GameState, rng):
         for i, action in enumerate(candidates):
             totals[i] += _turn_value(world, action, rng)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    # Greedy's own choice stands unless another play beats it clearly: eight shuffles are few,
+    # and a play that differs in which card the Automa turns up next differs by chance.
+    mine = greedy_action(state, rng)
+    if mine in candidates:
+        keep = candidates.index(mine)
+        if totals[best] - totals[keep] < SAMPLES * MARGIN:
+            return mine
     return candidates[best]
 
 
@@ -81,17 +101,42 @@ def _turn_value(world: GameState, action, rng) -> float:
     state = world.copy()
     turn = state.turn
     apply_legal(state, action)
-    phases, over = CHANCE_PHASES, Phase.OVER
+    phases, over, automa = CHANCE_PHASES, Phase.OVER, Phase.AUTOMA_REVEAL
     while state.phase is not over:
         if state.phase in phases:
             if not state.draw_pile:  # an exhaustion restacks the discard (R22): the engine's
                 break               # order, not a shuffle, so stop the look-ahead here
-            reveal_drawn(state, 0)
+            # The Automa's card from the bottom, the player's from the top: in a shuffled
+            # pile any fixed places are a fair draw, and this way every candidate meets the
+            # same Automa card however many cards it draws first.
+            reveal_drawn(state, len(state.draw_pile) - 1 if state.phase is automa and AUTOMA_BOTTOM else 0)
         elif state.turn - turn >= HORIZON:
             break
         else:
             apply_legal(state, greedy_action(state, rng))
     return state_value(state)
+
+
+def is_stuck_hand(state: GameState) -> bool:
+    """The bomber waits for its actions with a full hand and nothing to play but the end of
+    the phase. The draw only fills the hand up to its size (R6b), so no card comes until one
+    is played: the bomber passes while the Automa fires."""
+    if state.phase is not Phase.ACTIONS or len(state.hand) < state.ruleset.hand_size:
+        return False
+    return legal_plays_by_kind(state).keys() == _ONLY_END
+
+
+def is_dead_hand(state: GameState) -> bool:
+    """A stuck hand (:func:`is_stuck_hand`) that nothing will free: no guns card that an
+    artillery piece walking into line (R18) could make playable, at an altitude the guns fire
+    from (R15). Two red altitude cards at the ceiling, 6s and a bomb off any target is one:
+    the mission ends by the Automa's fire."""
+    if not is_stuck_hand(state):
+        return False
+    rs = state.ruleset
+    if state.artillery and state.altitude <= rs.guns_max_altitude:
+        return not any(rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand)
+    return True
 
 
 def state_value(state: GameState) -> float:
@@ -100,7 +145,11 @@ def state_value(state: GameState) -> float:
     total = score(state).total
     if state.phase is Phase.OVER:
         return (1000 if state.outcome is Outcome.VICTORY else -1000) + 10 * total
+    if is_dead_hand(state):
+        return DEAD_HAND + 10 * total
     value = 10.0 * total
+    if is_stuck_hand(state):
+        value += STUCK_HAND
     spare = state.health - state.damage
     if spare <= 1:
         value -= 25  # one more hit ends the mission
@@ -113,9 +162,9 @@ def state_value(state: GameState) -> float:
         value -= 2.5 * near
     kinds = state.ruleset.card_kinds
     if any(kinds[c.rank].play in _BOMB_PLAYS for c in state.hand):
-        value += 4
+        value += BOMB_CARD
     if any(kinds[c.rank].play in _MOVE_PLAYS for c in state.hand):
-        value += 4  # a hand without one cannot fly on
+        value += MOVE_CARD  # a hand without one cannot fly on
     value -= 6 * state.exhaustions
     # Fuel: every card taken from the pile or out of the hand brings the next exhaustion nearer.
     value -= FUEL_WEIGHT * (state.cards_drawn + state.ruleset.hand_size - len(state.hand))
