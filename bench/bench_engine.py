@@ -19,9 +19,9 @@ import statistics
 import time
 
 from bgrid.rules import engine
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import play_out, random_action, random_card, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import play_out, random_action, random_card, start_state
+from bgrid.challenges.seeding import stream
 
 SEEDS = (1944, 0, 4, 27, 103, 247)
 

@@ -32,10 +32,10 @@ from pathlib import Path
 
 from bgrid.league import compute_standings, create_league, open_league, submit_logs
 from bgrid.league.store import COLUMNS, record
-from bgrid.rules.daily import WEEKLY, dated_code
-from bgrid.rules.mission import mission_from_code
-from bgrid.rules.seeding import stream
-from bgrid.rules.log_writer import simulated_log
+from bgrid.challenges.daily import WEEKLY, dated_code
+from bgrid.challenges.mission import mission_from_code
+from bgrid.challenges.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
 from bgrid.verifier.verify import verify_log
 
 STANDINGS_TARGET_S = 1.0

@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 
 TARGET = 5000
 

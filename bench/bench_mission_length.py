@@ -18,9 +18,9 @@ import statistics
 import time
 from collections import Counter
 
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import PLAYERS, play_out, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import PLAYERS, play_out, start_state
+from bgrid.challenges.seeding import stream
 
 SEEDS = (1944, 7, 27, 103)
 DIFFICULTIES = ("easy", "normal", "ace")

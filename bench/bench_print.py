@@ -26,7 +26,7 @@ import time
 
 from bgrid.generator import sheet
 from bgrid.generator.deck_pdf import render_deck
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 
 
 def measure(func, runs: int) -> tuple[float, float, float]:
@@ -64,7 +64,7 @@ def main() -> None:
         with sheet._fixed_font_timestamps():
             holder["doc"].write_pdf(pdf_identifier=b"bench", custom_metadata=True)
 
-    from bgrid.rules.map_sources import blank_source
+    from bgrid.challenges.map_sources import blank_source
 
     blank = blank_source(mission.ruleset)
     rows = [

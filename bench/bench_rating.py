@@ -34,9 +34,9 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import simulate
-from bgrid.rules.rating import stars_for, wilson_interval
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import simulate
+from bgrid.players.rating import stars_for, wilson_interval
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
 RIDGES = (1, 2, 3, 4)
@@ -84,7 +84,7 @@ def play(task: dict) -> dict:
         out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
     else:
-        from bgrid.rules.solver import PORTFOLIO, PORTFOLIO_VERSION, solve_mission
+        from bgrid.players.solver import PORTFOLIO, PORTFOLIO_VERSION, solve_mission
 
         portfolio = PORTFOLIO if task["nodes"] is None else tuple(
             dataclasses.replace(m, nodes=task["nodes"]) for m in PORTFOLIO)

@@ -5,7 +5,7 @@
 
 Challenges are the seeds ``first-seed``, ``first-seed + 1``, … (portfolio 2 was tuned on
 normal 1-ridge seeds 5000–5029; the benchmark set is 1000–1099, never used for tuning). Each
-is solved with the standard portfolio (:data:`rules.solver.PORTFOLIO`); the first
+is solved with the standard portfolio (:data:`players.solver.PORTFOLIO`); the first
 ``--long-count`` of them are solved again with every member's width and budget ×10 (the "10×
 longer search": ten nodes a layer instead of one). CPU time is
 ``time.process_time`` of this process, one core, so a loaded machine slows the wall clock
@@ -38,8 +38,8 @@ import json
 import statistics
 import time
 
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.solver import PORTFOLIO_VERSION, solve_mission
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.solver import PORTFOLIO_VERSION, solve_mission
 
 
 def solve_one(seed: int, difficulty: str, ridges: int, scale: int = 1) -> dict:

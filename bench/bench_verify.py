@@ -77,13 +77,13 @@ import time
 from pathlib import Path
 
 from bgrid.rules.events import PlayerPhaseEnded
-from bgrid.rules.greedy import greedy_action
-from bgrid.rules.mission import mission_from_seed
+from bgrid.players.greedy import greedy_action
+from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.ruleset import load_ruleset
-from bgrid.rules.seeding import stream
+from bgrid.challenges.seeding import stream
 from bgrid.rules.state import Phase
 from bgrid.verifier.log_parser import parse_log
-from bgrid.rules.log_writer import simulated_log
+from bgrid.players.simulated_logs import simulated_log
 from bgrid.verifier.map_source import mission_source
 from bgrid.verifier.replay import Replay
 from bgrid.verifier.verdict import verification_id

@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.seeding import stream
-from bgrid.rules.log_writer import simulated_log
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.challenges.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
 
 TARGET_MB = 150
 MISSIONS = 20

@@ -11,8 +11,8 @@ import click
 
 from .cmd_print import DEFAULT_OUT, write_pack
 from .generator.paper import PAPERS
-from .rules.challenge import encode_code
-from .rules.daily import DAILY, WEEKLY, dated_key, dated_spec
+from .challenges.codes import encode_code
+from .challenges.daily import DAILY, WEEKLY, dated_key, dated_spec
 from .rules.ruleset import DEFAULT_RULESET, ruleset_names
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -74,8 +74,8 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
     code = encode_code(spec)
     blind = None
     if winnable:
-        from .rules.blind import blind_benchmark
-        from .rules.mission import mission_from_spec
+        from .players.blind import blind_benchmark
+        from .challenges.mission import mission_from_spec
 
         blind = blind_benchmark(mission_from_spec(spec))
     if as_json:
@@ -93,17 +93,17 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
                    + (f", winnable · open-deck par {par} · {blind.text})" if blind else ")"))
     if with_pack:
         from .generator.safe_output import make_folder
-        from .rules.map_sources import challenge_source
-        from .rules.mission import mission_from_spec
+        from .challenges.map_sources import challenge_source
+        from .challenges.mission import mission_from_spec
 
         make_folder(Path(out), "the --out folder")
         write_pack(challenge_source(mission_from_spec(spec)), paper, Path(out), par=par, blind=blind)
 
 
 def _winnable_spec(when: date, ruleset: str, period: str):
-    """The dated challenge that solves to a victory (``rules.daily``'s accept test) and its par,
+    """The dated challenge that solves to a victory (``challenges.daily``'s accept test) and its par,
     kept from the test so the pack does not solve it again."""
-    from .rules.solver import winning_par
+    from .players.solver import winning_par
 
     pars: dict[int, int | None] = {}
 

@@ -20,8 +20,8 @@ from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, set_par
 from .league.submit import utc_now
 from .options import Utf8Text, WholeNumber
-from .rules.blind import BLIND_RUNS
-from .rules.challenge import decode_code, encode_code
+from .players.blind import BLIND_RUNS
+from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
 from .verifier.verify import verify_log
@@ -241,9 +241,9 @@ def par_command(league, codes, given, blind_runs):
     """
     from dataclasses import replace
 
-    from .rules.blind import blind_benchmark
-    from .rules.mission import mission_from_spec
-    from .rules.solver import PORTFOLIO_VERSION, solve_mission
+    from .challenges.mission import mission_from_spec
+    from .players.blind import blind_benchmark
+    from .players.solver import PORTFOLIO_VERSION, solve_mission
 
     if given is not None and len(codes) > 1:
         raise click.UsageError("--par gives the par of one challenge: name one CODE")

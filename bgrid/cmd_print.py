@@ -52,7 +52,7 @@ def _deck_options(func):
 
 
 def _rate_option(func):
-    from .rules.rating import RATING_GAMES
+    from .players.rating import RATING_GAMES
 
     return click.option(
         "--rate", type=WholeNumber(1, 100_000), is_flag=False, flag_value=RATING_GAMES, default=None,
@@ -72,7 +72,7 @@ def _rating(source, games: int | None):
     """The rating of ``source``'s map over ``games`` games, or None when not asked."""
     if games is None:
         return None
-    from .rules.rating import rate_mission
+    from .players.rating import rate_mission
 
     click.echo(f"rating over {games} games of the strong player…", err=True)
     return rate_mission(source.mission, games)
@@ -233,7 +233,7 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
     make_folder(out, "the --out folder")
     par = blind = None
     if winnable:
-        from .rules.blind import blind_benchmark
+        from .players.blind import blind_benchmark
 
         source, par = _winnable(source, code is not None)
         blind = blind_benchmark(source.mission)
@@ -265,9 +265,9 @@ def write_pack(source, paper: str, out: Path, *, png: bool = False, player: str 
 
 
 def _winnable(source, by_code: bool):
-    """The first winnable challenge from ``source``'s seed onward (``rules.solver``) and its par."""
-    from .rules.map_sources import challenge_source, seed_source
-    from .rules.solver import first_winnable
+    """The first winnable challenge from ``source``'s seed onward (``players.solver``) and its par."""
+    from .challenges.map_sources import challenge_source, seed_source
+    from .players.solver import first_winnable
 
     click.echo(f"solving from seed {source.mission.spec.seed} for a winnable challenge…", err=True)
     mission, par = first_winnable(source.mission.spec)

@@ -14,8 +14,8 @@ import click
 
 from .options import WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
-from .rules.playout import PLAYERS, simulate
-from .rules.rating import Rating, wilson_interval
+from .players.playout import PLAYERS, simulate
+from .players.rating import Rating, wilson_interval
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 
@@ -66,7 +66,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     if write_logs is not None:  # the games simulate plays (same seeded streams), as logs, first:
         # each is on disk as soon as it is played, so an interrupted run keeps what it wrote
         from .generator.safe_output import write_atomic
-        from .rules.log_writer import simulated_logs
+        from .players.simulated_logs import simulated_logs
 
         prepare_log_folder(write_logs, force)
         for name, text in simulated_logs(mission, games, sim_seed, challenge_deck=challenge_deck,

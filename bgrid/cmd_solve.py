@@ -11,11 +11,11 @@ import click
 
 from .header_options import read_named_log
 from .options import Seconds, WholeNumber, mission_options, pick_mission
-from .rules.blind import BLIND_RUNS, blind_benchmark
+from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
-from .rules.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
                            upper_bound)
-from .rules.search import play_plan
+from .players.search import play_plan
 from .rules.engine import score
 
 
@@ -124,7 +124,7 @@ def _mission(seed, code, difficulty, ridges, header_file):
     if seed is not None or code is not None or difficulty is not None or ridges is not None:
         raise click.UsageError("--header names the mission itself: give it without --seed, "
                                "--code, --difficulty or --ridges")
-    from .rules.mission import mission_from_code
+    from .challenges.mission import mission_from_code
     from .verifier.log_parser import parse_log, read_log_bytes
     from .verifier.messages import LogError
 
@@ -141,7 +141,7 @@ def _mission(seed, code, difficulty, ridges, header_file):
 
 
 def _member_result(code: str, index: int, deadline: float | None):
-    from .rules.mission import mission_from_code
+    from .challenges.mission import mission_from_code
 
     mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
     start = start_of(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,

@@ -362,16 +362,16 @@ def summary_table(counts: dict) -> str:
 
 
 def _par(verdict) -> int | None:
-    """The par of the challenge a verdict's log played (``rules.solver``), or None."""
+    """The par of the challenge a verdict's log played (``players.solver``), or None."""
     if not (verdict.map_source or "").startswith("challenge "):
         return None
-    from .rules.mission import mission_from_code
-    from .rules.solver import solve_mission
+    from .challenges.mission import mission_from_code
+    from .players.solver import solve_mission
 
     best = solve_mission(mission_from_code(verdict.map_source.split()[1])).best
     return None if best is None else best.score
 
 
 def _portfolio() -> int:
-    from .rules.solver import PORTFOLIO_VERSION
+    from .players.solver import PORTFOLIO_VERSION
     return PORTFOLIO_VERSION

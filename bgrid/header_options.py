@@ -4,7 +4,7 @@ it, or one still to be set up at the table.
 The header is read with the verifier's own parser and map source (``docs/log-format.md``,
 Header), so one notation names a mission everywhere and a header the verifier refuses is
 refused here with the same message; the generator is handed a
-:class:`~bgrid.rules.map_sources.MapSource` of the game model.
+:class:`~bgrid.challenges.map_sources.MapSource`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import click
 
 from .options import pick_mission
 from .rules.errors import BGridError
-from .rules.map_sources import (MapSource, blank_source, challenge_source, explicit_source,
+from .challenges.map_sources import (MapSource, blank_source, challenge_source, explicit_source,
                                 seed_source, setup_source)
-from .rules.mission import mission_from_code, mission_from_seed, validate_spec
+from .challenges.mission import mission_from_code, mission_from_seed, validate_spec
 from .rules.ruleset import load_ruleset
 
 

@@ -7,7 +7,7 @@ import re
 import click
 
 from .rules.errors import BGridError
-from .rules.mission import Mission, mission_from_code, mission_from_seed
+from .challenges.mission import Mission, mission_from_code, mission_from_seed
 
 _SEED = re.compile(r"[+-]?[0-9]+")
 SEED_DIGITS = 15  # more than the largest seed has, so the range check still words the refusal

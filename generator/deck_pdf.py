@@ -33,7 +33,7 @@ from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import FULL_DECK, Card, Suit
 from ..rules.errors import BGridError
-from ..rules.mission import Mission
+from ..challenges.mission import Mission
 from ..rules.ruleset import Ruleset, load_ruleset
 from .deck_layout import CARD_H, CARD_W, CROP_GAP, Sheet, Slot, duplex_sheets, fold_sheets
 from .paper import MM, paper_size

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
-from ..rules.mission import Mission
+from ..challenges.mission import Mission
 
 MARKS = {"mountain": "M", "bunker": "B", "artillery": "A", "open": "."}
 

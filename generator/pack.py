@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from ..rules.map_sources import MapSource
-from ..rules.mission import Mission
-from ..rules.blind import BlindBenchmark
-from ..rules.rating import RATING_SEED, Rating
+from ..challenges.map_sources import MapSource
+from ..challenges.mission import Mission
+from ..players.blind import BlindBenchmark
+from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
 from .sheet import render_sheet

@@ -59,8 +59,8 @@ def write_readme_previews(folder) -> list:
     and its backs). ``python -m bgrid.generator.preview docs/img`` redoes them."""
     from pathlib import Path
 
-    from ..rules.map_sources import blank_source
-    from ..rules.mission import mission_from_seed
+    from ..challenges.map_sources import blank_source
+    from ..challenges.mission import mission_from_seed
     from ..rules.ruleset import load_ruleset
     from .deck_pdf import render_deck
     from .safe_output import write_atomic

@@ -7,7 +7,7 @@ repeating the mission and the column heads; last, for a mission with a known dec
 the deck page: the stacking list and a table of reshuffle numbers by card (R25, R26), on a
 page of its own so the order stays hidden during play.
 
-Any mission a log header can name gets a sheet (:class:`~bgrid.rules.map_sources.MapSource`:
+Any mission a log header can name gets a sheet (:class:`~bgrid.challenges.map_sources.MapSource`:
 challenge, seed, hand setup, explicit map), and so does a mission still to be set up at the
 table (a blank board and a box for the setup cards).
 
@@ -41,10 +41,10 @@ from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
-from ..rules.map_sources import MapSource, seed_source
-from ..rules.mission import Mission
-from ..rules.blind import BlindBenchmark
-from ..rules.rating import Rating
+from ..challenges.map_sources import MapSource, seed_source
+from ..challenges.mission import Mission
+from ..players.blind import BlindBenchmark
+from ..players.rating import Rating
 from ..rules.ruleset import Play, Ruleset
 from ..rules.setup import ARTILLERY, BUNKERS
 from .paper import paper_size

@@ -204,7 +204,7 @@ _CARDS: dict[tuple[int, Suit], Card] = {
 JOKER = Card(JOKER_RANK, None)
 
 #: The standard 54-card deck in a fixed reference order: A–K of H, D, C, S, then two Jokers.
-#: Seeded shuffles (``rules.seeding``) permute this order, so it must never change.
+#: Seeded shuffles (``challenges.seeding``) permute this order, so it must never change.
 FULL_DECK: tuple[Card, ...] = tuple(_CARDS[(r, s)] for s in SUITS for r in range(1, 14)) + (JOKER, JOKER)
 
 

@@ -57,7 +57,7 @@ guns and bombs (R17, ``ruleset.revealed_joker_counts_as``); on entry it is a fac
 as the Automa card it means no fire and no movement. With a challenge deck the two Jokers have
 two reshuffle numbers; as they cannot be told apart in a log, the Jokers in the discard pile at
 an exhaustion take the *lowest* Joker reshuffle numbers (a decision where R26 is silent). The
-seeded challenge decks number the two Jokers consecutively (``rules.seeding``), so there the
+seeded challenge decks number the two Jokers consecutively (``challenges.seeding``), so there the
 choice never changes the new pile's order.
 
 Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionError` with

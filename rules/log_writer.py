@@ -6,7 +6,8 @@ empty pile, and ``none`` where the mission ended for want of a card (R36). The w
 the statements of the notation layer (:mod:`rules.log_notation`) and prints their canonical
 form, the same classes the verifier reads a log into; feeding a written log back to the
 verifier reproduces the engine's outcome and score (a test checks this on many simulated
-missions). Text only: writing files is the CLI's business.
+missions). Text only: writing files is the CLI's business; playing the games whose logs are
+written is :mod:`players.simulated_logs`.
 
 >>> from bgrid.rules.events import Revealed, Drew, Played
 >>> from bgrid.rules.actions import Move
@@ -19,17 +20,13 @@ missions). Text only: writing files is the CLI's business.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from .actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from .cards import Card
-from .engine import score
 from .events import Defeat, Drew, Entered, Event, Played, Reshuffled, Revealed, TurnStarted
 from .log_notation import Header, Statement
-from .mission import Mission
-from .playout import play_out, replay, start_state
-from .seeding import stream
-from .state import CardPurpose, GameState
+from .state import CardPurpose
 
 
 def body_statements(events: Iterable[Event]) -> list[Statement]:
@@ -122,36 +119,3 @@ def write_log(events: Iterable[Event], *, challenge: str | None = None, seed: in
     header = Header(challenge=challenge, seed=seed, ridges=ridges, difficulty=difficulty,
                     player=player, claim=claim)
     return "\n".join(header.canonical_lines() + [""] + body_lines(events)) + "\n"
-
-
-def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -> tuple[str, GameState]:
-    """Play ``mission`` to its end as ``rules.playout`` does (its random legal player, or
-    ``player``, a decision function of the engine's playout) and return (the log, the final
-    state). The game is played by ``play_out`` itself and its recorded steps replayed for
-    the events, so the log is exactly the game ``simulate`` plays with the same stream.
-    The log claims the engine's own outcome and score."""
-    trace: list = []
-    start = start_state(mission, challenge_deck)
-    if player is None:
-        play_out(start.copy(), rng, trace)
-    else:
-        play_out(start.copy(), rng, trace, player=player)
-    events = [ev for step in replay(start, trace) for ev in step]
-    state = start
-    claim = (str(state.outcome), score(state).total)
-    spec = mission.spec
-    if challenge_deck:
-        return write_log(events, challenge=mission.code, claim=claim), state
-    return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
-                     claim=claim), state
-
-
-def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
-                   player=None) -> Iterator[tuple[str, str]]:
-    """(file name, log text) of the games ``rules.playout.simulate`` plays: game ``k`` uses the
-    seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
-    ``game-00000.log`` …"""
-    for k in range(games):
-        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
-                                challenge_deck=challenge_deck, player=player)
-        yield f"game-{k:05d}.log", text

@@ -2,7 +2,7 @@
 open cell), R27 (what a setup line may hold).
 
 The functions here take the cards in the order they were drawn, so the same code builds a
-seeded map (``rules.seeding`` supplies the draws) and rebuilds a map a player set up by hand
+seeded map (``challenges.seeding`` supplies the draws) and rebuilds a map a player set up by hand
 from the cards written in a log.
 """
 

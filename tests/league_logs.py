@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from bgrid.rules.mission import mission_from_code
-from bgrid.rules.seeding import stream
-from bgrid.rules.log_writer import simulated_log
+from bgrid.challenges.mission import mission_from_code
+from bgrid.challenges.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
 
 CODE = "0M00-0001-WR3"
 OTHER_CODE = "0GDR-FC73-W4T"

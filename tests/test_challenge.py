@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgrid.rules.challenge import ChallengeSpec, decode_code, encode_code
+from bgrid.challenges.codes import ChallengeSpec, decode_code, encode_code
 from bgrid.rules.errors import BGridError, ChallengeCodeError, NotationError
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32: no I, L, O, U

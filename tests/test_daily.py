@@ -1,4 +1,4 @@
-"""Dated challenge codes (``rules.daily``), checked against the procedure re-implemented
+"""Dated challenge codes (``challenges.daily``), checked against the procedure re-implemented
 from its docstring alone, and a few codes pinned for good."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from datetime import date
 
 import pytest
 
-from bgrid.rules.challenge import ChallengeSpec, decode_code, encode_code
-from bgrid.rules.daily import DAILY, WEEKLY, dated_code, dated_spec
+from bgrid.challenges.codes import ChallengeSpec, decode_code, encode_code
+from bgrid.challenges.daily import DAILY, WEEKLY, dated_code, dated_spec
 
 DATES = [date(2026, 1, 1), date(2026, 12, 1), date(2027, 1, 1), date(2028, 2, 29), date(1999, 12, 31)]
 STANDARD_DIFFICULTIES = ["easy", "normal", "hard", "ace"]  # standard-1.json, in file order

@@ -10,7 +10,7 @@ import pytest
 
 from bgrid.generator.deck_pdf import parse_offset, render_deck
 from bgrid.rules.errors import BGridError
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 
 from pdf_probe import MM, positioned_text, reader, stroked_segments, unembedded_fonts
 

@@ -19,7 +19,7 @@ from bgrid.rules.board import Cell, ridge_cells
 REPO = Path(__file__).resolve().parents[1]
 RULES_DOC = REPO / "docs" / "rules.md"
 RULESET_FILE = REPO / "rules" / "rulesets" / "standard-1.json"
-CODE_FOLDERS = ("rules", "generator", "verifier")
+CODE_FOLDERS = ("rules", "players", "challenges", "generator", "verifier")
 
 # The rulebook's sections, in the rulebook's order (the doc must follow it).
 SECTIONS = ("Components", "Setup", "Turn structure", "Card actions", "Entry", "Exit",
@@ -216,7 +216,7 @@ def test_ridge_picture_matches_ridge_cells():
 
 
 def test_seed_1944_example_matches_the_seeded_setup():
-    from bgrid.rules.mission import mission_from_seed
+    from bgrid.challenges.mission import mission_from_seed
 
     mission = mission_from_seed(1944)
     assert [str(c) for c in mission.setup["ridges"][0]] == "9H JC 7H 10S 3D".split()
@@ -226,7 +226,7 @@ def test_seed_1944_example_matches_the_seeded_setup():
 
 
 def test_turn_1_example_matches_the_challenge_deck_and_map():
-    from bgrid.rules.mission import mission_from_code
+    from bgrid.challenges.mission import mission_from_code
 
     mission = mission_from_code("0M00-0001-WR3")
     assert [str(c) for c in mission.deck[:8]] == "7S JC 6H 2H QC KS 10D JD".split()
@@ -238,7 +238,7 @@ def test_turn_1_example_matches_the_challenge_deck_and_map():
 
 def test_challenge_codes_in_the_doc_name_seed_1944():
     """The doc shows 0M00-0001-WR3 as the code of `bgrid map --seed 1944` (normal, 1 ridge)."""
-    from bgrid.rules.challenge import decode_code
+    from bgrid.challenges.codes import decode_code
 
     codes = set(re.findall(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}\b", doc_text()))
     assert codes
@@ -259,5 +259,5 @@ def cited_rulings() -> set[int]:
 
 def test_every_ruling_is_cited_in_the_code():
     missing = sorted(set(rulings()) - cited_rulings())
-    assert not missing, ("no .py file in rules/, generator/ or verifier/ cites "
+    assert not missing, ("no .py file in rules/, players/, challenges/, generator/ or verifier/ cites "
                          + ", ".join(f"R{n}" for n in missing))

@@ -1,5 +1,5 @@
-"""Every doctest in the game model, the generator, the verifier and the league runs and passes
-(style guide: doctests on notation helpers run under pytest)."""
+"""Every doctest in the game model, the players, the challenges, the generator, the verifier and
+the league runs and passes (style guide: doctests on notation helpers run under pytest)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ import pkgutil
 
 import pytest
 
+import bgrid.challenges
 import bgrid.generator
 import bgrid.league
+import bgrid.players
 import bgrid.rules
 import bgrid.verifier
 
 
 def _modules():
-    for package in (bgrid.rules, bgrid.generator, bgrid.verifier, bgrid.league):
+    for package in (bgrid.rules, bgrid.players, bgrid.challenges, bgrid.generator, bgrid.verifier,
+                    bgrid.league):
         yield package.__name__
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             yield info.name
@@ -26,8 +29,11 @@ MODULES = sorted(_modules())
 
 
 def test_the_foundation_modules_are_found():
-    for name in ("board", "cards", "challenge", "mission", "seeding", "setup"):
+    for name in ("board", "cards", "setup"):
         assert f"bgrid.rules.{name}" in MODULES
+    for name in ("codes", "mission", "seeding"):
+        assert f"bgrid.challenges.{name}" in MODULES
+    assert "bgrid.players.playout" in MODULES
     assert "bgrid.generator.map_text" in MODULES
     assert "bgrid.verifier.log_parser" in MODULES and "bgrid.league.store" in MODULES
 
@@ -39,6 +45,6 @@ def test_doctests(name):
     assert result.failed == 0, f"{result.failed} of {result.attempted} doctests failed in {name}"
 
 
-@pytest.mark.parametrize("name", ["bgrid.rules.cards", "bgrid.rules.board", "bgrid.rules.challenge"])
+@pytest.mark.parametrize("name", ["bgrid.rules.cards", "bgrid.rules.board", "bgrid.challenges.codes"])
 def test_notation_modules_keep_their_examples(name):
     assert doctest.testmod(importlib.import_module(name)).attempted > 0

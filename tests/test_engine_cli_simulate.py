@@ -7,8 +7,8 @@ import json
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import simulate
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import simulate
 
 
 def run(*args: str):

@@ -13,9 +13,9 @@ from bgrid.rules import engine, events
 from bgrid.rules.board import Cell
 from bgrid.rules.cards import JOKER, parse_cards
 from bgrid.rules.legality import legal_plays_by_kind
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import random_action, random_card, random_card_index, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import random_action, random_card, random_card_index, start_state
+from bgrid.challenges.seeding import stream
 
 from engine_boards import board, card, new, placed, snapshot
 
@@ -141,7 +141,7 @@ def test_cards_compare_by_value_whatever_object_they_are():
 def test_dice_give_the_numbers_of_the_stream_itself(bounds):
     # Dice read the stream 256 integers at a time; SeededStream.below reads one at a time
     # (the reference). Huge bounds force rejections, 700 draws cross batch boundaries.
-    from bgrid.rules.playout import Dice
+    from bgrid.players.playout import Dice
     dice, reference = Dice(stream("standard-1", "dice", 7)), stream("standard-1", "dice", 7)
     ns = [bounds[i % len(bounds)] for i in range(700)]
     assert [dice.below(n) for n in ns] == [reference.below(n) for n in ns]

@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 from bgrid.rules import engine
 from bgrid.rules.actions import Altitude, Bomb, EndPhase, Move
 from bgrid.rules.board import Cell
-from bgrid.rules.greedy import greedy_action
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import Dice, play_out, replay, simulate, start_state
-from bgrid.rules.seeding import stream
+from bgrid.players.greedy import greedy_action
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import Dice, play_out, replay, simulate, start_state
+from bgrid.challenges.seeding import stream
 
 from engine_boards import board, card, placed, snapshot
 

@@ -12,9 +12,9 @@ from bgrid.rules.board import CELLS
 from bgrid.rules.cards import Card
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Moved
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import random_action, random_card, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import random_action, random_card, start_state
+from bgrid.challenges.seeding import stream
 
 from engine_boards import snapshot
 

@@ -10,8 +10,8 @@ from bgrid.rules.actions import Altitude, Move, Resupply, Throttle
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Discarded, Drew,
                                 Entered, Moved, Played, PlayerPhaseEnded, Revealed, TurnStarted)
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import start_state
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import start_state
 
 from engine_boards import card
 

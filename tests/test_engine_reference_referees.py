@@ -453,10 +453,10 @@ def _piles(counter):
 
 @pytest.mark.parametrize("player,challenge", [("random", False), ("greedy", False), ("greedy", True)])
 def test_whole_missions_match_the_reference_referee(player, challenge):
-    from bgrid.rules.greedy import greedy_action
-    from bgrid.rules.mission import mission_from_seed
-    from bgrid.rules.playout import random_action, random_card, start_state
-    from bgrid.rules.seeding import stream
+    from bgrid.players.greedy import greedy_action
+    from bgrid.challenges.mission import mission_from_seed
+    from bgrid.players.playout import random_action, random_card, start_state
+    from bgrid.challenges.seeding import stream
 
     decide = random_action if player == "random" else greedy_action
     outcomes = Counter()

@@ -7,15 +7,15 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.actions import Bomb
 from bgrid.rules.board import Cell
 from bgrid.rules.engine import apply_legal, reveal_drawn
-from bgrid.rules.greedy import greedy_action
-from bgrid.rules.playout import Dice, play_out, replay, simulate, start_state
-from bgrid.rules.seeding import stream
+from bgrid.players.greedy import greedy_action
+from bgrid.players.playout import Dice, play_out, replay, simulate, start_state
+from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES
-from bgrid.rules.strong import strong_action
+from bgrid.players.strong import strong_action
 
 from engine_boards import board, card, placed, snapshot
 

@@ -363,8 +363,8 @@ def test_standings_show_each_score_against_the_open_deck_par_and_the_blind_bench
     # Two yardsticks (R42): the par given as 15, the blind benchmark measured over 3 runs of
     # the strong player on the challenge deck; each score is shown against both, and the
     # standings JSON keeps its keys and adds the blind ones.
-    from bgrid.rules.blind import blind_benchmark
-    from bgrid.rules.mission import mission_from_code
+    from bgrid.players.blind import blind_benchmark
+    from bgrid.challenges.mission import mission_from_code
 
     blind = blind_benchmark(mission_from_code(CODE), 3)
     db = tmp_path / "l.db"
@@ -388,8 +388,8 @@ def test_standings_show_each_score_against_the_open_deck_par_and_the_blind_bench
 
 
 def test_the_solvers_par_is_stored_with_its_portfolio_and_kept_on_a_second_run(tmp_path, monkeypatch):
-    import bgrid.rules.solver as solver
-    from bgrid.rules.mission import mission_from_code
+    import bgrid.players.solver as solver
+    from bgrid.challenges.mission import mission_from_code
 
     quick = (dataclasses.replace(solver.PORTFOLIO[0], nodes=0),)
     monkeypatch.setattr(solver, "PORTFOLIO", quick)

@@ -1,6 +1,6 @@
 """Golden maps: the full ``bgrid map --json`` record of a few seeds, stored and replayed.
 
-Any change to the seeded procedure (``rules.seeding``), to R1–R3 setup or to the JSON
+Any change to the seeded procedure (``challenges.seeding``), to R1–R3 setup or to the JSON
 record shows up here as a diff. The files under ``tests/golden/maps/`` were checked before
 they were stored, two of them by hand from their setup cards, every one by the independent
 checks of ``test_golden_is_consistent``:
@@ -100,7 +100,7 @@ def test_golden_is_consistent(seed, difficulty, ridges):
     # The deck is a permutation of the 54 cards (R25) and the reshuffle numbers of 1..54.
     assert sorted(record["deck"]) == sorted(str(c) for c in FULL_DECK)
     assert sorted(record["reshuffle_numbers"]) == list(range(1, 55))
-    # The two Jokers carry consecutive numbers, so a lone JK restacks alike (rules.seeding, step 4).
+    # The two Jokers carry consecutive numbers, so a lone JK restacks alike (challenges.seeding, step 4).
     jokers = [n for card, n in zip(record["deck"], record["reshuffle_numbers"], strict=True) if card == "JK"]
     assert len(jokers) == 2 and abs(jokers[0] - jokers[1]) == 1
     # R1: each ridge end comes from the next two number cards of its own list.

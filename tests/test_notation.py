@@ -6,7 +6,7 @@ import pytest
 from bgrid.rules.actions import parse_steps
 from bgrid.rules.board import Cell, Facing, parse_column
 from bgrid.rules.cards import Card
-from bgrid.rules.challenge import decode_code
+from bgrid.challenges.codes import decode_code
 from bgrid.rules.errors import NotationError
 
 LONG_S, DOTLESS_I, KELVIN = "\u017f", "\u0131", "\u212a"  # upper() gives S, I, K

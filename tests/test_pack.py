@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 
 from pdf_probe import reader
 

@@ -10,9 +10,9 @@ from bgrid.rules import engine
 from bgrid.rules.actions import Move
 from bgrid.rules.cards import FULL_DECK
 from bgrid.rules.errors import IllegalActionError
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import play_out, random_action, random_card, replay, simulate, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import play_out, random_action, random_card, replay, simulate, start_state
+from bgrid.challenges.seeding import stream
 
 from engine_boards import snapshot
 

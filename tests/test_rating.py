@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.rating import Rating, stars_for, wilson_interval
+from bgrid.players.rating import Rating, stars_for, wilson_interval
 
 
 def test_wilson_interval_matches_hand_worked_values():
@@ -35,7 +35,8 @@ def test_stars_go_up_as_the_win_rate_goes_down():
 
 
 def test_rating_record():
-    assert Rating(3, 20).as_dict() == {"stars": 3, "win_rate": 0.15,
+    # 3 wins of 20: 15% (3 stars); the interval 5.2%-36.0% spans 2 stars (>= 20%) to 4 (>= 4%).
+    assert Rating(3, 20).as_dict() == {"stars": 3, "stars_ci95": [2, 4], "win_rate": 0.15,
                                        "ci95": [round(x, 4) for x in wilson_interval(3, 20)],
                                        "games": 20}
 
@@ -62,11 +63,12 @@ def test_star_text_is_filled_stars_then_hollow_ones_to_five():
 
 def test_the_sheet_prints_the_stars_and_the_games_only_when_rated():
     from bgrid.generator.sheet import render_sheet_html
-    from bgrid.rules.mission import mission_from_seed
+    from bgrid.challenges.mission import mission_from_seed
 
     mission = mission_from_seed(1944, "hard")
     rated = render_sheet_html(mission, rating=Rating(5, 64))
-    assert "★★★★☆</b> hard · rated over 64 games" in rated
+    # the interval's ends: 17% is 3 stars (10-20%), 3.4% is 5 (< 4%)
+    assert "★★★★☆</b> hard (stars 3–5 within the interval) · rated over 64 games" in rated
     assert "strong player won 5, 95% interval 3–17%" in rated  # Wilson 5/64 by hand: 0.0338–0.1702
     assert "rated over" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
 

@@ -22,7 +22,7 @@ from bgrid.rules.board import Cell
 from bgrid.rules.combat import HIT, MISS, bomb_band
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Damage
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.ruleset import Play, load_ruleset, parse_ruleset
 from bgrid.rules.state import Phase
 from bgrid.verifier.log_parser import parse_log

@@ -6,11 +6,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bgrid.rules import engine
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import random_action, random_card, start_state
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import random_action, random_card, start_state
 from bgrid.rules.actions import Move
-from bgrid.rules.search import move_key, play_plan, run_chance, state_key, turn_outcomes
-from bgrid.rules.seeding import stream
+from bgrid.players.search import move_key, play_plan, run_chance, state_key, turn_outcomes
+from bgrid.challenges.seeding import stream
 from bgrid.rules.state import Phase
 
 from engine_boards import board, new

@@ -1,4 +1,4 @@
-"""The seeded procedure of ``rules.seeding``, re-implemented here from its docstring alone."""
+"""The seeded procedure of ``challenges.seeding``, re-implemented here from its docstring alone."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from bgrid.rules.cards import FULL_DECK
-from bgrid.rules.seeding import SeededStream, reshuffle_numbers, shuffled, shuffled_deck, stream
+from bgrid.challenges.seeding import SeededStream, reshuffle_numbers, shuffled, shuffled_deck, stream
 
 PURPOSES = ["ridge-draw", "target-draw", "play-deck", "reshuffle"]
 SEEDS = [0, 1, 2, 1944, 123456789, 2**40 - 1]
@@ -115,7 +115,7 @@ def test_jokers_adjacent_keeps_other_cards_in_order():
     """Worked by hand: Jokers at positions 1 and 4 hold 2 and 5; the numbers 3 and 4 between
     them move up to 4 and 5 and the later Joker takes 3; the rest keep their order."""
     from bgrid.rules.cards import Card
-    from bgrid.rules.seeding import jokers_adjacent
+    from bgrid.challenges.seeding import jokers_adjacent
 
     deck = [Card.parse(t) for t in ("AH", "JK", "2H", "3H", "JK", "4H")]
     assert jokers_adjacent([6, 2, 3, 4, 5, 1], deck) == [6, 2, 4, 5, 3, 1]

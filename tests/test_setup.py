@@ -207,6 +207,6 @@ def test_problems_of_an_explicit_map():
 
 
 def test_every_seeded_map_keeps_targets_apart_and_off_mountains():
-    from bgrid.rules.mission import mission_from_seed
+    from bgrid.challenges.mission import mission_from_seed
     for seed, ridges in itertools.product(range(40), (1, 4)):
         assert mission_from_seed(seed, ridges=ridges).game_map.problems() == []

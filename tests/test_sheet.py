@@ -16,7 +16,7 @@ import pytest
 from bgrid.generator import sheet
 from bgrid.generator.qr import QUIET_ZONE, qr_matrix, qr_svg
 from bgrid.rules.errors import BGridError
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 
 from pdf_probe import MM, reader, stroked_segments, unembedded_fonts
 

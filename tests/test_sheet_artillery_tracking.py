@@ -8,10 +8,10 @@ from __future__ import annotations
 from itertools import permutations
 
 from bgrid.generator.sheet import longest_mission_turns
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import Dice, random_action, random_card_index, start_state
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import Dice, random_action, random_card_index, start_state
 from bgrid.rules.engine import apply_legal, reveal_drawn
-from bgrid.rules.seeding import stream
+from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES, Phase
 
 COLUMN_MM = 9 * 192 / 181  # an art column on A4 (sheet.LOG_COLUMNS shares over 192 mm)

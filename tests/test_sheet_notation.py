@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bgrid.generator import sheet
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 from bgrid.verifier.log_parser import parse_log
 
 from pdf_probe import reader

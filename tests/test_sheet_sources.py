@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.map_source import mission_source
 
@@ -92,7 +92,7 @@ def test_explicit_map_header_prints_its_map(tmp_path):
 
 def test_blank_sheet_has_an_empty_board_and_a_setup_box(tmp_path):
     from bgrid.generator.sheet import board_context
-    from bgrid.rules.map_sources import blank_source
+    from bgrid.challenges.map_sources import blank_source
     from bgrid.rules.ruleset import load_ruleset
 
     pages = sheet_pages(tmp_path, "--blank")

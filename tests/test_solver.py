@@ -10,9 +10,9 @@ from bgrid.cli import cli
 from bgrid.cmd_solve import solution_log
 from bgrid.rules.actions import Bomb, Move
 from bgrid.rules.cards import Card
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.search import play_plan
-from bgrid.rules.solver import Member, solve, solve_mission
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.search import play_plan
+from bgrid.players.solver import Member, solve, solve_mission
 from bgrid.verifier.verify import verify_log
 
 from engine_boards import RULESET, board, stacked
@@ -112,7 +112,7 @@ def test_solve_write_log_into_a_missing_folder_is_refused_before_searching(tmp_p
 
 
 def test_pack_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(tmp_path, monkeypatch):
-    import bgrid.rules.solver as solver
+    import bgrid.players.solver as solver
     monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
     # With the one diving search, seeds 4-8 solve to defeats and seed 9 to a victory.
     outcomes = {s: solve_mission(mission_from_seed(s)).best.outcome for s in range(4, 10)}
@@ -130,7 +130,7 @@ def test_pack_winnable_needs_a_challenge_deck(tmp_path):
 
 
 def test_daily_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(monkeypatch):
-    import bgrid.rules.solver as solver
+    import bgrid.players.solver as solver
     monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
     plain = json.loads(CliRunner().invoke(cli, ["daily", "--date", "2026-12-01", "--json"]).output)
     result = CliRunner().invoke(cli, ["daily", "--date", "2026-12-01", "--winnable", "--json"])
@@ -144,7 +144,7 @@ def test_daily_winnable_takes_the_first_seed_onward_that_solves_to_a_victory(mon
 
 
 def test_daily_winnable_pack_says_winnable_with_the_par_on_its_map(tmp_path, monkeypatch):
-    import bgrid.rules.solver as solver
+    import bgrid.players.solver as solver
     monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
     result = CliRunner().invoke(cli, ["daily", "--date", "2026-12-01", "--winnable", "--pack",
                                       "--out", str(tmp_path)])
@@ -157,7 +157,7 @@ def test_daily_winnable_pack_says_winnable_with_the_par_on_its_map(tmp_path, mon
 
 
 def test_verify_par_shows_the_challenge_par_beside_the_score(tmp_path, monkeypatch):
-    import bgrid.rules.solver as solver
+    import bgrid.players.solver as solver
     monkeypatch.setattr(solver, "PORTFOLIO", QUICK)
     mission = mission_from_seed(9)
     par = solve_mission(mission).best

@@ -9,9 +9,9 @@ from bgrid.rules import engine
 from bgrid.rules.actions import Guns, Move
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.errors import NotationError
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import random_action, random_card, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import random_action, random_card, start_state
+from bgrid.challenges.seeding import stream
 from bgrid.rules.state import GameState, Phase
 
 from engine_boards import board, card, placed

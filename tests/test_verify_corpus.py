@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bgrid.rules.board import Cell
-from bgrid.rules.mission import mission_from_seed
+from bgrid.challenges.mission import mission_from_seed
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.map_source import mission_source
 from bgrid.verifier.verify import verify_log

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.seeding import stream
-from bgrid.rules.log_writer import simulated_log
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.challenges.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
 
 LOGS = Path(__file__).parent / "logs"
 SECRET = "root:$6$a-line-of-the-shadow-file:19000:0:99999:7:::"

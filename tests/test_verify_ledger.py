@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.rules.events import Damage, TurnStarted
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import play_out, replay, start_state
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import play_out, replay, start_state
+from bgrid.challenges.seeding import stream
 from bgrid.rules.log_writer import write_log
 from bgrid.verifier.verify import verify_log
 

@@ -31,8 +31,8 @@ from collections import Counter
 import pytest
 
 from bgrid.rules.cards import FULL_DECK
-from bgrid.rules.challenge import ChallengeSpec, encode_code
-from bgrid.rules.mission import mission_from_code
+from bgrid.challenges.codes import ChallengeSpec, encode_code
+from bgrid.challenges.mission import mission_from_code
 from bgrid.verifier.verify import verify_log
 
 QUIET_MAP = ("map mountains: H9 H10 I8 J8\n"
@@ -665,9 +665,9 @@ def _cards_taken(text: str):
 
 
 def test_challenge_reshuffle_order_and_the_expected_card_after_it():
-    from bgrid.rules.mission import mission_from_seed
-    from bgrid.rules.seeding import stream
-    from bgrid.rules.log_writer import simulated_log
+    from bgrid.challenges.mission import mission_from_seed
+    from bgrid.challenges.seeding import stream
+    from bgrid.players.simulated_logs import simulated_log
     checked = 0
     for k in (11, 13, 15, 17):  # simulated random players on challenge decks that ran out twice
         mission = mission_from_seed(100 + k, "easy")

@@ -11,7 +11,7 @@ The board is the one of test_verify_messages:
 
 from __future__ import annotations
 
-from bgrid.rules.challenge import decode_code
+from bgrid.challenges.codes import decode_code
 from bgrid.verifier.messages import CATALOG, QUOTE_WIDTH, LogError, cites
 from bgrid.verifier.report_html import error_view
 from bgrid.verifier.verify import verify_log

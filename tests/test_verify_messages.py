@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bgrid.rules.mission import mission_from_code
+from bgrid.challenges.mission import mission_from_code
 from bgrid.verifier import replay as replay_module
 from bgrid.verifier.log_parser import MAX_BYTES
 from bgrid.verifier.messages import CATALOG

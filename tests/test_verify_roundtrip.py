@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from bgrid.rules.cards import FULL_DECK, Card
 from bgrid.rules.engine import score
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.seeding import stream
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.challenges.seeding import stream
 from bgrid.verifier.log_parser import parse_log
-from bgrid.rules.log_writer import simulated_log
+from bgrid.players.simulated_logs import simulated_log
 from bgrid.verifier.verify import verify_log
 
 GAMES = 120

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.playout import simulate
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.playout import simulate
+from bgrid.players.simulated_logs import simulated_log, simulated_logs
 from bgrid.rules import log_writer
 from bgrid.verifier.log_parser import parse_log
 from bgrid.verifier.report_html import render_report
@@ -25,7 +26,7 @@ def test_written_logs_are_simulates_games(challenge_deck):
     """Game k of ``simulate`` and log k are the same game: same scores, in order."""
     mission = mission_from_seed(1944, "hard", 2)
     result = simulate(mission, 12, 3, challenge_deck=challenge_deck)
-    logs = list(log_writer.simulated_logs(mission, 12, 3, challenge_deck=challenge_deck))
+    logs = list(simulated_logs(mission, 12, 3, challenge_deck=challenge_deck))
     verdicts = [verify_log(text) for _, text in logs]
     assert all(v.verdict == "valid" for v in verdicts)
     assert [v.score.total for v in verdicts] == list(result.scores)
@@ -33,8 +34,8 @@ def test_written_logs_are_simulates_games(challenge_deck):
 
 
 def test_written_logs_are_already_canonical():
-    rng = __import__("bgrid.rules.seeding", fromlist=["stream"]).stream("standard-1", "canon", 1)
-    text, _ = log_writer.simulated_log(mission_from_seed(77), rng, challenge_deck=True)
+    rng = __import__("bgrid.challenges.seeding", fromlist=["stream"]).stream("standard-1", "canon", 1)
+    text, _ = simulated_log(mission_from_seed(77), rng, challenge_deck=True)
     log = parse_log(text)
     body = text.split("\n\n", 1)[1]
     assert "\n".join(s.canonical() for s in log.statements) + "\n" == body

@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.blind import BlindBenchmark, blind_benchmark, median_interval_ranks
-from bgrid.rules.challenge import ChallengeSpec
-from bgrid.rules.log_writer import simulated_logs
-from bgrid.rules.mission import Mission, mission_from_code
-from bgrid.rules.playout import PLAYERS, simulate
-from bgrid.rules.solver import solve
+from bgrid.players.blind import BlindBenchmark, blind_benchmark, median_interval_ranks
+from bgrid.challenges.codes import ChallengeSpec
+from bgrid.players.simulated_logs import simulated_logs
+from bgrid.challenges.mission import Mission, mission_from_code
+from bgrid.players.playout import PLAYERS, simulate
+from bgrid.players.solver import solve
 
 from engine_boards import RULESET, board, stacked
 from test_solver import SMALL
@@ -80,7 +80,7 @@ def test_simulate_reports_how_many_games_differ():
 
 
 def test_solve_blind_adds_the_blind_benchmark_beside_the_open_deck_par(monkeypatch):
-    import bgrid.rules.solver as solver
+    import bgrid.players.solver as solver
     from test_solver import QUICK
 
     monkeypatch.setattr(solver, "PORTFOLIO", QUICK)

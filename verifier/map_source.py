@@ -13,7 +13,7 @@ from functools import cached_property
 
 from ..rules.cards import Card
 from ..rules.errors import BGridError, ChallengeCodeError
-from ..rules.mission import map_from_spec, mission_from_code, validate_spec
+from ..challenges.mission import map_from_spec, mission_from_code, validate_spec
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
 from ..rules.setup import GameMap, SetupError, build_map_from_setup_lines
 from .messages import LogError

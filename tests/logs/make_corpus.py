@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bgrid.rules.mission import mission_from_seed
-from bgrid.rules.seeding import stream
-from bgrid.rules.log_writer import simulated_log
+from bgrid.challenges.mission import mission_from_seed
+from bgrid.challenges.seeding import stream
+from bgrid.players.simulated_logs import simulated_log
 
 OUT = Path(__file__).parent / "corpus"
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
@@ -75,7 +75,7 @@ WINS = (("win-own", 2011, 3, "win-11", False), ("win-challenge", 2084, 1, "win-8
 
 
 def wins() -> None:
-    from bgrid.rules.playout import PLAYERS
+    from bgrid.players.playout import PLAYERS
 
     for name, seed, ridges, label, challenge in WINS:
         mission = mission_from_seed(seed, "normal", ridges)

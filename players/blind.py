@@ -1,10 +1,10 @@
 """The blind benchmark of a challenge (R42): the strong player's median score on the
 challenge deck, drawing blind, over K runs with distinct sampling seeds.
 
-A challenge has two yardsticks. The **open-deck par** (``rules.solver``) is the best score the
+A challenge has two yardsticks. The **open-deck par** (``players.solver``) is the best score the
 solver finds with every card in view; a challenge's stacking list is public, so studying it is
 allowed (R42). The **blind benchmark** measures the other game, the one a player plays who
-turns the cards up one at a time: the strong player (``rules.strong``) never looks at the
+turns the cards up one at a time: the strong player (``players.strong``) never looks at the
 order of the pile, it samples shuffles of the cards it has not seen. Run ``k`` samples with
 its own seeded stream (``sim-k`` of the benchmark's seed), so the K runs are K different
 draws of the player's guesses on the one fixed deck.
@@ -92,7 +92,7 @@ def _number(x: float) -> int | float:
 def blind_benchmark(mission, runs: int | None = None, seed: int = BLIND_SEED,
                     progress=None) -> BlindBenchmark:
     """The strong player's scores on the challenge deck of ``mission``, run ``k`` sampling
-    with the stream ``sim-k`` of ``seed`` (``rules.playout.simulate``); :data:`BLIND_RUNS`
+    with the stream ``sim-k`` of ``seed`` (``players.playout.simulate``); :data:`BLIND_RUNS`
     runs unless told."""
     runs = BLIND_RUNS if runs is None else runs
     result = simulate(mission, runs, seed, challenge_deck=True, player="strong", progress=progress)

@@ -3,12 +3,12 @@
 A challenge deck (R25, R26) fixes every card, so the mission is a one-player game of perfect
 information. Exhaustive search is out of reach (thousands of distinct states after two
 turns, missions of 15–30 turns), so the par is the best of a fixed, versioned portfolio of
-beam searches over whole turns (:func:`rules.search.turn_outcomes`):
+beam searches over whole turns (:func:`players.search.turn_outcomes`):
 
 * a node is the state at the first decision of a turn (or the end of the mission);
 * the beam's layers are keyed by the cards drawn so far (the fuel used, which every turn
   increases), not by turn number; each layer keeps its ``width`` best nodes by a heuristic
-  value, and states already met (:func:`rules.search.state_key`) are dropped;
+  value, and states already met (:func:`players.search.state_key`) are dropped;
 * a node that cannot beat the best end found, even destroying everything left, is pruned;
 * each turn's outcomes are those of its first ``turn_limit`` distinct states (breadth-first,
   so every first play is kept): a turn with Kings and Jokers holds thousands.
@@ -31,11 +31,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .board import CELLS, distance
-from .cards import ACE, JOKER_RANK
-from .engine import new_game, score
+from ..rules.board import CELLS, distance
+from ..rules.cards import ACE, JOKER_RANK
+from ..rules.engine import new_game, score
+from ..rules.state import GameState, Outcome
 from .search import best_possible, card_mask, run_chance, turn_outcomes
-from .state import GameState, Outcome
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
 PORTFOLIO_VERSION = 2
@@ -283,7 +283,7 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
 
 
 def solve_mission(mission, **options) -> Par:
-    """:func:`solve` for a ``rules.mission.Mission`` (its challenge deck)."""
+    """:func:`solve` for a ``challenges.mission.Mission`` (its challenge deck)."""
     return solve(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
                  mission.reshuffle, **options)
 
@@ -302,8 +302,8 @@ def is_winnable(mission, **options) -> bool:
 def winning_par(spec, **options) -> int | None:
     """The par of a ``ChallengeSpec``'s challenge deck when the portfolio's solve finds a
     victory, else None: the ``accept`` test of winnable dated challenges
-    (``rules.daily.dated_spec``), which keeps the par it found for the sheet."""
-    from .mission import mission_from_spec
+    (``challenges.daily.dated_spec``), which keeps the par it found for the sheet."""
+    from ..challenges.mission import mission_from_spec
 
     best = solve_mission(mission_from_spec(spec), **options).best
     return best.score if best is not None and best.is_victory else None
@@ -315,8 +315,8 @@ def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
     par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory."""
     from dataclasses import replace
 
-    from .errors import BGridError
-    from .mission import mission_from_spec
+    from ..rules.errors import BGridError
+    from ..challenges.mission import mission_from_spec
 
     for seed in range(spec.seed, spec.seed + tries):
         mission = mission_from_spec(replace(spec, seed=seed))

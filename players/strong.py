@@ -1,7 +1,7 @@
 """The strong own-deck player of ``bgrid simulate --player strong``: determinised look-ahead
 to the end of the turn.
 
-The greedy player (``rules.greedy``) judges a play by where the bomber ends up and never sees
+The greedy player (``players.greedy``) judges a play by where the bomber ends up and never sees
 the Automa step that follows, which is where most of its missions are lost (damage). This
 player takes greedy's best few plays as candidates and, for each of ``SAMPLES`` shuffles of
 the cards it cannot see (the draw pile of an own deck is unordered, so any order is one the
@@ -13,14 +13,14 @@ The shuffles come from the simulation's dice: a game is the same for a given sim
 
 from __future__ import annotations
 
-from .actions import EndPhase
-from .board import distance
-from .engine import apply_legal, reveal_drawn, score
+from ..rules.actions import EndPhase
+from ..rules.board import distance
+from ..rules.engine import apply_legal, reveal_drawn, score
+from ..rules.ruleset import Play
+from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
 from .greedy import greedy_action, valued_actions
-from .legality import legal_plays_by_kind
-from .ruleset import Play
+from ..rules.legality import legal_plays_by_kind
 from .search import state_key
-from .state import CHANCE_PHASES, GameState, Outcome, Phase
 
 #: Shuffles of the unseen cards each candidate is judged on.
 SAMPLES = 8

@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from .actions import Action, Move
-from .cards import FULL_DECK, JOKER_RANK
-from .engine import apply, apply_legal, reveal, reveal_drawn, score
-from .legality import legal_actions
-from .movement import trace_steps
-from .ruleset import Play
-from .state import CHANCE_PHASES, GameState, Phase
+from ..rules.actions import Action, Move
+from ..rules.cards import FULL_DECK, JOKER_RANK
+from ..rules.engine import apply, apply_legal, reveal, reveal_drawn, score
+from ..rules.legality import legal_actions
+from ..rules.movement import trace_steps
+from ..rules.ruleset import Play
+from ..rules.state import CHANCE_PHASES, GameState, Phase
 
 # One bit per card; the two Jokers share bit 52, so a sum counts them (0, 1 << 52, 1 << 53)
 # and stays a faithful multiset code.

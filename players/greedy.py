@@ -1,7 +1,7 @@
 """A greedy player: one step of look-ahead with a hand-written value, for ``bgrid simulate
 --player greedy``.
 
-The random player (``rules.playout``) is a floor that almost never wins, so its win rate says
+The random player (``players.playout``) is a floor that almost never wins, so its win rate says
 little about a mission. This player does what a beginner would: bomb when over a target, shoot
 when it can destroy, fly toward the nearest bunker, come down to the low bombing band over a
 target, never crash on purpose, avoid leaving the map. Ties are broken with the seeded dice,
@@ -10,11 +10,11 @@ and it only plays actions from ``engine.legal_actions_by_kind``.
 
 from __future__ import annotations
 
-from .actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
-from .board import Cell, distance
-from .legality import altitude_delta, legal_actions_by_kind, trace_move
-from .ruleset import Play
-from .state import GameState
+from ..rules.actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from ..rules.board import Cell, distance
+from ..rules.legality import altitude_delta, legal_actions_by_kind, trace_move
+from ..rules.ruleset import Play
+from ..rules.state import GameState
 
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker can always be declared a bomb
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)

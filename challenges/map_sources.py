@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from ..rules.cards import Card
+from ..rules.ruleset import Ruleset
+from ..rules.setup import GameMap
 from .mission import Mission
-from .ruleset import Ruleset
-from .setup import GameMap
 
 KINDS = ("challenge", "seed", "setup", "map", "blank")
 

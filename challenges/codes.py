@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ChallengeCodeError
-from .notation import ascii_upper
-from .ruleset import DEFAULT_RULESET, load_ruleset, ruleset_for_code_version
+from ..rules.errors import ChallengeCodeError
+from ..rules.notation import ascii_upper
+from ..rules.ruleset import DEFAULT_RULESET, load_ruleset, ruleset_for_code_version
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}

@@ -6,7 +6,7 @@ so anyone can re-implement it:
 
 1. The key of a day is its date ``YYYY-MM-DD``; the key of a week is its ISO week
    ``YYYY-Www`` (ISO year, week 01–53, e.g. ``2026-W49``), the week a date falls in.
-2. The seeded stream of ``rules.seeding`` for the purpose ``daily`` or ``weekly`` and that
+2. The seeded stream of ``challenges.seeding`` for the purpose ``daily`` or ``weekly`` and that
    key: SHAKE-256 of the ASCII text ``bgrid/<ruleset>/daily/<key>`` (or ``…/weekly/…``),
    read as unsigned 64-bit big-endian integers. The seed is the top 40 bits of the first
    integer (the integer shifted right by 24).
@@ -17,7 +17,7 @@ so anyone can re-implement it:
    ``R[((w - 1) div |D|) mod |R|]``: the difficulty changes every week, the ridge count every
    ``|D|`` weeks (standard-1: week 1 easy with 1 ridge, week 2 normal with 1, …, week 5 easy
    with 2 ridges).
-4. The code is the challenge code (``rules.challenge``) of that ruleset, difficulty, ridge
+4. The code is the challenge code (``challenges.codes``) of that ruleset, difficulty, ridge
    count and seed.
 
 A caller may ask for a code whose mission passes a test (``accept``, e.g. "a solver finds
@@ -36,9 +36,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from .challenge import MAX_SEED, SEED_BITS, ChallengeSpec, encode_code
-from .errors import BGridError
-from .ruleset import DEFAULT_RULESET, load_ruleset
+from ..rules.errors import BGridError
+from ..rules.ruleset import DEFAULT_RULESET, load_ruleset
+from .codes import MAX_SEED, SEED_BITS, ChallengeSpec, encode_code
 from .seeding import SeededStream
 
 DAILY, WEEKLY = "daily", "weekly"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
-from .challenge import ChallengeSpec, check_seed, decode_code, encode_code
-from .ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
-from .errors import BGridError
+from ..rules.cards import Card
+from ..rules.errors import BGridError
+from ..rules.ruleset import DEFAULT_RULESET, Ruleset, load_ruleset
+from ..rules.setup import GameMap, build_map
+from .codes import ChallengeSpec, check_seed, decode_code, encode_code
 from .seeding import jokers_adjacent, reshuffle_numbers, shuffled_deck
-from .setup import GameMap, build_map
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def map_from_spec(spec: ChallengeSpec) -> tuple[GameMap, dict]:
 
 def mission_from_spec(spec: ChallengeSpec) -> Mission:
     """The seeded mission: two setup draws (R5), the map (R1–R3), the play deck (R25) and
-    the reshuffle numbers (R26), each from its own seeded stream (``rules.seeding``)."""
+    the reshuffle numbers (R26), each from its own seeded stream (``challenges.seeding``)."""
     rs = load_ruleset(spec.ruleset)
     game_map, record = map_from_spec(spec)
     deck = tuple(shuffled_deck(rs.name, "play-deck", spec.seed))

@@ -2,7 +2,7 @@
 with a Wilson score interval, shown as one to five stars (more stars, harder map).
 
 The rating measures the map with the player's own shuffled deck, not the challenge deck:
-the solver's par (``rules.solver``) wins almost every challenge at every difficulty, so it
+the solver's par (``players.solver``) wins almost every challenge at every difficulty, so it
 says little about how hard a map is to play without knowing the cards.
 """
 

@@ -4,7 +4,7 @@ A playout alternates the engine's chance nodes and decisions until the mission e
 come from a card source: the challenge deck's own order (``reveal`` the top card), or the
 player's own deck, where any card of the draw pile may come next — drawing a uniformly random
 card of the draw pile at every chance node is exactly a uniformly shuffled deck (and a uniform
-reshuffle at an exhaustion). Every random number comes from ``rules.seeding`` streams, so a
+reshuffle at an exhaustion). Every random number comes from ``challenges.seeding`` streams, so a
 simulation is the same on every machine.
 
 The random player picks uniformly among the *kinds* of legal decision first (move, altitude,
@@ -20,12 +20,12 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .engine import apply, apply_legal, new_game, reveal, reveal_drawn, score
+from ..challenges.mission import Mission
+from ..challenges.seeding import SeededStream, stream
+from ..rules.engine import apply, apply_legal, new_game, reveal, reveal_drawn, score
+from ..rules.legality import legal_plays_by_kind
+from ..rules.state import CHANCE_PHASES, GameState, Phase
 from .greedy import greedy_action
-from .legality import legal_plays_by_kind
-from .mission import Mission
-from .seeding import SeededStream, stream
-from .state import CHANCE_PHASES, GameState, Phase
 from .strong import strong_action
 
 

@@ -32,7 +32,7 @@ import hashlib
 import struct
 from functools import cache
 
-from .cards import FULL_DECK, Card
+from ..rules.cards import FULL_DECK, Card
 
 _WORD = 8
 _LIMIT = 1 << 64
@@ -137,7 +137,7 @@ def jokers_adjacent(numbers, deck) -> list[int]:
     """Step 4 of the procedure (R41): the two Jokers of ``deck`` get consecutive reshuffle numbers,
     the relative order of all other cards unchanged.
 
-    >>> from .cards import Card
+    >>> from bgrid.rules.cards import Card
     >>> deck = [Card.parse(t) for t in ("JK", "2H", "3H", "JK")]
     >>> jokers_adjacent([1, 2, 3, 4], deck)
     [1, 3, 4, 2]

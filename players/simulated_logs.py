@@ -1,0 +1,46 @@
+"""Simulated missions written as logs: the games ``bgrid simulate --logs`` plays, as a player
+at the table would have written them (:mod:`rules.log_writer` writes the text)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..challenges.mission import Mission
+from ..challenges.seeding import stream
+from ..rules.engine import score
+from ..rules.log_writer import write_log
+from ..rules.state import GameState
+from .playout import play_out, replay, start_state
+
+
+def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -> tuple[str, GameState]:
+    """Play ``mission`` to its end as ``players.playout`` does (its random legal player, or
+    ``player``, a decision function of the engine's playout) and return (the log, the final
+    state). The game is played by ``play_out`` itself and its recorded steps replayed for
+    the events, so the log is exactly the game ``simulate`` plays with the same stream.
+    The log claims the engine's own outcome and score."""
+    trace: list = []
+    start = start_state(mission, challenge_deck)
+    if player is None:
+        play_out(start.copy(), rng, trace)
+    else:
+        play_out(start.copy(), rng, trace, player=player)
+    events = [ev for step in replay(start, trace) for ev in step]
+    state = start
+    claim = (str(state.outcome), score(state).total)
+    spec = mission.spec
+    if challenge_deck:
+        return write_log(events, challenge=mission.code, claim=claim), state
+    return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
+                     claim=claim), state
+
+
+def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
+                   player=None) -> Iterator[tuple[str, str]]:
+    """(file name, log text) of the games ``players.playout.simulate`` plays: game ``k`` uses the
+    seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
+    ``game-00000.log`` …"""
+    for k in range(games):
+        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
+                                challenge_deck=challenge_deck, player=player)
+        yield f"game-{k:05d}.log", text
