@@ -80,6 +80,8 @@ def play(task: dict) -> dict:
         out["greedy_cpu"] = t1 - t0
         out["strong_wins"] = simulate(mission, task["strong_games"], 0, player="strong").wins
         out["strong_cpu"] = time.process_time() - t1
+    elif task["kind"] == "dominance":
+        out |= duel(mission, task)
     elif task["kind"] == "retest":
         out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
@@ -96,12 +98,37 @@ def play(task: dict) -> dict:
     return out
 
 
+def duel(mission, task: dict) -> dict:
+    """Greedy and strong on one map and deck: wins, mean score, each player's CPU a game
+    (strong: every game timed, so the worst game is known) and strong's different games."""
+    challenge = task["deck"] == "challenge"
+    out: dict = {}
+    t0 = time.process_time()
+    greedy = simulate(mission, task["greedy_games"], 0, challenge_deck=challenge, player="greedy")
+    out |= {"greedy_wins": greedy.wins, "greedy_mean": greedy.mean_score,
+            "greedy_cpu": (time.process_time() - t0) / task["greedy_games"]}
+    times, last = [], [time.process_time()]
+
+    def tick(_):
+        now = time.process_time()
+        times.append(now - last[0])
+        last[0] = now
+
+    strong = simulate(mission, task["strong_games"], 0, challenge_deck=challenge, player="strong",
+                      progress=tick)
+    return out | {"strong_wins": strong.wins, "strong_mean": strong.mean_score,
+                  "strong_scores": list(strong.scores), "strong_game_cpu": times,
+                  "strong_distinct": strong.distinct}
+
+
 def _spread(count: int, maps: int) -> set[int]:
     """``count`` map indices spread over ``range(maps)``, so a cut run has some of each task."""
     return {k * maps // count for k in range(min(count, maps))} if count else set()
 
 
 def tasks(args) -> list[dict]:
+    if args.dominance_maps:
+        return dominance_tasks(args)
     out = []
     retest, solve = _spread(args.retest_maps, args.maps), _spread(args.solver_maps, args.maps)
     for i in range(args.maps):
@@ -117,8 +144,22 @@ def tasks(args) -> list[dict]:
     return out
 
 
+def dominance_tasks(args) -> list[dict]:
+    """``--dominance-maps`` maps from ``--first-seed`` on, going round the 16 cells (difficulty
+    × ridges), each played on its own deck and on its challenge deck."""
+    out = []
+    for i in range(args.dominance_maps):
+        cell = {"difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
+                "seed": args.first_seed + i}
+        for deck in ("own", "challenge"):
+            out.append(cell | {"kind": "dominance", "deck": deck, "greedy_games": args.greedy_games,
+                               "strong_games": args.strong_games})
+    return out
+
+
 def _key(record: dict) -> tuple:
-    return record["kind"], record["difficulty"], record["ridges"], record["seed"]
+    return (record["kind"], record["difficulty"], record["ridges"], record["seed"],
+            record.get("deck", "own"))
 
 
 def read(path: Path) -> list[dict]:
@@ -151,8 +192,60 @@ def _rate(wins: int, games: int) -> str:
     return f"{wins / games:.1%} [{low:.1%}, {high:.1%}]"
 
 
+def dominance_report(duels: list[dict]) -> None:
+    """Strong against greedy map by map: mean scores, win rates beyond both Wilson intervals,
+    CPU a game, different games on a challenge deck."""
+    print(f"Strong against greedy, map by map: {len(duels)} map-decks "
+          f"({duels[0]['greedy_games']} greedy and {duels[0]['strong_games']} strong games each; "
+          f"seeds {min(r['seed'] for r in duels)}-{max(r['seed'] for r in duels)}).\n")
+    print("| deck | difficulty | maps | strong mean ≥ greedy mean | strong mean | greedy mean "
+          "| greedy wins beyond both intervals |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for deck in ("own", "challenge"):
+        for difficulty in (*DIFFICULTIES, "all"):
+            cell = [r for r in duels if r["deck"] == deck and difficulty in ("all", r["difficulty"])]
+            if not cell:
+                continue
+            ok = sum(r["strong_mean"] >= r["greedy_mean"] for r in cell)
+            worse = [r for r in cell if _beyond(r)]
+            print(f"| {deck} | {difficulty} | {len(cell)} | {ok}/{len(cell)} = {ok / len(cell):.0%} "
+                  f"| {statistics.fmean(r['strong_mean'] for r in cell):.2f} "
+                  f"| {statistics.fmean(r['greedy_mean'] for r in cell):.2f} | {len(worse)} |")
+    ok = sum(r["strong_mean"] >= r["greedy_mean"] for r in duels)
+    low, high = wilson_interval(ok, len(duels))
+    print(f"\nAll map-decks: strong's mean score ≥ greedy's on {ok}/{len(duels)} = {ok / len(duels):.1%} "
+          f"[{low:.1%}, {high:.1%}]")
+    for r in sorted(duels, key=lambda r: r["strong_mean"] - r["greedy_mean"])[:8]:
+        if r["strong_mean"] < r["greedy_mean"]:
+            print(f"  below: seed {r['seed']} {r['difficulty']} {r['ridges']} ridges, {r['deck']} deck: "
+                  f"strong {r['strong_mean']:.2f} ({r['strong_wins']}/{r['strong_games']} won), "
+                  f"greedy {r['greedy_mean']:.2f} ({r['greedy_wins']}/{r['greedy_games']} won)")
+    games = sorted(t for r in duels for t in r["strong_game_cpu"])
+    print(f"Strong CPU a game (one core, nice 10, shared machine): median {statistics.median(games):.3f} s, "
+          f"90th percentile {games[int(0.9 * (len(games) - 1))]:.3f} s, worst {games[-1]:.3f} s "
+          f"over {len(games)} games; greedy median "
+          f"{statistics.median(r['greedy_cpu'] for r in duels):.4f} s")
+    chal = [r for r in duels if r["deck"] == "challenge"]
+    if chal:
+        print(f"Challenge deck: {sum(r['strong_distinct'] for r in chal)} different strong games of "
+              f"{sum(r['strong_games'] for r in chal)}; maps with every game the same: "
+              f"{sum(r['strong_distinct'] == 1 for r in chal)}/{len(chal)}")
+
+
+def _beyond(r: dict) -> bool:
+    """Greedy's win rate above strong's with the two Wilson intervals apart."""
+    return wilson_interval(r["greedy_wins"], r["greedy_games"])[0] > \
+        wilson_interval(r["strong_wins"], r["strong_games"])[1]
+
+
 def report(path: Path) -> None:
     records = read(path)
+    duels = [r for r in records if r["kind"] == "dominance"]
+    if duels:
+        dominance_report(duels)
+        if len(duels) == len(records):
+            return
+        print()
     plays = [r for r in records if r["kind"] == "play"]
     by_cell = defaultdict(list)
     for r in plays:
@@ -261,6 +354,9 @@ def main() -> None:
     parser.add_argument("--solver-nodes", type=int, default=None,
                         help="every member's node budget (default: the standard portfolio's)")
     parser.add_argument("--first-seed", type=int, default=5000)
+    parser.add_argument("--dominance-maps", type=int, default=0,
+                        help="instead of the table: strong against greedy on this many maps, "
+                             "own and challenge deck (--greedy-games, --strong-games each)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     if args.report:

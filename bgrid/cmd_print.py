@@ -51,16 +51,21 @@ def _deck_options(func):
     return func
 
 
+#: ``--rate`` without a number: play until the stars hold (a number typed is at least 1).
+_ADAPTIVE = 0
+
+
 def _rate_option(func):
-    from .players.rating import RATING_GAMES
+    from .players.rating import RATING_BATCH, RATING_MOST
 
     return click.option(
-        "--rate", type=WholeNumber(1, 100_000), is_flag=False, flag_value=RATING_GAMES, default=None,
+        "--rate", type=WholeNumber(1, 100_000), is_flag=False, flag_value=_ADAPTIVE, default=None,
         metavar="[GAMES]",
         help=f"Rate the map's difficulty (1-5 stars, more is harder) from GAMES games of the strong "
-             f"player with its own shuffled deck ({RATING_GAMES} if no number; sim seed 0, so the "
-             f"same stars every time) and print the stars and the games on the sheet (and the "
-             f"numbers in map.json). Takes about a third of a second a game.")(func)
+             f"player with its own shuffled deck (no number: batches of {RATING_BATCH} games until "
+             f"the stars hold, at most {RATING_MOST}; sim seed 0, so the same stars every time) and "
+             f"print the stars, their interval and the games on the sheet (and the numbers in "
+             f"map.json). Takes about a tenth of a second a game.")(func)
 
 
 def _check_rate(rate: int | None, source) -> None:
@@ -74,6 +79,9 @@ def _rating(source, games: int | None):
         return None
     from .players.rating import rate_mission
 
+    if games == _ADAPTIVE:
+        click.echo("rating with the strong player until the stars hold…", err=True)
+        return rate_mission(source.mission, None)
     click.echo(f"rating over {games} games of the strong player…", err=True)
     return rate_mission(source.mission, games)
 
@@ -150,7 +158,7 @@ def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png
       bgrid sheet --seed 7 --ridges 3 --out mission7.pdf
       bgrid sheet --blank                  # set up at the table with a real deck
       bgrid sheet --header ada.log         # the mission a log header names
-      bgrid sheet --seed 1944 --rate       # stars in the header: 64 games of the strong player
+      bgrid sheet --seed 1944 --rate       # stars in the header: the strong player until they hold
     """
     from .generator.sheet import render_sheet, sheet_name
 

@@ -131,19 +131,20 @@ PLAYERS = {"random": random_action, "greedy": greedy_action, "strong": strong_ac
 
 
 def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,
-             player: str = "random", progress=None) -> SimulationResult:
+             player: str = "random", progress=None, first: int = 0) -> SimulationResult:
     """``games`` playouts of ``mission`` by ``player`` (a key of :data:`PLAYERS`). Game ``k``
     draws every random number (an own deck's cards, the players' tie breaks, the strong
     player's sampled shuffles) from its own seeded stream, ``sim-<k>`` of ``seed``
     (:func:`game_stream`): on a challenge deck, where the cards are fixed, that stream is the
     game's own sampling seed. ``distinct`` counts the different games (equal card and decision
     sequences are one game): a player that ignores its dice repeats itself on a challenge
-    deck. ``progress``, if given, is called with 1 after each game."""
+    deck. ``first`` numbers the first game (a run continued where another stopped).
+    ``progress``, if given, is called with 1 after each game."""
     decide = PLAYERS[player]
     wins, scores, causes = 0, [], Counter[str]()
     seen: set[int] = set()
     start = start_state(mission, challenge_deck)
-    for k in range(games):
+    for k in range(first, first + games):
         trace: list = []
         state = play_out(start.copy(), game_stream(mission, k, seed), trace, player=decide)
         seen.add(hash(tuple(trace)))
