@@ -30,9 +30,9 @@ CANDIDATES = 5
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
 FUEL_WEIGHT = 0.5
-AUTOMA_BOTTOM = 1
 BOMB_CARD = 4.0
 MOVE_CARD = 2.0
+TEMPO = 4.0
 #: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
 #: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
 PRIOR = 0.3
@@ -41,9 +41,9 @@ PRIOR = 0.3
 MARGIN = 3.0
 
 #: The value of a dead hand (:func:`is_dead_hand`) before its score: next to a defeat.
-DEAD_HAND = -900
+DEAD_HAND = -150.0
 #: The value of a stuck hand that an Automa move may free (:func:`is_stuck_hand`).
-STUCK_HAND = -20
+STUCK_HAND = -20.0
 
 _ONLY_END = {"end"}
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)
@@ -67,6 +67,10 @@ def strong_action(state: GameState, rng):
             continue
         seen.add(key)
         prior = PRIOR * value
+        if isinstance(action, EndPhase):
+            # Waiting is not free: the Automa turns a card (fuel) and fires either way, and a
+            # one-turn look-ahead cannot see the turns a wait throws away.
+            prior -= TEMPO * (state.ruleset.actions_per_turn - state.actions)
         ranked.append((prior + state_value(after), i, prior, action))
     ranked.sort(key=lambda item: (-item[0], item[1]))
     chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[3], EndPhase)]
@@ -96,20 +100,24 @@ def _shuffle(pile: list, rng) -> None:
 
 
 def _turn_value(world: GameState, action, rng) -> float:
-    """Play ``action`` in a copy of ``world``, the rest of the turn greedily with the top of
-    its (shuffled) pile for every card, and value where the next turn begins."""
+    """Play ``action`` in a copy of ``world`` (its pile shuffled), the rest of the turn
+    greedily, the Automa, and the next turn's draw; value where the next actions begin."""
     state = world.copy()
-    turn = state.turn
+    turn, exhaustions = state.turn, state.exhaustions
     apply_legal(state, action)
     phases, over, automa = CHANCE_PHASES, Phase.OVER, Phase.AUTOMA_REVEAL
     while state.phase is not over:
+        if state.exhaustions != exhaustions:
+            # The discard became the pile (R22) in the engine's order; drawing blind, the
+            # player cannot know it (a challenge's reshuffle numbers, R26, are not looked
+            # at): shuffle it like the rest of the unseen cards.
+            exhaustions = state.exhaustions
+            _shuffle(state.draw_pile, rng)
         if state.phase in phases:
-            if not state.draw_pile:  # an exhaustion restacks the discard (R22): the engine's
-                break               # order, not a shuffle, so stop the look-ahead here
             # The Automa's card from the bottom, the player's from the top: in a shuffled
             # pile any fixed places are a fair draw, and this way every candidate meets the
             # same Automa card however many cards it draws first.
-            reveal_drawn(state, len(state.draw_pile) - 1 if state.phase is automa and AUTOMA_BOTTOM else 0)
+            reveal_drawn(state, len(state.draw_pile) - 1 if state.phase is automa else 0)
         elif state.turn - turn >= HORIZON:
             break
         else:
