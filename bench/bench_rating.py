@@ -36,7 +36,7 @@ from pathlib import Path
 
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import simulate
-from bgrid.players.rating import stars_for, wilson_interval
+from bgrid.players.rating import rate_mission, stars_for, wilson_interval
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
 RIDGES = (1, 2, 3, 4)
@@ -82,6 +82,13 @@ def play(task: dict) -> dict:
         out["strong_cpu"] = time.process_time() - t1
     elif task["kind"] == "dominance":
         out |= duel(mission, task)
+    elif task["kind"] == "rerate":
+        ratings = []
+        for seed in (0, 1):
+            t1 = time.process_time()
+            rated = rate_mission(mission, task["games"], seed)
+            ratings.append({"wins": rated.wins, "games": rated.games, "cpu": time.process_time() - t1})
+        out["ratings"] = ratings
     elif task["kind"] == "retest":
         out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
@@ -129,6 +136,10 @@ def _spread(count: int, maps: int) -> set[int]:
 def tasks(args) -> list[dict]:
     if args.dominance_maps:
         return dominance_tasks(args)
+    if args.rerate_maps:
+        return [{"kind": "rerate", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
+                 "seed": args.first_seed + i, "games": args.rerate_games or None}
+                for i in range(args.rerate_maps)]
     out = []
     retest, solve = _spread(args.retest_maps, args.maps), _spread(args.solver_maps, args.maps)
     for i in range(args.maps):
@@ -238,14 +249,46 @@ def _beyond(r: dict) -> bool:
         wilson_interval(r["strong_wins"], r["strong_games"])[1]
 
 
+def rerate_report(rerates: list[dict]) -> None:
+    """Test–retest of the printed rating: each map rated with sim seeds 0 and 1."""
+    a = [r["ratings"][0]["wins"] / r["ratings"][0]["games"] for r in rerates]
+    b = [r["ratings"][1]["wins"] / r["ratings"][1]["games"] for r in rerates]
+    same = sum(stars_for(x) == stars_for(y) for x, y in zip(a, b, strict=True))
+    near = sum(abs(stars_for(x) - stars_for(y)) <= 1 for x, y in zip(a, b, strict=True))
+    games = [g["games"] for r in rerates for g in r["ratings"]]
+    cpu = sorted(g["cpu"] for r in rerates for g in r["ratings"])
+    mode = "adaptive" if rerates[0]["games"] is None else f"{rerates[0]['games']} games"
+    low, high = wilson_interval(same, len(rerates))
+    print(f"Test–retest of the rating ({mode}; sim seeds 0 and 1): {len(rerates)} maps, seeds "
+          f"{min(r['seed'] for r in rerates)}-{max(r['seed'] for r in rerates)}; Spearman "
+          f"{spearman(a, b):.2f}; stars equal on {same}/{len(rerates)} = {same / len(rerates):.0%} "
+          f"[{low:.0%}, {high:.0%}], within one on {near}/{len(rerates)}")
+    print(f"Games a rating played: median {statistics.median(games)}, most {max(games)}, "
+          f"mean {statistics.fmean(games):.0f}; CPU a rating: median {statistics.median(cpu):.1f} s, "
+          f"worst {cpu[-1]:.1f} s")
+    for name, values, key in (("difficulty", DIFFICULTIES, "difficulty"), ("ridges", RIDGES, "ridges")):
+        parts = []
+        for v in values:
+            cell = [r for r in rerates if r[key] == v]
+            wins = sum(g["wins"] for r in cell for g in r["ratings"])
+            played = sum(g["games"] for r in cell for g in r["ratings"])
+            if played:
+                parts.append(f"{v}: {_rate(wins, played)} ({len(cell)} maps)")
+        print(f"Strong's win rate by {name}, both ratings pooled: " + "; ".join(parts))
+
+
 def report(path: Path) -> None:
     records = read(path)
     duels = [r for r in records if r["kind"] == "dominance"]
+    rerates = [r for r in records if r["kind"] == "rerate"]
     if duels:
         dominance_report(duels)
-        if len(duels) == len(records):
-            return
         print()
+    if rerates:
+        rerate_report(rerates)
+        print()
+    if len(duels) + len(rerates) == len(records):
+        return
     plays = [r for r in records if r["kind"] == "play"]
     by_cell = defaultdict(list)
     for r in plays:
@@ -354,6 +397,10 @@ def main() -> None:
     parser.add_argument("--solver-nodes", type=int, default=None,
                         help="every member's node budget (default: the standard portfolio's)")
     parser.add_argument("--first-seed", type=int, default=5000)
+    parser.add_argument("--rerate-maps", type=int, default=0,
+                        help="instead of the table: rate this many maps twice (sim seeds 0 and 1)")
+    parser.add_argument("--rerate-games", type=int, default=0,
+                        help="games a rating (default 0: adaptive, as bgrid sheet --rate)")
     parser.add_argument("--dominance-maps", type=int, default=0,
                         help="instead of the table: strong against greedy on this many maps, "
                              "own and challenge deck (--greedy-games, --strong-games each)")

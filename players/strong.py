@@ -33,6 +33,7 @@ FUEL_WEIGHT = 0.5
 BOMB_CARD = 4.0
 MOVE_CARD = 2.0
 TEMPO = 4.0
+FULL_HAND_WAIT = 12.0
 #: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
 #: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
 PRIOR = 0.3
@@ -66,11 +67,16 @@ def strong_action(state: GameState, rng):
         if key in seen:
             continue
         seen.add(key)
+        if isinstance(action, EndPhase) and len(valued) > 1 and waits_in_vain(state):
+            continue
         prior = PRIOR * value
         if isinstance(action, EndPhase):
             # Waiting is not free: the Automa turns a card (fuel) and fires either way, and a
             # one-turn look-ahead cannot see the turns a wait throws away.
             prior -= TEMPO * (state.ruleset.actions_per_turn - state.actions)
+            if len(state.hand) >= state.ruleset.hand_size:
+                # and a full hand draws nothing (R6b): the next turn offers the same plays
+                prior -= FULL_HAND_WAIT
         ranked.append((prior + state_value(after), i, prior, action))
     ranked.sort(key=lambda item: (-item[0], item[1]))
     chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[3], EndPhase)]
@@ -135,16 +141,27 @@ def is_stuck_hand(state: GameState) -> bool:
 
 
 def is_dead_hand(state: GameState) -> bool:
-    """A stuck hand (:func:`is_stuck_hand`) that nothing will free: no guns card that an
-    artillery piece walking into line (R18) could make playable, at an altitude the guns fire
-    from (R15). Two red altitude cards at the ceiling, 6s and a bomb off any target is one:
-    the mission ends by the Automa's fire."""
-    if not is_stuck_hand(state):
-        return False
+    """A stuck hand (:func:`is_stuck_hand`) that nothing will free (:func:`can_be_freed`).
+    Two red altitude cards at the ceiling, 6s and a bomb off any target is one: the mission
+    ends by the Automa's fire."""
+    return is_stuck_hand(state) and not can_be_freed(state)
+
+
+def can_be_freed(state: GameState) -> bool:
+    """Whether the Automa could make a card of the hand playable without the player: a guns
+    card, at an altitude the guns fire from (R15), while an artillery piece is left to walk
+    into line (R18). Nothing else the Automa does opens a play."""
     rs = state.ruleset
-    if state.artillery and state.altitude <= rs.guns_max_altitude:
-        return not any(rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand)
-    return True
+    return bool(state.artillery) and state.altitude <= rs.guns_max_altitude and any(
+        rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand)
+
+
+def waits_in_vain(state: GameState) -> bool:
+    """Ending the phase now only brings back this decision: no action taken yet, a full hand
+    (so no card is drawn, R6b) and nothing the Automa could free. Each such wait costs a
+    turn of the Automa's fire and fuel, and a one-turn look-ahead cannot see that it loops."""
+    return (state.phase is Phase.ACTIONS and state.actions == 0
+            and len(state.hand) >= state.ruleset.hand_size and not can_be_freed(state))
 
 
 def state_value(state: GameState) -> float:
