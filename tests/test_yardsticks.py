@@ -92,3 +92,19 @@ def test_solve_blind_adds_the_blind_benchmark_beside_the_open_deck_par(monkeypat
     assert data["blind_interval"] == [min(scores), max(scores)]  # five runs: min to max
     text = CliRunner().invoke(cli, ["solve", "--code", WEEKLY, "--blind", "5"]).output
     assert "Open-deck par  " in text and "Blind benchmark  " in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_sheet_header_names_both_yardsticks_and_keeps_the_page_count(paper):
+    from bgrid.challenges.mission import mission_from_seed
+    from bgrid.generator.sheet import render_sheet, render_sheet_html
+    from bgrid.players.rating import Rating
+    from pdf_probe import reader
+
+    mission = mission_from_seed(1944)
+    blind = BlindBenchmark((-3,) * 20 + (12,) * 20, 40)  # median 4.5, interval -3 to 12
+    html = render_sheet_html(mission, paper, None, 15, Rating(48, 256), blind)
+    assert "open-deck par <b>15</b> (every card known: the stacking list is public, R42)" in html
+    assert "blind benchmark <b>4.5</b> (strong player drawing blind, median of 40 runs, 95% -3–12)" in html
+    plain = len(reader(render_sheet(mission, paper)).pages)
+    assert len(reader(render_sheet(mission, paper, None, 15, Rating(48, 256), blind)).pages) == plain
