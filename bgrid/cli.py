@@ -27,8 +27,12 @@ COMMANDS = {
               "Print the challenge code of a day or an ISO week (--pack: write its pack)."),
     "league": ("bgrid.cmd_league", "league_group",
                "Keep a league: submit logs to a database, list them, publish standings."),
+    "serve": ("bgrid.cmd_serve", "serve_command",
+              "Run the league server: pages and a JSON API to register, submit and follow standings."),
     "solve": ("bgrid.cmd_solve", "solve_command",
               "Find a challenge's par and the line of play that reaches it."),
+    "play": ("bgrid.cmd_play", "play_command",
+             "Play a mission on paper with the companion: checks, board, the log written for you."),
     "simulate": ("bgrid.cmd_simulate", "simulate_command",
                  "Play a mission many times with a computer player; win rate and score."),
 }

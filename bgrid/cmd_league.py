@@ -6,6 +6,7 @@ import csv
 import functools
 import io
 import json
+import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,25 +14,26 @@ from pathlib import Path
 import click
 
 from .cmd_verify import Unreadable, list_inputs, read_input
-from .league import (compute_standings, create_league, find_entry, list_entries, open_league, render_page,
-                     report_html, submit_logs)
+from .league import (create_league, find_entry, list_entries, open_league, submit_logs)
+from .league.export import spreadsheet_safe
 from .league.page import reports_folder_name
+from .league.public import standings_of
 from .league.standings import against_par, par_source
-from .league.store import ChallengePar, challenge_pars, set_par
-from .league.submit import utc_now
+from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
+from .league.submit import replay, utc_now
 from .options import Utf8Text, WholeNumber
 from .players.blind import BLIND_RUNS
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
-from .verifier.verify import verify_log
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
 # under a quarter (bench/bench_league.py, docs/league.md).
 DEFAULT_BATCH = 50
 CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
-               "verification_id", "error")
+               "verification_id", "error", "player_from_file")
+FROM_FILE = " (no player: line; named after its file)"
 
 
 def league_errors(command):
@@ -45,12 +47,6 @@ def league_errors(command):
     return run
 
 
-def spreadsheet_safe(text) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection)."""
-    text = "" if text is None else str(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def challenge_names(codes) -> list[str]:
     """--challenge values as stored: a challenge code in its printed form, else as given."""
     out = []
@@ -60,6 +56,17 @@ def challenge_names(codes) -> list[str]:
         except ChallengeCodeError:
             out.append(code.strip())
     return out
+
+
+def refuse_unknown_challenges(conn, named: list[str], league: str) -> None:
+    """A --challenge the league holds no entry for is a typo, not an empty table: refused
+    (exit 2, nothing written) with the league's challenges listed."""
+    held = league_challenges(conn)
+    missing = [name for name in named if name not in held]
+    if missing:
+        shown = ", ".join(terminal_text(c) for c in held[:12]) + (", …" if len(held) > 12 else "")
+        raise BGridError(f"--challenge '{missing[0]}': the league {league} has no entry on it; "
+                         + (f"its challenges: {shown}" if held else "it has no entries yet"))
 
 
 @click.group("league")
@@ -76,24 +83,86 @@ def league_group():
 
 @league_group.command("init")
 @DB
+@click.option("--admin-key-file", "key_file", default=None, metavar="FILE",
+              help="Write a new organiser key (for bgrid serve's admin pages and API) to FILE, "
+                   "readable by you only (mode 0600); the league stores only its hash.")
 @league_errors
-def init_command(league):
+def init_command(league, key_file):
     """Create an empty league database (an existing league is left as it is).
 
     \b
-    Example:
+    Examples:
       bgrid league init week49.db
+      bgrid league init week49.db --admin-key-file organiser.key
     """
     if not league.strip():
         raise click.BadParameter("needs a file name, e.g. week49.db", param_hint="LEAGUE.db")
-    if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
-        from .generator.safe_output import check_target
+    from .generator.safe_output import check_target
 
+    if key_file is not None:  # before any work: a bad key file name is the one line of output
+        if Path(key_file).exists():
+            raise click.BadParameter(f"'{display_name(key_file)}' exists; a key file is never overwritten "
+                                     "(remove it first to replace the organiser key)",
+                                     param_hint="--admin-key-file")
+        check_target(key_file, "the organiser key file")
+    if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
         check_target(league, "the league")
     if create_league(league):
         click.echo(f"created the league {display_name(league)}")
     else:
         click.echo(f"{display_name(league)} is already a league; nothing changed")
+    if key_file is not None:
+        from .league.players import set_admin_key
+
+        conn = open_league(league)
+        try:
+            key = set_admin_key(conn)
+        finally:
+            conn.close()
+        write_secret(Path(key_file), key + "\n")
+        click.echo(f"organiser key written to {display_name(key_file)} "
+                   "(mode 0600; the league keeps its hash)")
+
+
+def write_secret(path: Path, text: str) -> None:
+    """Create ``path`` holding ``text``, readable and writable by its owner only (0600 from the
+    start: the key is never in a file others can read, even for a moment)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+@league_group.command("open")
+@DB
+@click.argument("code", metavar="CODE", type=Utf8Text())
+@click.option("--from", "opens", required=True, type=Utf8Text(), metavar="ISO",
+              help="When submissions open (ISO 8601; UTC unless an offset is given).")
+@click.option("--until", "closes", required=True, type=Utf8Text(), metavar="ISO",
+              help="When submissions close; the standings freeze then.")
+@click.option("--attempts", default="best", show_default=True, type=Utf8Text(), metavar="best|first|N",
+              help="Which attempts count: the best of all, the first valid one, or the best of the first N.")
+@league_errors
+def open_command(league, code, opens, closes, attempts):
+    """Run a challenge in the league (bgrid serve takes its submissions within the window);
+    run again to change its window or attempts policy. The audit log records it.
+
+    \b
+    Examples:
+      bgrid league open week49.db 0GDR-FC73-W4T --from 2026-11-30 --until 2026-12-07
+      bgrid league open day.db 0GDR-FC73-W4T --from 2026-12-01T18:00Z --until 2026-12-02 --attempts 3
+    """
+    from .league.windows import WindowError, describe_attempts, open_challenge
+
+    conn = open_league(league)
+    try:
+        window = open_challenge(conn, code, opens, closes, attempts, now=utc_now())
+    except ChallengeCodeError as exc:
+        raise click.BadParameter(f"'{one_line(code)}': {exc}", param_hint="CODE") from None
+    except WindowError as exc:
+        raise click.UsageError(str(exc)) from None
+    finally:
+        conn.close()
+    click.echo(f"{window.code}: {window.text()}, {describe_attempts(window.attempts)}")
 
 
 @league_group.command("submit")
@@ -170,13 +239,13 @@ def list_command(league, challenges, player, as_json):
       bgrid league list week49.db
       bgrid league list week49.db --challenge 0GDR-FC73-W4T --player Ada
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         rows = list_entries(conn, challenge_names(challenges), player)
     finally:
         conn.close()
     if as_json:
-        click.echo(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False))
+        click.echo(printable_lines(json.dumps([dict(r) for r in rows], indent=2, ensure_ascii=False)))
         return
     for r in rows:
         error = f" {r['error_code']} line {r['error_line']}" if r["error_code"] else ""
@@ -198,7 +267,7 @@ def show_command(league, entry):
       bgrid league show week49.db 12
       bgrid league show week49.db d9c6d96b07e5bd9a
     """
-    conn = open_league(league)
+    conn = open_league(league, write=False)
     try:
         row = find_entry(conn, entry.lstrip("#"))
     finally:
@@ -209,7 +278,7 @@ def show_command(league, entry):
     from_file = " (from the file name)" if row["player_from_file"] else ""
     click.echo(f"entry #{row['id']}, player {terminal_text(row['player'])}{from_file}, "
                f"submitted {row['submitted_at']} with bgrid {row['bgrid_version']}")
-    verdict = verify_log(row["log"], source=row["source"])
+    verdict = replay(row)
     click.echo(printable_lines(verdict.render()))
     if not verdict.is_valid:
         click.get_current_context().exit(1)
@@ -242,8 +311,9 @@ def par_command(league, codes, given, blind_runs):
     from dataclasses import replace
 
     from .challenges.mission import mission_from_spec
+    from .league.integrity import play_digest
     from .players.blind import blind_benchmark
-    from .players.solver import PORTFOLIO_VERSION, solve_mission
+    from .players.solver import PORTFOLIO_VERSION, solution_log, solve_mission
 
     if given is not None and len(codes) > 1:
         raise click.UsageError("--par gives the par of one challenge: name one CODE")
@@ -258,24 +328,26 @@ def par_command(league, codes, given, blind_runs):
         held = challenge_pars(conn)
         for spec in specs:
             code = encode_code(spec)
+            line_digest = None
             if given is not None:
                 par = ChallengePar(given, None)
             elif code in held and held[code].portfolio == PORTFOLIO_VERSION and (
                     blind_runs is None or held[code].blind_runs == blind_runs):
                 click.echo(f"{code}: {par_source(held[code])} (kept)")
                 continue
-            elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
-                par = held[code]  # the par stands; the blind benchmark is measured below
             else:
-                best = solve_mission(mission_from_spec(spec)).best
+                mission = mission_from_spec(spec)
+                best = solve_mission(mission).best
                 if best is None:
                     raise BGridError(f"{code}: the solver found no line to the end of the mission; no par")
                 par = ChallengePar(best.score, PORTFOLIO_VERSION)
+                # an entry that plays the par line itself is flagged for the organiser
+                line_digest = play_digest(solution_log(mission, best))
             if blind_runs is not None:
                 blind = blind_benchmark(mission_from_spec(spec), blind_runs)
                 par = replace(par, blind_median=blind.median, blind_runs=blind.runs,
                               blind_interval=blind.interval)
-            set_par(conn, code, par, utc_now())
+            set_par(conn, code, par, utc_now(), line_digest)
             click.echo(f"{code}: {par_source(par)}")
     finally:
         conn.close()
@@ -310,20 +382,23 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
         raise click.UsageError("give one of --json, --csv and --html")
     page = None
     if html is not None:  # before any work: a bad page name is the one line of output
-        from .generator.safe_output import check_target, refuse_inputs_as_outputs
+        from .generator.safe_output import check_target, refuse_input_as_output
 
-        page = check_target(html, "the standings page")
-        refuse_inputs_as_outputs({"--html": html}, [league])
-    conn = open_league(league)
+        page = check_target(html, "the standings page", [league])
+        refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])
+    conn = open_league(league, write=False)
     try:
-        table = compute_standings(conn, challenge_names(challenges), best)
+        named = challenge_names(challenges)
+        refuse_unknown_challenges(conn, named, league)
+        table = standings_of(conn, named, best)
         if page is not None:
             write_page(conn, table, page, title)
             return
     finally:
         conn.close()
     if as_json:
-        click.echo(json.dumps(table.as_dict(), indent=2, ensure_ascii=False))
+        # as verify --json: a name's controls and bidi marks as \u escapes (the same JSON string)
+        click.echo(printable_lines(json.dumps(table.as_dict(), indent=2, ensure_ascii=False)))
     elif as_csv:
         click.echo(standings_csv(table), nl=False)
     else:
@@ -331,22 +406,13 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
 
 
 def write_page(conn, table, page: Path, title: str) -> None:
-    """The page and the replay reports it links to (reports already written are kept)."""
-    from .generator.safe_output import make_folder, write_atomic
+    """The page and the replay reports it links to (only those missing or out of date)."""
+    from .league.page import publish
 
-    reports = make_folder(page.parent / reports_folder_name(page), "the replay reports folder")
-    ids = [s.entry_id for s in table.standings] + [u.entry_id for u in table.unranked]
-    for entry_id in ids:
-        row = find_entry(conn, str(entry_id))
-        assert row is not None  # the standings were read from this connection
-        target = reports / f"{row['verification_id']}.html"
-        if not target.exists():
-            write_atomic(target, report_html(row["log"], row["source"]), "a replay report")
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    write_atomic(page, render_page(table, title=title, links=reports.name, generated=stamp),
-                 "the standings page")
-    click.echo(display_name(str(page)))
-    click.echo(f"{display_name(str(reports))}/ ({len(ids)} replay reports)")
+    done = publish(conn, table, page, title=title, generated=stamp)
+    click.echo(display_name(str(done.page)))
+    click.echo(f"{display_name(str(done.reports))}/ ({done.linked} replay reports, {done.written} written)")
 
 
 def standings_csv(table) -> str:
@@ -361,11 +427,12 @@ def standings_csv(table) -> str:
         par = [s.par, s.to_par] if with_par else []
         blind = ["" if s.blind is None else s.blind, "" if s.to_blind is None else s.to_blind] * with_blind
         writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
-                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "", *par,
-                         *blind])
+                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "",
+                         int(bool(s.player_from_file)), *par, *blind])
     for u in table.unranked:
         writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
-                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error)]
+                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error),
+                         int(bool(u.player_from_file))]
                         + ["", ""] * with_par + ["", ""] * with_blind)
     return buffer.getvalue()
 
@@ -380,13 +447,15 @@ def standings_text(table) -> str:
                      f"{f' ({par_source(par)})' if par else ''}: "
                      f"{len(ranked)} ranked, {len(unranked)} unranked")
         for s in ranked:
-            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}  {s.score:+d}"
+            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}{FROM_FILE * bool(s.player_from_file)}"
+                         f"  {s.score:+d}"
                          f"{f' ({against_par(s)})' if s.par is not None else ''} {s.outcome}, "
                          f"{s.turns} turns, {s.damage} damage, "
                          f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
                          f"[id {s.verification_id}]")
         for u in unranked:
-            lines.append(f"     -  {terminal_text(u.player)}  {u.verdict}: {terminal_text(u.error)}  "
+            lines.append(f"     -  {terminal_text(u.player)}{FROM_FILE * bool(u.player_from_file)}  "
+                         f"{u.verdict}: {terminal_text(u.error)}  "
                          f"[id {u.verification_id}]")
     if table.season:
         lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")

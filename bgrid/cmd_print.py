@@ -96,14 +96,16 @@ def _deck_settings(low_ink: bool, gutter_fold: bool, duplex_offset: str) -> dict
     return {"low_ink": low_ink, "gutter_fold": gutter_fold, "duplex_offset": offset}
 
 
-def _target(out: Path, default_name: str) -> Path:
-    """``--out`` as the PDF's path: a ``.pdf`` name as given, else a folder for the default name."""
+def _target(out: Path, default_name: str, header: Path | None = None) -> Path:
+    """``--out`` as the PDF's path: a ``.pdf`` name as given, else a folder for the default
+    name; never the ``--header`` log it was made from."""
     from .generator.safe_output import check_target, make_folder
 
+    inputs = [header] if header is not None else []
     if out.suffix.lower() == ".pdf":
         make_folder(out.parent if str(out.parent) else Path("."), "the --out folder")
-        return check_target(out, "--out")
-    return check_target(make_folder(out, "the --out folder") / default_name, "--out")
+        return check_target(out, "--out", inputs)
+    return check_target(make_folder(out, "the --out folder") / default_name, "--out", inputs)
 
 
 def _write(path: Path, pdf: bytes, png: bool) -> None:
@@ -164,8 +166,9 @@ def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png
 
     source = pick_source(seed, code, difficulty, ridges, header, blank)
     _check_rate(rate, source)
+    target = _target(out, f"sheet-{sheet_name(source)}-{paper.lower()}.pdf", header)  # before any work
     pdf = render_sheet(source, paper, player, rating=_rating(source, rate))
-    _write(_target(out, f"sheet-{sheet_name(source)}-{paper.lower()}.pdf"), pdf, png)
+    _write(target, pdf, png)
 
 
 @click.command("deck")
@@ -196,8 +199,9 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
         mission = pick_mission(seed, code, difficulty, ridges)
         name = f"deck-{mission.code}-{paper.lower()}"
     name += variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold) + ".pdf"
+    target = _target(out, name)
     pdf = render_deck(mission, paper, **settings)
-    _write(_target(out, name), pdf, png)
+    _write(target, pdf, png)
 
 
 @click.command("pack")
@@ -247,22 +251,28 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
         blind = blind_benchmark(source.mission)
         click.echo(f"open-deck par {par} · {blind.text}", err=True)
     write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
-               settings=settings, blind=blind)
+               settings=settings, inputs=[header] if header is not None else [], blind=blind)
 
 
 def write_pack(source, paper: str, out: Path, *, png: bool = False, player: str | None = None,
-               par: int | None = None, rating=None, settings: dict | None = None, blind=None) -> None:
-    """Write ``source``'s pack into ``out``/<name>/ (``out`` exists) and print its files."""
+               par: int | None = None, rating=None, settings: dict | None = None,
+               inputs: list[Path] | None = None, blind=None) -> None:
+    """Write ``source``'s pack into ``out``/<name>/ (``out`` exists) and print its files;
+    a pack never replaces ``inputs`` (the ``--header`` log it was made from)."""
     from .generator.pack import is_pack_file, pack_files
-    from .generator.safe_output import atomic_folder, write_atomic
+    from .generator.safe_output import OutputError, atomic_folder, is_same_file, write_atomic
     from .generator.sheet import sheet_name
 
+    folder = out / sheet_name(source)
+    for given in inputs or []:
+        if is_same_file(folder, given) or (folder.is_dir() and is_same_file(folder, Path(given).parent)):
+            raise OutputError(f"--out '{out}': the pack folder '{folder}' holds the --header log "
+                              f"'{given}'; it would be replaced. Give another --out")
     files = pack_files(source, paper, player=player, par=par, rating=rating, blind=blind,
                        **(settings or {}))
     if png:
         for name in [n for n in files if n.endswith(".pdf")]:
             files.update((page.name, image) for page, image in _pages(Path(name), files[name]).items())
-    folder = out / sheet_name(source)
     # Built beside the target and renamed into place: a pack is complete or absent, and two
     # runs on one folder each leave a whole pack, never a mix.
     with atomic_folder(folder, is_pack_file, f"the pack {folder.name}") as building:

@@ -5,18 +5,16 @@ from __future__ import annotations
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import click
 
-from .header_options import read_named_log
+from .header_options import read_header
+from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solve_mission, start_of,
-                           upper_bound)
-from .players.search import play_plan
-from .rules.engine import score
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
+                             start_of, upper_bound)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -29,20 +27,27 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "(the only header with a known deck order).")
 @click.option("--write-log", "write_log_file", default=None, metavar="FILE",
               help="Write the par's line as a mission log that bgrid verify accepts.")
+@click.option("--state-lines", is_flag=True,
+              help="With --write-log: close every turn with a state line (at, facing, alt, dmg "
+                   "and art, the artillery by number, R43).")
+@click.option("--rows", is_flag=True,
+              help="With --write-log: write the body in the row form, a turn a line in the "
+                   "sheet's columns (docs/log-format.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
               help="Stop after this many seconds of search, at most 86400 (default: none). A "
                    "search cut short says so, and its best score is not the par.")
 @click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
-              help="Run the portfolio's searches on N processes (the par does not change).")
+              help="Run the portfolio's searches on N processes, at most one a core (the par "
+                   "does not change).")
 @click.option("--blind", "blind_runs", type=WholeNumber(1, 10_000), is_flag=False, flag_value=BLIND_RUNS,
               default=None, metavar="[K]",
               help=f"Also measure the blind benchmark: the strong player's median score on the "
                    f"challenge deck drawing blind, over K runs with distinct sampling seeds "
-                   f"(K = {BLIND_RUNS} unless given; about 0.2 s a run).")
-def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, as_json, budget, jobs,
-                  blind_runs):
+                   f"(K = {BLIND_RUNS} unless given; about 0.1 s a run).")
+def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
+                  budget, jobs, blind_runs):
     """Find the open-deck par of a challenge: the best score of a fixed, versioned portfolio
     of searches that knows the whole deck (R25, R26; a challenge's stacking list is public,
     R42), and the line of play that reaches it. With --blind, also the blind benchmark: the
@@ -61,6 +66,9 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
       bgrid solve --header my-run.log --jobs 4
       bgrid solve --code 0GDR-FC73-W4T --blind 40 --json
     """
+    for flag, given in (("--state-lines", state_lines), ("--rows", rows)):
+        if given and write_log_file is None:
+            raise click.UsageError(f"{flag} goes with --write-log")
     mission = _mission(seed, code, difficulty, ridges, header_file)
     if write_log_file is not None:  # before the search: it may run for minutes
         from .generator.safe_output import check_target, refuse_inputs_as_outputs
@@ -94,7 +102,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, a
         blind = blind_benchmark(mission, blind_runs)
         summary |= blind.as_dict()
     if write_log_file is not None and line is not None:
-        _write_solution(mission, line, write_log_file)
+        _write_solution(mission, line, write_log_file, state_lines, rows)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -125,14 +133,8 @@ def _mission(seed, code, difficulty, ridges, header_file):
         raise click.UsageError("--header names the mission itself: give it without --seed, "
                                "--code, --difficulty or --ridges")
     from .challenges.mission import mission_from_code
-    from .verifier.log_parser import parse_log, read_log_bytes
-    from .verifier.messages import LogError
 
-    data = read_named_log(header_file)
-    try:
-        log = parse_log(read_log_bytes(data))
-    except LogError as exc:
-        raise BGridError(f"--header '{header_file}': {exc}") from None
+    log = read_header(header_file)  # the header only, as sheet --header and pack --header read it
     if log.header.source != "challenge":
         raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
                          "header plays the player's own shuffled deck): solve needs a "
@@ -160,9 +162,11 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
             click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
                        f"(best {best.score if best else 'none'})", err=True)
 
-    if jobs == 1:
+    if jobs == 1 or worker_count(jobs) == 1:
         return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    from .workers import worker_pool
+
+    with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
         futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())
@@ -171,19 +175,7 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
-def solution_log(mission, line) -> str:
-    """The line as a mission log on the challenge deck, claiming its outcome and score."""
-    from .rules.engine import new_game
-    from .rules.log_writer import write_log
-
-    state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
-                     mission.reshuffle)
-    events = play_plan(state, line.plays)
-    claim = (str(state.outcome), score(state).total)
-    return write_log(events, challenge=mission.code, claim=claim)
-
-
-def _write_solution(mission, line, path: str) -> None:
+def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
     from .generator.safe_output import write_atomic
 
-    write_atomic(path, solution_log(mission, line), "--write-log")
+    write_atomic(path, solution_log(mission, line, state_lines, rows), "--write-log")

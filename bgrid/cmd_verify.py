@@ -21,13 +21,13 @@ import click
 
 from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.json_text import indented_json
-from .rules.errors import BGridError
 from .verifier.log_parser import MAX_BYTES
 from .options import WholeNumber
-from .verifier.safe_text import display_name, html_text, one_line, printable_lines
+from .workers import available_cores
+from .verifier.safe_text import display_name, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
-from .verifier.verify import Verifier
+from .verifier.verify import Verifier, row_form
 
 LOG_SUFFIXES = (".log", ".txt")
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
@@ -128,11 +128,15 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
               "with the damage ledger; it stops at the first error.")
 @click.option("--quiet", is_flag=True, help="Leave out the notes (legal events worth a second look).")
 @click.option("--jobs", type=WholeNumber(1, 1024), default=None, metavar="N",
-              help="Verify with N processes (default: all cores); the output is the same.")
+              help="Verify with N processes (default, and at most: the cores this process may "
+                   "use); the output is the same.")
 @click.option("--par", "with_par", is_flag=True,
               help="One challenge log: also solve the challenge (bgrid solve) and show its par "
                    "beside the score.")
-def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
+@click.option("--rows", "as_rows", is_flag=True,
+              help="One log: print it in the row form, a turn a line in the sheet's columns "
+                   "(docs/log-format.md), when it is valid; else its error on stderr.")
+def verify_command(logs, as_json, html, explain, quiet, jobs, with_par, as_rows):
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
     error, with line, column, rule and state) or incomplete.
 
@@ -147,6 +151,7 @@ def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
       bgrid verify tests/logs/corpus --json
       bgrid verify run.log --html report.html
       bgrid verify run.log --explain
+      bgrid verify run.log --rows > run-rows.log
       bgrid verify tournament/ --json --jobs 4
       cat mission.log | bgrid verify -
     """
@@ -167,13 +172,20 @@ def verify_command(logs, as_json, html, explain, quiet, jobs, with_par):
                 refuse_inputs_as_outputs({"--html": html}, [item.path])
     if with_par and len(items) + len(failed) > 1:  # before any line: misuse is the one line
         raise click.UsageError("--par goes with one log: solving takes seconds a challenge")
+    if as_rows:
+        others = [name for name, given in (("--json", as_json), ("--html", html is not None),
+                                           ("--explain", explain), ("--par", with_par)) if given]
+        if others or len(items) + len(failed) != 1 or items[0].skipped is not None:
+            raise click.UsageError("--rows prints one log" + (f", without {', '.join(others)}"
+                                                               if others else ""))
+        return _print_rows(items[0])
     for message in failed:
         click.echo(f"Error: {one_line(message)}", err=True)
     options = Options(explain=explain and not as_json, quiet=quiet, report=html is not None,
                       par=with_par)
     if len(items) == 1 and not failed and items[0].skipped is None:
         return _verify_one(items[0], as_json, html, options)
-    counts = _verify_many(items, as_json, html, failed, options, jobs or default_jobs())
+    counts = _verify_many(items, as_json, html, failed, options, jobs or available_cores())
     ctx = click.get_current_context()
     not_read = counts["unreadable"] + counts["skipped"]
     ctx.exit(2 if not_read else 0 if counts[INVALID] == counts[INCOMPLETE] == 0 else 1)
@@ -228,30 +240,14 @@ def _results(items: list[Input], options: Options, jobs: int):
     if jobs <= 1 or len(tasks) < PARALLEL_FROM or any(item.path == "-" for item in items):
         yield from map(_work, tasks)
         return
-    # imported here: one job (a single log, a small folder, --jobs 1) does without them
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    from .workers import worker_count, worker_pool
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    chunk = max(1, min(64, len(tasks) // (jobs * 8)))
+    workers = worker_count(jobs, len(tasks))
+    chunk = max(1, min(64, len(tasks) // (workers * 8)))
     # An executor, not multiprocessing.Pool: a worker that dies (killed, out of memory) breaks
     # the executor and the run stops with a message; a Pool's imap would wait for ever.
-    try:
-        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context) as pool:
-            yield from pool.map(_work, tasks, chunksize=chunk)
-    except BrokenProcessPool:
-        raise BGridError("a process verifying logs died before it answered; run again, or "
-                         "with --jobs 1") from None
-
-
-def default_jobs() -> int:
-    """All the cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
+    with worker_pool(workers, "verifying logs") as pool:
+        yield from pool.map(_work, tasks, chunksize=chunk)
 
 
 def _told(verdict, text: str, options: Options) -> str:
@@ -288,8 +284,31 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
         from .generator.safe_output import write_atomic
         from .verifier.report_html import render_report
 
-        write_atomic(html, html_text(render_report([verdict])), "the report")
+        write_atomic(html, render_report([verdict]), "the report")
+        _say_written(html)
     ctx.exit(0 if verdict.is_valid else 1)
+
+
+def _print_rows(item: Input) -> None:
+    """``--rows``: the log in the row form on standard output when it is valid, else its
+    verdict on standard error (exit 1)."""
+    ctx = click.get_current_context()
+    try:
+        data = read_input(item)
+    except Unreadable as exc:
+        click.echo(f"Error: {one_line(str(exc))}", err=True)
+        ctx.exit(2)
+    verdict = _VERIFIER.verify(data, source=item.shown)
+    if not verdict.is_valid:
+        _echo(verdict.render(), err=True)
+        ctx.exit(1)
+    _echo(row_form(data), nl=False)
+    ctx.exit(0)
+
+
+def _say_written(html: str) -> None:
+    """Name the report written, on standard error: standard output stays the verdicts (JSON)."""
+    click.echo(f"wrote the report {display_name(html)}", err=True)
 
 
 def _summary(counts: dict) -> dict:
@@ -345,6 +364,8 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
                                 options))
         if index is not None:
             index.end()
+    if html is not None:
+        _say_written(html)
     if as_json:
         tail = {"unreadable": unreadable, "skipped": skipped, "summary": _summary(counts)}
         rest = json.dumps(tail, indent=2, ensure_ascii=False)[1:]  # after the opening brace

@@ -68,10 +68,11 @@ def read_named_log(path: str | Path, option: str = "--header") -> bytes:
         raise BGridError(f"cannot read {option} '{path}': {exc.strerror or exc}") from None
 
 
-def header_source(path: Path) -> MapSource:
-    """The mission of the log header in ``path`` (the body, if any, is not read)."""
+def read_header(path: str | Path):
+    """The parsed header of the log in ``path``: the lines before the first body line (a
+    whole log is fine, a trailing fragment too: the body is not read). Every ``--header``
+    (sheet, pack, solve) reads it this way. Raises :class:`BGridError`."""
     from .verifier.log_parser import BODY_KEYWORDS, parse_log, read_log_bytes
-    from .verifier.map_source import mission_source
     from .verifier.messages import LogError
 
     data = read_named_log(path)
@@ -79,7 +80,18 @@ def header_source(path: Path) -> MapSource:
         lines = read_log_bytes(data).splitlines()
         words = [line.split("#")[0].split() for line in lines]
         body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
-        log = parse_log("\n".join(lines[:body]) + "\n")  # E126 when it names no map
+        return parse_log("\n".join(lines[:body]) + "\n")  # E126 when it names no map
+    except LogError as exc:
+        raise BGridError(f"--header '{path}': {exc}") from None
+
+
+def header_source(path: Path) -> MapSource:
+    """The mission of the log header in ``path`` (the body, if any, is not read)."""
+    from .verifier.map_source import mission_source
+    from .verifier.messages import LogError
+
+    log = read_header(path)
+    try:
         found = mission_source(log)
     except LogError as exc:
         raise BGridError(f"--header '{path}': {exc}") from None

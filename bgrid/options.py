@@ -55,7 +55,7 @@ class Seconds(click.ParamType):
         if isinstance(value, float):
             return value
         text = value.strip()
-        if _DECIMAL.fullmatch(text) is None or len(text) > SEED_DIGITS:
+        if _DECIMAL.fullmatch(text) is None or len(text.lstrip("0")) > SEED_DIGITS:
             self.fail(f"'{value}' is not a number of seconds (plain digits, e.g. 30 or 2.5)", param, ctx)
         number = float(text)
         if not 0 < number <= self.high:

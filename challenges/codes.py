@@ -107,9 +107,12 @@ def decode_code(text: str) -> ChallengeSpec:
             continue
         value = _VALUE.get(ascii_upper(ch))
         if value is None:
-            shown = ch if ch.isprintable() else repr(ch)
+            if "\udc80" <= ch <= "\udcff":  # how Python carries a byte of an argument that is not UTF-8
+                shown = f"the byte 0x{ord(ch) - 0xDC00:02X} (not UTF-8 text)"
+            else:
+                shown = f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"
             raise ChallengeCodeError(
-                f"challenge code '{text}': '{shown}' (character {position + 1}) is not used in "
+                f"challenge code '{text}': {shown} (character {position + 1}) is not used in "
                 "codes; they use the digits and the letters A-Z except I, L, O and U", text)
         symbols.append(value)
     if len(symbols) != CODE_CHARS:

@@ -52,7 +52,7 @@ def day_key(day: date) -> str:
 def week_key(day: date) -> str:
     """The ISO week ``day`` falls in, as ``YYYY-Www``."""
     year, week, _ = day.isocalendar()
-    return f"{year}-W{week:02d}"
+    return f"{year:04d}-W{week:02d}"
 
 
 def dated_key(day: date, period: str = DAILY) -> str:

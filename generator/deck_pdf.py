@@ -12,12 +12,16 @@ All sizes in millimetres; where the cards sit is ``deck_layout``'s business.
 * Gutter fold (``gutter_fold=True``): landscape pages with two columns of fronts, a fold
   gutter, and the matching backs mirrored across it; fold, glue and cut, no duplex needed.
 
-A challenge deck (a :class:`Mission`) comes in stack order (R25) and every back carries its
-stack position and reshuffle number (R26). A plain deck is the 54 cards in reference order
-with plain backs. The same arguments always give the same bytes (``invariant=1``).
+A challenge deck (a :class:`Mission`) comes in stack order (R25); every back carries its
+stack position and reshuffle number, and every front the reshuffle number large in two
+corners, for dealing the discards into piles of ten at an exhaustion (R26). A plain deck is
+the 54 cards in reference order with plain backs. The same arguments always give the same
+bytes (``invariant=1``).
 """
 
 from __future__ import annotations
+
+import re
 
 import io
 import math
@@ -153,15 +157,43 @@ def _corner(c, card: Card, low_ink: bool) -> None:
     draw_suit(c, card.suit, SAFE + 4.2, CARD_H - SAFE - 10.2, 4.6, low_ink=low_ink)
 
 
-def draw_front(c, card: Card, slot: Slot, ruleset: Ruleset, low_ink: bool) -> None:
+#: The reshuffle number's frame in a challenge card's top-right corner (and, turned, the
+#: bottom-left): lower-left corner, width, height; the number's size. Large, so the discards
+#: can be dealt into piles of ten at an exhaustion by reading the face alone (R26).
+RESHUFFLE_FRAME = (CARD_W - SAFE - 12.5, CARD_H - SAFE - 9.5, 12.0, 9.0)
+RESHUFFLE_SIZE = 6.0
+
+
+def _reshuffle_corner(c, number: int) -> None:
+    """The card's reshuffle number, framed, with its name under the frame (not "R12": the
+    R-numbers are the rulings')."""
+    x, y, w, h = RESHUFFLE_FRAME
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.35)
+    c.roundRect(x, y, w, h, 1.2, stroke=1, fill=0)
+    c.setFillColor(INK)
+    c.setFont(BOLD, RESHUFFLE_SIZE)
+    c.drawCentredString(x + w / 2, y + (h - 0.72 * RESHUFFLE_SIZE) / 2, str(number))
+    c.setFont(COND, 2.0)
+    c.drawCentredString(x + w / 2, y - 2.3, "reshuffle")
+
+
+def draw_front(c, card: Card, slot: Slot, ruleset: Ruleset, low_ink: bool,
+               reshuffle: int | None = None) -> None:
+    """A front; a challenge card (``reshuffle`` given) carries its reshuffle number large in
+    the corners the indices leave free (R26)."""
     _fill_art(c, slot, Color(1, 1, 1))
-    # corner indices, top-left and (turned) bottom-right, inside the safe zone
-    _corner(c, card, low_ink)
-    c.saveState()
-    c.translate(CARD_W, CARD_H)
-    c.rotate(180)
-    _corner(c, card, low_ink)
-    c.restoreState()
+    # corner indices, top-left and (turned) bottom-right, inside the safe zone; the
+    # reshuffle number top-right and (turned) bottom-left
+    for turned in (False, True):
+        c.saveState()
+        if turned:
+            c.translate(CARD_W, CARD_H)
+            c.rotate(180)
+        _corner(c, card, low_ink)
+        if reshuffle is not None:
+            _reshuffle_corner(c, reshuffle)
+        c.restoreState()
     draw_suit(c, card.suit, CARD_W / 2, 57, 22, low_ink=low_ink)
     role, effect = card_role(card, ruleset)
     # the role band: a pale panel (an outline in low-ink mode) well inside the safe zone
@@ -320,10 +352,18 @@ def variant_suffix(*, low_ink: bool = False, gutter_fold: bool = False) -> str:
     return ("-gutter-fold" if gutter_fold else "") + ("-low-ink" if low_ink else "")
 
 
+_MM = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
 def parse_offset(text: str) -> tuple[float, float]:
-    """``"X,Y"`` in mm, e.g. ``"0.5,-1"``. Raises :class:`BGridError`."""
+    """``"X,Y"`` in mm, e.g. ``"0.5,-1"``, in plain ASCII decimals as every number option
+    takes them (float() alone also reads '1_0', Arabic-Indic digits and 'nan').
+    Raises :class:`BGridError`."""
     try:
-        x, y = (float(part) for part in text.split(","))
+        parts = text.split(",")
+        if len(parts) != 2 or not all(_MM.fullmatch(part.strip()) for part in parts):
+            raise ValueError(text)
+        x, y = (float(part) for part in parts)
     except ValueError:
         raise BGridError(f"--duplex-offset '{text}' is not X,Y in mm, e.g. 0.5,-1") from None
     if not (abs(x) <= 10 and abs(y) <= 10):  # written so that nan fails too
@@ -375,7 +415,8 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
                  "If the backs land off: see the duplex check below and rerun with --duplex-offset X,Y."]
     if mission is not None:
         lines.append(f"Challenge {code}: the cards come in stack order; the back shows each card's")
-        lines.append("stack position (#) and reshuffle number (R26). Stack #1 on top.")
+        lines.append("stack position (#) and reshuffle number (R26); the front, the reshuffle number")
+        lines.append("framed in its corner, for restacking the discards at an exhaustion. Stack #1 on top.")
     draw_instructions(c, width, height, title=what + f" · {paper.upper()}", lines=lines,
                       duplex_check=not gutter_fold)
     c.showPage()
@@ -395,7 +436,8 @@ def render_deck(mission: Mission | None = None, paper: str = "a4", *, low_ink: b
         fronts = sheet.slots if sheet.face != "back" else ()
         backs = sheet.backs if sheet.face == "fold" else (sheet.slots if sheet.face == "back" else ())
         for slot in fronts:
-            _slot_draw(c, slot, draw_front, cards[slot.index], slot, ruleset, low_ink)
+            number = mission.reshuffle[slot.index] if mission is not None else None
+            _slot_draw(c, slot, draw_front, cards[slot.index], slot, ruleset, low_ink, number)
         for slot in backs:
             stack = (slot.index + 1, mission.reshuffle[slot.index]) if mission is not None else None
             _slot_draw(c, slot, draw_back, slot, low_ink, stack, code)

@@ -18,7 +18,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -42,14 +42,29 @@ def _umask() -> int:
     return mask
 
 
-def check_target(path: str | os.PathLike, what: str = "the output") -> Path:
-    """``path`` if it may be written: absent, or a regular file, in an existing folder.
+# The files SQLite keeps beside an open database: replacing one loses committed data.
+DATABASE_COMPANIONS = ("-wal", "-shm", "-journal")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_target(path: str | os.PathLike, what: str = "the output",
+                 inputs: Iterable[str | os.PathLike] = ()) -> Path:
+    """``path`` if it may be written: absent, or a regular file, in an existing folder, that
+    is neither one of ``inputs``, nor standard input, nor a database or a database's
+    companion file.
 
     Raises :class:`OutputError` for a folder, a symlink, a FIFO, a device or a socket (the
-    rename would replace them by a file), or a missing folder."""
-    path = Path(path)
-    if not str(path).strip():
+    rename would replace them by a file), a missing folder, and an output that is also an
+    input (:func:`refuse_input_as_output`)."""
+    text = os.fspath(path)
+    if not str(text).strip():
         raise OutputError(f"{what} needs a file name")
+    if text == "-":
+        raise OutputError(f"{what} needs a file name: '-' (standard output) cannot be written "
+                          "through a temporary file")
+    if str(text).endswith(("/", os.sep)):
+        raise OutputError(f"cannot write {what} '{text}': the name ends in '/', a folder; give a file name")
+    path = Path(path)
     folder = path.parent
     try:
         is_folder = folder.is_dir()
@@ -73,7 +88,48 @@ def check_target(path: str | os.PathLike, what: str = "the output") -> Path:
     if not stat.S_ISREG(mode):
         raise OutputError(f"will not write {what} '{path}': it is not a regular file "
                           "(a FIFO, a device or a socket)")
+    refuse_input_as_output(path, what, inputs)
     return path
+
+
+def refuse_input_as_output(path: str | os.PathLike, what: str,
+                           inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """The one guard for "an input is also an output": refuse writing ``path`` when it is one
+    of ``inputs`` (through links, '..', other spellings), the file standard input reads
+    (``bgrid verify - --html a.log < a.log``), a SQLite database, or the write-ahead log,
+    shared memory or journal of one (``LEAGUE.db-wal``: replacing it loses committed entries).
+
+    Raises :class:`OutputError`."""
+    for given in inputs:
+        if is_same_file(path, given) or os.path.abspath(path) == os.path.abspath(given):
+            raise OutputError(f"{what} '{path}' is one of the inputs; it would be replaced. "
+                              "Give the output another name")
+    name = os.fspath(path)
+    for suffix in DATABASE_COMPANIONS:
+        if name.endswith(suffix) and (os.path.lexists(name[:-len(suffix)]) or os.path.lexists(name)):
+            raise OutputError(f"will not write {what} '{path}': it is the '{suffix}' file of the "
+                              f"database '{name[:-len(suffix)]}'; give the output another name")
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return  # a new file: neither standard input nor a database
+    try:
+        stdin = os.fstat(0)
+    except OSError:
+        stdin = None
+    if stdin is not None and os.path.samestat(stdin, target):
+        raise OutputError(f"{what} '{path}' is the file standard input reads; it would be replaced. "
+                          "Give the output another name")
+    if not stat.S_ISREG(target.st_mode):
+        return
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(SQLITE_MAGIC))
+    except OSError:
+        return
+    if head == SQLITE_MAGIC:
+        raise OutputError(f"will not write {what} '{path}': it is a SQLite database (a league?); "
+                          "give the output another name")
 
 
 def is_same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
@@ -90,10 +146,7 @@ def refuse_inputs_as_outputs(outputs: dict[str, str | os.PathLike],
 
     ``outputs`` maps the option (``--html``) to its path. Raises :class:`OutputError`."""
     for option, out in outputs.items():
-        for given in inputs:
-            if is_same_file(out, given) or os.path.abspath(out) == os.path.abspath(given):
-                raise OutputError(f"{option} '{out}' is one of the inputs; it would be replaced. "
-                                  "Give the output another name")
+        refuse_input_as_output(out, option, inputs)
 
 
 @contextlib.contextmanager
@@ -131,6 +184,74 @@ def write_atomic(path: str | os.PathLike, data: bytes | str, what: str = "the ou
     with open_atomic(path, what, text=isinstance(data, str)) as handle:
         handle.write(data)
     return Path(path)
+
+
+def write_batch(items: Iterable[tuple[str | os.PathLike, bytes | str]], what: str = "the output", *,
+                batch: int = 100) -> int:
+    """Write each ``(path, data)`` whole or not at all, as :func:`write_atomic` does, with one
+    flush to the disk for up to ``batch`` files instead of one each: a batch's files are
+    written under temporary names, made durable by one ``sync``, renamed into place, and
+    their folders synced once. A kill at any point leaves each file whole or absent (under
+    its real name) and no temporary file on the ways out Python sees. Returns how many files
+    were written. Raises :class:`OutputError`."""
+    pending: list[tuple[str, Path]] = []
+    written = 0
+
+    def commit() -> None:
+        nonlocal pending, written
+        if not pending:
+            return
+        if len(pending) == 1:
+            tmp, path = pending[0]
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        else:
+            os.sync()  # every temporary file of the batch on the disk at once
+        folders = set()
+        for tmp, path in pending:
+            check_target(path, what)  # it may have become a symlink or a FIFO meanwhile
+            os.replace(tmp, path)
+            folders.add(path.parent)
+        done, pending = pending, []
+        written += len(done)
+        for folder in folders:
+            _sync_folder(folder)
+
+    try:
+        for target, data in items:
+            path = check_target(target, what)
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
+            except OSError as exc:
+                raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+            pending.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            os.chmod(tmp, 0o666 & ~_umask())
+            if len(pending) >= batch:
+                commit()
+        commit()
+    except OSError as exc:
+        raise OutputError(f"cannot write {what}: {_reason(exc)}") from None
+    finally:
+        for tmp, _ in pending:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return written
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the renames in ``folder`` durable (where the platform can open a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def make_folder(path: str | os.PathLike, what: str = "the output folder") -> Path:

@@ -41,6 +41,7 @@ from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
+from ..rules.log_rows import COLUMNS as ROW_COLUMNS
 from ..challenges.map_sources import MapSource, seed_source
 from ..challenges.mission import Mission
 from ..players.blind import BlindBenchmark
@@ -55,24 +56,41 @@ SHEET_TEMPLATE = "sheet.html.j2"
 SHEET_CSS = "sheet.css"  # given to WeasyPrint parsed (sheet_stylesheet), not linked
 MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
 #: The turn log's pencil room a row, and how many rows the first log page and each further
-#: one hold (the first also carries how to type the log in): three pages for the 101 turns
-#: of :func:`longest_mission_turns`. Letter is 17.6 mm shorter.
+#: one hold (each carries how to type the log in and the example rows): three pages for the
+#: 101 turns of :func:`longest_mission_turns`. Letter is 17.6 mm shorter.
 LOG_ROW_MM = {"a4": 6.2, "letter": 5.6}
-LOG_PAGE_ROWS = {"a4": (37, 39), "letter": (38, 41)}
+LOG_PAGE_ROWS = {"a4": (34, 34), "letter": (34, 34)}
+#: Blanks in the Craters tracker: the most distinct crater cells in 1,440 simulated missions
+#: (random, greedy and strong players, four maps, easy and normal) was 6, the 99.9th
+#: percentile 5; a seventh goes on the board.
+CRATER_SLOTS = 6
 CELL_MM = 15.0   # ≥ 15 mm so a bomber token and pencil marks fit in a cell
 FONT_EPOCH = "946684800"  # 2000-01-01, the date ReportLab's invariant mode writes
 LABEL_MM = 6.0   # coordinate strip on each side of the board
 PAGE_MARGIN_MM = (8.0, 9.0)  # top/bottom, left/right (the CSS @page margin)
-#: The turn log's columns: class, heading, share of the width (mm at 181 mm wide). The
-#: heading names the statement a cell is typed as (the example row's test reads them).
-LOG_COLUMNS = (("t", "turn", 6), ("e", "enter", 8), ("d", "draw", 26),
-               ("k", "resupply K → card", 16), ("a", "action 1", 27), ("a", "action 2", 27),
-               ("m", "automa", 10), ("p", "at facing", 11), ("n", "ALT", 6), ("n", "DMG", 6),
-               *(("r", f"art {n}", 9) for n in range(1, ARTILLERY + 1)))
-#: The example row, a cell a column: what a player writes there (a King played between
-#: actions goes in the action cell: R29).
-LOG_EXAMPLE = ("e.g.", "7H", "2S 9H KD JH 5C", "KD → 4S", "move 5C FFLF", "alt JH", "8H",
-               "H3 E", "5", "0", "C6", "D6 s", "", "✕")
+#: The turn log's columns: class, heading, share of the width (mm at 179 mm wide). They are
+#: the row form's cells in its order (docs/log-format.md): a row is typed as it stands. Width
+#: in pencil (1.8 mm a letter, a space half that): the resupply cell takes two Kings,
+#: "KH → 10D; KC → 8D" (24 mm, 28 on A4), a draw cell five cards, an action cell a Joker's
+#: guns play "JK=6S G3 → JD" (21 mm, 25 on A4), an art cell "C10 s" (10 mm).
+LOG_COLUMNS = tuple((cls, head, share) for (cls, share), head in zip(
+    (("t", 6), ("e", 8), ("d", 24), ("k", 26), ("a", 23), ("a", 23), ("m", 10), ("p", 11),
+     ("n", 5.5), ("n", 5.5), *(("r", 9.25),) * ARTILLERY), ROW_COLUMNS, strict=True))
+#: The example rows, a cell a column, as written and (:func:`typed_row`) as typed. Turn 1 is
+#: seed 1944's own-deck turn worked by hand: 7H enters G1 facing S at ALT 4; two Kings;
+#: 5C FFLF flies G2, G3, turns east, H3; JH climbs to 5; Automa 8H: nothing is adjacent
+#: at ALT 5 (range 1, R18), so all four pieces step toward H3 (R19, R20): 1 H7→H6,
+#: 2 A10→A9 (equal gaps: along the column), 3 D6→E6, 4 C5→D5. Turn 13 is the reshuffle
+#: row of a daily mission played by hand (the deck ran out at the guns' reveal).
+LOG_EXAMPLES = (
+    ("1", "7H", "KD 9H KC JH 5C", "KD → 4S; KC → 2S", "5C FFLF", "JH", "8H", "H3 E", "5", "0",
+     "H6", "A9", "E6", "D5"),
+    ("13", "", "6C 9S", "", "reshuffle; 6H C9 → 10C", "", "8C", "D9 E", "4", "5", "", "", "", ""),
+)
+#: Where the rarer things go, each as typed in its cell (the type-in box prints them).
+LOG_PLACES = {"king_after_action": "5S FFLFF; KD → 4C", "throttle": "9S 3C FFFFF",
+              "joker": "JK=6S C4 → 2S", "move": "5C FFLF", "altitude": "JH",
+              "guns": "6H C4 → 2S", "bomb": "7H → 9D"}
 LOG_LINE_MM = 0.2  # the empty rows' ruling
 LOG_NUMBER_FONT = ("DejaVuSansCondensed-Bold.ttf", 2.4)  # the turn numbers (6.8 pt)
 # WeasyPrint's collapsed-border table draws its grid half its widest border (the header's
@@ -111,8 +129,8 @@ _ENV = jinja2.Environment(
 _SUIT_MOVES = {
     "toward-bomber": "one step toward the bomber",
     "hold": "hold position",
-    "toward-bunker": "one step toward the nearest surviving bunker (ties: lower column, "
-                     "then lower row; hold when none is left)",
+    "toward-bunker": "one step toward the nearest surviving bunker, in steps (ties: lower "
+                     "column, then row; none left: hold)",
 }
 
 
@@ -248,6 +266,9 @@ def aid_context(ruleset: Ruleset) -> dict:
             "throttle_alt": (1 + rs.throttle_bonus, 2 + rs.throttle_bonus),  # R11
             "joker_as": dict(suits_symbols)[rs.revealed_joker_counts_as],  # R17
             "entry_damage": rs.face_entry_damage, "reshuffle_damage": rs.reshuffle_damage,
+            "fire_damage": rs.artillery_damage,  # R18: the whole fire step, however many fire
+            # R40: an exhaustion met at the Automa card adds its damage to the fire's
+            "automa_worst_damage": rs.artillery_damage + rs.reshuffle_damage,
             "health": [{"name": name, "health": health} for name, health in rs.difficulties.items()],
             "score": {"bunker": rs.score_bunker, "artillery": rs.score_artillery,
                       "damage": rs.score_damage}}
@@ -294,6 +315,51 @@ def by_card_context(mission: Mission) -> dict:
             "width": _mm(head + len(ranks) * cw + 0.2), "height": _mm(head + len(rows) * ch + 0.2)}
 
 
+#: The by-number table: a pile of ten a row (1–10, 11–20, …), a box a number with the card
+#: that carries it, for putting each pile in order at an exhaustion (R26).
+PILE = 10
+BYNUMBER_BOX_MM = (16.0, 8.0)
+BYNUMBER_HEAD_MM = 15.0  # the pile's label column
+PILE_LABEL_FONT = ("DejaVuSans-Bold.ttf", 3.2)
+
+
+def restack_piles(count: int = len(FULL_DECK)) -> list[range]:
+    """The reshuffle numbers 1 … ``count`` in piles of :data:`PILE`: 1–10, 11–20, …
+
+    >>> [f"{p[0]}–{p[-1]}" for p in restack_piles()]
+    ['1–10', '11–20', '21–30', '31–40', '41–50', '51–54']
+    """
+    return [range(start, min(start + PILE - 1, count) + 1) for start in range(1, count + 1, PILE)]
+
+
+def by_number_context(mission: Mission) -> dict:
+    """The cards by reshuffle number, a pile of ten a row: the order a pile is laid out in
+    at an exhaustion (R26). Each box: the number small at the top, the card large in its
+    suit's colour (both Jokers read ``JK``, R41)."""
+    card_of = {number: card for card, number in zip(mission.deck, mission.reshuffle, strict=True)}
+    bw, bh = BYNUMBER_BOX_MM
+    head = BYNUMBER_HEAD_MM
+    boxes: list[tuple[float, float]] = []
+    runs: dict[str, list[Label]] = {"numbers": [], "red": [], "black": [], "piles": []}
+    for row, pile in enumerate(restack_piles(len(mission.deck))):
+        y = 0.1 + row * bh
+        runs["piles"].append((f"{pile[0]}–{pile[-1]}", 0.5, y + bh / 2 + 1.2))
+        for col, number in enumerate(pile):
+            x = head + col * bw
+            boxes.append((_mm(x), _mm(y)))
+            card = card_of[number]
+            runs["numbers"].append((str(number), x + 0.8, y + 2.6))
+            runs["red" if card.is_red else "black"].append((card.pretty, x + bw / 2, y + bh - 1.4))
+    fonts = {"numbers": STACK_NUMBER_FONT, "red": BOLD_FONT, "black": BOLD_FONT,
+             "piles": PILE_LABEL_FONT}
+    centred = {"red": True, "black": True}
+    rows = len(restack_piles(len(mission.deck)))
+    return {"boxes": boxes, "box_w": bw, "box_h": bh,
+            "runs": {name: label_run(labels, fonts[name], centred=centred.get(name, False))
+                     for name, labels in runs.items()},
+            "width": _mm(head + PILE * bw + 0.2), "height": _mm(rows * bh + 0.2)}
+
+
 def svg_data_uri(svg: str) -> str:
     """An SVG drawing as a ``data:`` URL for an ``<img>``: WeasyPrint parses it with its own
     (fast) XML parser and draws it as one image, so its hundreds of elements never pass
@@ -328,6 +394,19 @@ def log_context(paper_width: float, row_mm: float, rows: list[int]) -> dict:
             "row_lines": [_mm(r * row_mm) for r in range(1, len(rows) + 1)],
             "column_lines": [0.0] + edges + [_mm(width)], "numbers": numbers,
             "number_size": LOG_NUMBER_FONT[1]}
+
+
+def typed_row(cells: tuple[str, ...]) -> str:
+    """A turn-log row as typed in the row form: its cells split by ``|``, an empty cell
+    empty, the trailing empty ones left out.
+
+    >>> typed_row(("3", "", "2S 4S", "", "8D → QC", "", "QS", "E4 W", "2", "0", "", "", "", ""))
+    '3 | | 2S 4S | | 8D → QC | | QS | E4 W | 2 | 0'
+    """
+    cells = list(cells)
+    while cells and not cells[-1]:
+        cells.pop()
+    return " ".join(" | ".join(cells).split())
 
 
 def log_pages(paper: str, turns: int) -> list[list[int]]:
@@ -415,6 +494,7 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "artillery": [{"number": n, "cell": c} for n, c in
                       enumerate(cells(m.artillery) if m is not None else [""] * ARTILLERY, start=1)],
         "counts": {"bunkers": BUNKERS, "artillery": ARTILLERY},
+        "crater_slots": CRATER_SLOTS,
         "header_lines": source.header_lines(),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),
@@ -422,11 +502,14 @@ def sheet_context(mission: Mission | MapSource, paper: str = "a4", player: str |
         "margin": PAGE_MARGIN_MM,
         "log_pages": pages,
         "log_columns": pages[0]["log"]["columns"],
-        "log_example": LOG_EXAMPLE,
+        "log_examples": [{"cells": row, "typed": typed_row(row)} for row in LOG_EXAMPLES],
+        "log_places": LOG_PLACES,
         "turns": turns,
         "stack_list":
             None if seeded is None else _drawing("stack.svg.j2", stackgrid=stackgrid_context(seeded)),
         "by_card": None if seeded is None else _drawing("bycard.svg.j2", table=by_card_context(seeded)),
+        "by_number": None if seeded is None else _drawing("bynumber.svg.j2", table=by_number_context(seeded)),
+        "piles": [f"{p[0]}–{p[-1]}" for p in restack_piles()],
         "altitudes": list(range(rs.max_altitude + 1)),
         "passes": rs.reshuffles_allowed + 1,
         "ridges_max": rs.ridges_max,

@@ -61,6 +61,7 @@ class Standing(NamedTuple):
     def as_dict(self) -> dict:
         out = {k: getattr(self, k) for k in ("rank", "player", "challenge", "outcome", "score", "turns",
                                              "damage", "attempts", "verification_id")}
+        out["player_from_file"] = bool(self.player_from_file)
         if self.par is not None:  # a league without pars prints what it always printed
             out |= {"par": self.par, "to_par": self.to_par}
         if self.blind is not None:
@@ -76,9 +77,12 @@ class Unranked(NamedTuple):
     verification_id: str
     entry_id: int
     submitted_at: str
+    player_from_file: int = 0
 
     def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in ("player", "challenge", "verdict", "error", "verification_id")}
+        out = {k: getattr(self, k) for k in ("player", "challenge", "verdict", "error", "verification_id")}
+        out["player_from_file"] = bool(self.player_from_file)
+        return out
 
 
 @dataclass(frozen=True)
@@ -137,11 +141,11 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
     where, args = where_clause(challenges)
     invalid = f"{where} {'AND' if where else 'WHERE'} verdict != 'valid'"
     for row in cursor.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
-                            f"verification_id, id, submitted_at FROM entries {invalid} "
+                            f"verification_id, id, submitted_at, player_from_file FROM entries {invalid} "
                             "ORDER BY challenge, player, submitted_at, id", args):
-        player, challenge, verdict, code, line, message, verification_id, entry_id, at = row
+        player, challenge, verdict, code, line, message, verification_id, entry_id, at, from_file = row
         out.unranked.append(Unranked(player, challenge, verdict, error_text(code, line, message),
-                                     verification_id, entry_id, at))
+                                     verification_id, entry_id, at, from_file))
     shown = set(out.challenges)
     out.pars = {c: p for c, p in out.pars.items() if c in shown}
     if len({s.challenge for s in out.standings}) > 1:  # one challenge's season is its standings

@@ -16,6 +16,7 @@ Safety, in SQLite's own terms:
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -127,6 +128,67 @@ MIGRATIONS: tuple[str, ...] = (
         set_at TEXT NOT NULL
     );
     """,
+    # The league server (``bgrid serve``): registered players (a name unique under its
+    # ``name_key``, the hash of their key), the challenges the league runs (window, attempts
+    # policy), integrity flags with their evidence, an append-only audit log of the
+    # organiser's actions, the organiser key's hash; entries may be withdrawn (with the
+    # reason) and carry the digest of their plays alone (``league.integrity``).
+    """
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        name_key TEXT NOT NULL UNIQUE,
+        key_hash TEXT NOT NULL UNIQUE,
+        registered_at TEXT NOT NULL,
+        disqualified TEXT
+    );
+    CREATE TABLE challenges (
+        code TEXT PRIMARY KEY,
+        opens TEXT NOT NULL,
+        closes TEXT NOT NULL,
+        attempts TEXT NOT NULL DEFAULT 'best'
+    );
+    CREATE TABLE flags (
+        id INTEGER PRIMARY KEY,
+        entry_id INTEGER NOT NULL REFERENCES entries (id),
+        kind TEXT NOT NULL,
+        evidence TEXT NOT NULL,
+        raised_at TEXT NOT NULL,
+        UNIQUE (entry_id, kind)
+    );
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        reason TEXT NOT NULL
+    );
+    CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+    CREATE TRIGGER audit_append_only_delete BEFORE DELETE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+    CREATE TABLE settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    ALTER TABLE entries ADD COLUMN withdrawn TEXT;
+    ALTER TABLE entries ADD COLUMN play_sha256 TEXT;
+    ALTER TABLE pars ADD COLUMN play_sha256 TEXT;
+    CREATE INDEX entries_by_play ON entries (challenge, play_sha256) WHERE play_sha256 IS NOT NULL;
+    """,
+    # The table companion's phone face (``web/play.py``): the mission a player is playing, one
+    # row a player and challenge, the log as the companion has written it so far, and what
+    # the companion last said (JSON: the steps on paper, or the refusal).
+    """
+    CREATE TABLE companion_games (
+        player INTEGER NOT NULL REFERENCES players (id),
+        code TEXT NOT NULL,
+        log TEXT NOT NULL,
+        said TEXT NOT NULL DEFAULT '{}',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (player, code)
+    );
+    """,
     # Beside the open-deck par, the blind benchmark (R42, ``bgrid league par --blind``): the
     # strong player's median score drawing blind, its runs and the median's 95% interval.
     """
@@ -144,8 +206,9 @@ COLUMNS = ("verification_id", "log_sha256", "source", "player", "player_from_fil
            "ruleset", "difficulty", "verdict", "assurance", "outcome", "cause", "score", "bunkers",
            "artillery", "damage", "claim_outcome", "claim_score", "turns", "error_code", "error_line",
            "error_message", "submitted_at", "bgrid_version")
-_INSERT = (f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
-           "ON CONFLICT (verification_id) DO NOTHING")
+# ``play_sha256`` (the digest of the plays alone) is given by the server's submissions only.
+_INSERT = (f"INSERT INTO entries ({', '.join(COLUMNS)}, play_sha256) "
+           f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))}) ON CONFLICT (verification_id) DO NOTHING")
 _COUNT_ATTEMPT = ("INSERT INTO results (challenge, player, attempts) VALUES (:challenge, :player, 1) "
                   "ON CONFLICT (challenge, player) DO UPDATE SET attempts = attempts + 1")
 # The standings order (league.standings): higher score, fewer turns, earlier submission.
@@ -203,13 +266,29 @@ def create_league(path: str | Path) -> bool:
     return True
 
 
-def open_league(path: str | Path) -> sqlite3.Connection:
+def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
     """A connection to an existing league, migrated to this bgrid's schema.
+
+    ``write=False`` (list, show, standings) opens it for queries only; a league the user may
+    only read (a 0644 file of another user, a read-only folder or disk) is opened read-only
+    (``mode=ro``), so it can be read; only a league of an older schema is then opened for
+    writing, to migrate it. A league opened for writing is
+    checked first (``PRAGMA quick_check``), so that nothing is added to a damaged file.
 
     Raises :class:`LeagueError` naming the file and what is wrong with it."""
     path = Path(path)
     if not path.is_file():
+        if path.is_dir():
+            raise LeagueError(f"'{path}' is a folder, not a league: give the league's file, "
+                              f"e.g. {path}/league.db")
+        if path.exists():
+            raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
+                              "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
+    if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
+        conn = _connect_read_only(path)
+        if conn is not None:
+            return conn
     try:
         conn = _connect(path)
         application_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -220,11 +299,69 @@ def open_league(path: str | Path) -> sqlite3.Connection:
         raise LeagueError(f"'{path}' is not a league database (another program's SQLite file)")
     try:
         _prepare(conn)
+        if write:
+            check_integrity(conn, path)
         migrate(conn, str(path))
+        if not write:
+            conn.execute("PRAGMA query_only = ON")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to a league of this schema, or None when it is of an older
+    schema (to be migrated by a writable open). Raises :class:`LeagueError`."""
+    uri = path.absolute().as_uri()
+    conn = None
+    # mode=ro reads a WAL league where its -shm can be made or exists; a league in a folder
+    # the user cannot write, and not open elsewhere, is read as an immutable file.
+    for query in ("?mode=ro", "?mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + query, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                   isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            application_id, version = (conn.execute("PRAGMA application_id").fetchone()[0],
+                                       conn.execute("PRAGMA user_version").fetchone()[0])
+            break
+        except sqlite3.OperationalError:
+            if conn is not None:
+                conn.close()
+            conn = None
+        except sqlite3.DatabaseError as exc:
+            if conn is not None:
+                conn.close()
+            raise LeagueError(f"'{path}' is not a league database ({exc})") from None
+    if conn is None:
+        return None  # the writable open says why
+    if application_id != APPLICATION_ID:
+        conn.close()
+        raise LeagueError(f"'{path}' is not a league database (another program's SQLite file)")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise LeagueError(f"'{path}' has league schema version {version}; this bgrid knows up to "
+                          f"{SCHEMA_VERSION}: a newer bgrid wrote it")
+    if version < SCHEMA_VERSION:
+        conn.close()
+        return None
+    return conn
+
+
+def check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged league before anything is added to it (SQLite's quick check: every
+    page and index readable and consistent, without comparing index contents to rows).
+
+    Raises :class:`LeagueError` saying what to do."""
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as exc:
+        problems = [str(exc)]
+    if problems != ["ok"]:
+        raise LeagueError(f"the league '{path}' is damaged ({'; '.join(problems)[:200]}): nothing was "
+                          f"added. Restore it from a backup, or save its entries with "
+                          f"sqlite3 '{path}' .recover into a new file")
 
 
 def migrate(conn: sqlite3.Connection, name: str = "league") -> None:
@@ -240,15 +377,27 @@ def migrate(conn: sqlite3.Connection, name: str = "league") -> None:
         try:
             # another process may have migrated while this one waited for the lock
             if conn.execute("PRAGMA user_version").fetchone()[0] == version:
-                for statement in MIGRATIONS[version].split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+                for statement in statements(MIGRATIONS[version]):
+                    conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {version + 1}")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def statements(script: str) -> list[str]:
+    """A script's statements, one by one (a trigger's body keeps its own semicolons): each is
+    run with ``execute`` inside the step's transaction, which ``executescript`` would commit."""
+    out, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                out.append(pending.strip())
+            pending = ""
+    return out
 
 
 @dataclass(frozen=True)
@@ -259,22 +408,29 @@ class Stored:
     is_new: bool
 
 
-def record(conn: sqlite3.Connection, rows: Iterable[dict]) -> list[Stored]:
+def record(conn: sqlite3.Connection, rows: Iterable[dict], then=None) -> list[Stored]:
     """Insert entries (dicts keyed by ``COLUMNS`` and ``log``) in one transaction. A row whose
-    verification id is already recorded is not inserted: its result names the entry there."""
+    verification id is already recorded is not inserted: its result names the entry there.
+    ``then(conn, entry_id, row)`` runs for each new entry inside the transaction (the
+    server's integrity flags are stored with their entry or not at all)."""
     out = []
     conn.execute("BEGIN IMMEDIATE")
     try:
         for row in rows:
-            cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS])
+            cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS] + [row.get("play_sha256")])
             if cursor.rowcount == 1:
                 entry_id = cursor.lastrowid
                 assert entry_id is not None  # the INSERT above has just added a row
                 conn.execute("INSERT INTO logs (entry_id, log) VALUES (?, ?)", (entry_id, row["log"]))
-                if row["challenge"] is not None:
-                    conn.execute(_COUNT_ATTEMPT, row)
-                if row["verdict"] == "valid":
-                    conn.execute(_KEEP_BEST, {k: row[k] for k in _RESULT_KEYS} | {"entry_id": entry_id})
+                if row["challenge"] is not None and needs_rebuild(conn, row["challenge"], row["player"]):
+                    rebuild_result(conn, row["challenge"], row["player"])
+                else:
+                    if row["challenge"] is not None:
+                        conn.execute(_COUNT_ATTEMPT, row)
+                    if row["verdict"] == "valid":
+                        conn.execute(_KEEP_BEST, {k: row[k] for k in _RESULT_KEYS} | {"entry_id": entry_id})
+                if then is not None:
+                    then(conn, entry_id, row)
                 out.append(Stored(entry_id, True))
             else:
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
@@ -302,6 +458,12 @@ def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
             return None
         return conn.execute(query + "entries.id = ?", (int(ref),)).fetchone()
     return conn.execute(query + "verification_id = ?", (ref.lower(),)).fetchone()
+
+
+def league_challenges(conn: sqlite3.Connection) -> list[str]:
+    """Every challenge the league holds an entry for, sorted (logs naming no map left out)."""
+    return [row[0] for row in conn.execute(
+        "SELECT DISTINCT challenge FROM entries WHERE challenge IS NOT NULL ORDER BY challenge")]
 
 
 def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),
@@ -340,19 +502,22 @@ class ChallengePar:
     blind_interval: tuple[int, int] | None = None
 
 
-def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str) -> None:
-    """Record (or replace) the par of ``challenge``."""
+def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str,
+            play_sha256: str | None = None) -> None:
+    """Record (or replace) the par of ``challenge``; ``play_sha256``: the digest of the
+    solver's par line (``league.integrity.play_digest``), so an entry playing it is flagged."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         low, high = par.blind_interval or (None, None)
-        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, blind_median, blind_runs, "
-                     "blind_low, blind_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256, blind_median, "
+                     "blind_runs, blind_low, blind_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                      "ON CONFLICT (challenge) DO UPDATE SET par = excluded.par, "
                      "portfolio = excluded.portfolio, set_at = excluded.set_at, "
+                     "play_sha256 = excluded.play_sha256, "
                      "blind_median = excluded.blind_median, blind_runs = excluded.blind_runs, "
                      "blind_low = excluded.blind_low, blind_high = excluded.blind_high",
-                     (challenge, par.par, par.portfolio, set_at, par.blind_median, par.blind_runs,
-                      low, high))
+                     (challenge, par.par, par.portfolio, set_at, play_sha256, par.blind_median,
+                      par.blind_runs, low, high))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -367,3 +532,78 @@ def challenge_pars(conn: sqlite3.Connection, challenges: Iterable[str] = ()) -> 
                 None if row["blind_low"] is None else (row["blind_low"], row["blind_high"]))
             for row in conn.execute("SELECT challenge, par, portfolio, blind_median, blind_runs, blind_low, "
                                     f"blind_high FROM pars {where}", args)}
+
+
+# -- the attempts policy (``bgrid league open``): which entries count ----------------------
+
+BEST, FIRST = "best", "first"
+
+
+def needs_rebuild(conn: sqlite3.Connection, challenge: str, player: str) -> bool:
+    """Whether a new entry's result must be worked out from all of the player's entries
+    (an attempts policy other than best-of-all, or a disqualified player) rather than by
+    comparing the entry with the best one held."""
+    policy = conn.execute("SELECT attempts FROM challenges WHERE code = ?", (challenge,)).fetchone()
+    if policy is not None and policy[0] != BEST:
+        return True
+    return conn.execute("SELECT 1 FROM players WHERE name = ? AND disqualified IS NOT NULL",
+                        (player,)).fetchone() is not None
+
+
+def counted_entries(entries: list, policy: str) -> list:
+    """The entries (in submission order, withdrawn ones left out) that the policy lets count
+    toward a result: all of them (``best``), the first valid one (``first``), or the first N
+    (``"N"``: the later ones are attempts over the limit)."""
+    if policy == FIRST:
+        return [e for e in entries if e["verdict"] == "valid"][:1]
+    if policy.isdigit():
+        return entries[:int(policy)]
+    return entries
+
+
+def rank_key(entry) -> tuple:
+    """The standings order of two results: higher score, fewer turns, earlier submission."""
+    return (-entry["score"], entry["turns"], entry["submitted_at"], entry["id"])
+
+
+def rebuild_result(conn: sqlite3.Connection, challenge: str, player: str) -> None:
+    """Work out the ``results`` row of one player on one challenge again from their entries:
+    attempts (withdrawn entries do not count), and the best valid entry the attempts policy
+    counts (none for a disqualified player). Runs inside the caller's transaction."""
+    entries = conn.execute("SELECT id, verdict, score, turns, submitted_at, outcome, damage, "
+                           "verification_id, player_from_file FROM entries "
+                           "WHERE challenge = ? AND player = ? AND withdrawn IS NULL ORDER BY id",
+                           (challenge, player)).fetchall()
+    conn.execute("DELETE FROM results WHERE challenge = ? AND player = ?", (challenge, player))
+    if not entries:
+        return
+    row = conn.execute("SELECT attempts FROM challenges WHERE code = ?", (challenge,)).fetchone()
+    counted = counted_entries(entries, row[0] if row is not None else BEST)
+    if conn.execute("SELECT 1 FROM players WHERE name = ? AND disqualified IS NOT NULL",
+                    (player,)).fetchone() is not None:
+        counted = []
+    valid = [e for e in counted if e["verdict"] == "valid"]
+    best = min(valid, key=rank_key) if valid else None
+    conn.execute("INSERT INTO results (challenge, player, attempts, entry_id, score, turns, submitted_at, "
+                 "outcome, damage, verification_id, player_from_file) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (challenge, player, len(entries), *((best["id"], best["score"], best["turns"],
+                  best["submitted_at"], best["outcome"], best["damage"], best["verification_id"],
+                  best["player_from_file"]) if best is not None else (None,) * 8)))
+
+
+def transaction(conn: sqlite3.Connection):
+    """``with transaction(conn):`` one ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
+    return _Transaction(conn)
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -12,14 +12,20 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from datetime import UTC, datetime
 from importlib import metadata
 
+from ..verifier.log_parser import MAX_BYTES
 from ..verifier.verdict import Verdict
 from ..verifier.verify import Verifier
 from .store import entry_by_bytes, record
 
 CHALLENGE_PREFIX = "challenge "
+# Of a file refused for its size (E001: over the verifier's 1 MiB), the league keeps this much,
+# enough to see what was sent; the refusal is told again from it (:func:`replay`).
+JUNK_KEPT = 4096
+TOO_LARGE = "E001"
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,9 @@ class Submission:
     summary: str  # the verdict's one line, or the duplicate's
 
 
+@cache
 def bgrid_version() -> str:
+    """The installed bgrid's version (read once: the package metadata is parsed on each call)."""
     try:
         return metadata.version("bgrid")
     except metadata.PackageNotFoundError:
@@ -62,6 +70,13 @@ def challenge_key(verdict: Verdict) -> str | None:
     return f"{source}, {verdict.difficulty}" if verdict.difficulty else source
 
 
+def unnamed_player(source: str, verification_id: str) -> str:
+    """The player of a log without a ``player:`` line: its file name (never its folder: a local
+    path) and the start of its verification id, so that two players' ``mission.log`` from two
+    folders stay two players instead of one player with two attempts."""
+    return f"{os.path.basename(source) or 'log'} ({verification_id[:8]})"
+
+
 def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, version: str) -> dict:
     """The database row of one verified log."""
     player = (verdict.player or "").strip()
@@ -71,9 +86,10 @@ def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, ver
     return {
         "verification_id": verdict.verification_id,
         "log_sha256": hashlib.sha256(data).hexdigest(),
-        "log": data,
+        # an oversized file is junk: its first bytes show what it was, the rest is not stored
+        "log": data[:JUNK_KEPT] if err is not None and err.code == TOO_LARGE else data,
         "source": source,
-        "player": player or os.path.basename(source),
+        "player": player or unnamed_player(source, verdict.verification_id),
         "player_from_file": 0 if player else 1,
         "challenge": challenge,
         "ruleset": verdict.ruleset,
@@ -95,6 +111,21 @@ def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, ver
         "submitted_at": submitted_at,
         "bgrid_version": version,
     }
+
+
+def replay(row, *, source: str | None = None, history: bool = False,
+           verifier: Verifier | None = None) -> Verdict:
+    """The verdict of a recorded entry (a row with ``log``, ``source``, ``error_code`` and
+    ``verification_id``), replayed from its stored bytes: how ``league show`` and the
+    published reports tell it. An entry refused for its size kept only its first bytes
+    (``JUNK_KEPT``); its refusal is told again, with its recorded id."""
+    memo = verifier if verifier is not None else Verifier()
+    data = bytes(row["log"])
+    if row["error_code"] == TOO_LARGE:
+        data = data.ljust(MAX_BYTES + 1, b"\0")  # the size is all E001 looks at
+    verdict = memo.verify(data, source=row["source"] if source is None else source, history=history)
+    verdict.verification_id = row["verification_id"]
+    return verdict
 
 
 def submit_logs(conn, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,

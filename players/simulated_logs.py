@@ -13,12 +13,14 @@ from ..rules.state import GameState
 from .playout import play_out, replay, start_state
 
 
-def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -> tuple[str, GameState]:
+def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
+                  state_lines: bool = False, rows: bool = False) -> tuple[str, GameState]:
     """Play ``mission`` to its end as ``players.playout`` does (its random legal player, or
     ``player``, a decision function of the engine's playout) and return (the log, the final
     state). The game is played by ``play_out`` itself and its recorded steps replayed for
     the events, so the log is exactly the game ``simulate`` plays with the same stream.
-    The log claims the engine's own outcome and score."""
+    The log claims the engine's own outcome and score; ``state_lines`` closes every turn
+    with a state line (the artillery by number, R43); ``rows`` writes the body in the row form."""
     trace: list = []
     start = start_state(mission, challenge_deck)
     if player is None:
@@ -29,18 +31,20 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None) -
     state = start
     claim = (str(state.outcome), score(state).total)
     spec = mission.spec
+    artillery = mission.game_map.artillery if state_lines else None
     if challenge_deck:
-        return write_log(events, challenge=mission.code, claim=claim), state
+        return write_log(events, challenge=mission.code, claim=claim, artillery=artillery, rows=rows), state
     return write_log(events, seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty,
-                     claim=claim), state
+                     claim=claim, artillery=artillery, rows=rows), state
 
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
-                   player=None) -> Iterator[tuple[str, str]]:
+                   player=None, state_lines: bool = False, rows: bool = False) -> Iterator[tuple[str, str]]:
     """(file name, log text) of the games ``players.playout.simulate`` plays: game ``k`` uses the
     seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
     ``game-00000.log`` …"""
     for k in range(games):
         text, _ = simulated_log(mission, stream(mission.ruleset.name, f"sim-{k}", sim_seed),
-                                challenge_deck=challenge_deck, player=player)
+                                challenge_deck=challenge_deck, player=player, state_lines=state_lines,
+                                rows=rows)
         yield f"game-{k:05d}.log", text

@@ -1,9 +1,10 @@
 """The par of a challenge: the best score a fixed portfolio of searches finds on its deck.
 
 A challenge deck (R25, R26) fixes every card, so the mission is a one-player game of perfect
-information. Exhaustive search is out of reach (thousands of distinct states after two
-turns, missions of 15–30 turns), so the par is the best of a fixed, versioned portfolio of
-beam searches over whole turns (:func:`players.search.turn_outcomes`):
+information, and the par is the open-deck par of R42 (every card in view). Exhaustive
+search is out of reach (thousands of distinct states after two turns, missions of 15–30
+turns), so the par is the best of a fixed, versioned portfolio of beam searches over whole
+turns (:func:`players.search.turn_outcomes`):
 
 * a node is the state at the first decision of a turn (or the end of the mission);
 * the beam's layers are keyed by the cards drawn so far (the fuel used, which every turn
@@ -35,7 +36,7 @@ from ..rules.board import CELLS, distance
 from ..rules.cards import ACE, JOKER_RANK
 from ..rules.engine import new_game, score
 from ..rules.state import GameState, Outcome
-from .search import best_possible, card_mask, run_chance, turn_outcomes
+from .search import best_possible, card_mask, play_plan, run_chance, turn_outcomes
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
 PORTFOLIO_VERSION = 2
@@ -324,3 +325,17 @@ def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
         if par.victory_found:
             return mission, par
     raise BGridError(f"no winnable challenge among seeds {spec.seed} to {spec.seed + tries - 1}")
+
+
+def solution_log(mission, line: Line, state_lines: bool = False, rows: bool = False) -> str:
+    """The line as a mission log on the challenge deck, claiming its outcome and score
+    (``bgrid solve --write-log``; the league's par line, ``league.integrity``);
+    ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
+    from ..rules.log_writer import write_log
+
+    state = new_game(mission.game_map, mission.ruleset, mission.spec.difficulty, mission.deck,
+                     mission.reshuffle)
+    events = play_plan(state, line.plays)
+    claim = (str(state.outcome), score(state).total)
+    return write_log(events, challenge=mission.code, claim=claim,
+                     artillery=mission.game_map.artillery if state_lines else None, rows=rows)

@@ -31,6 +31,33 @@ def card_text(card: Card | None) -> str:
     return "none" if card is None else str(card)
 
 
+@dataclass(frozen=True, slots=True)
+class PieceCheck:
+    """What a ``state`` line's ``art`` check says of one artillery piece (R43): its cell, or
+    ``destroyed``; ``suppressed``: its guns suppressed it in this turn (the sheet's trailing
+    ``s``). ``cell`` None and not destroyed: the piece's place is not checked (``-``, or a
+    blank art cell of a row).
+
+    >>> from bgrid.rules.board import Cell
+    >>> [str(PieceCheck(Cell.parse("B4"), suppressed=True)), str(PieceCheck(None, destroyed=True)),
+    ...  str(PieceCheck(None))]
+    ['B4s', 'x', '-']
+    """
+
+    cell: Cell | None
+    destroyed: bool = False
+    suppressed: bool = False
+
+    @property
+    def is_blank(self) -> bool:
+        return self.cell is None and not self.destroyed and not self.suppressed
+
+    def __str__(self) -> str:
+        if self.destroyed:
+            return "x"
+        return ("-" if self.cell is None else str(self.cell)) + ("s" if self.suppressed else "")
+
+
 class Statement(NamedTuple):
     """One body line.
 
@@ -53,7 +80,9 @@ class Statement(NamedTuple):
     card_tokens: tuple[int, ...] = ()
     column: int | None = None  # entry column chosen after a face card or Joker (R13)
     column_token: int = 0
-    checks: tuple[tuple[str, object, int], ...] = ()  # state: (key, value, token index)
+    # state: (key, value, token index); an ``art`` check is one entry a piece, its value
+    # (piece number, PieceCheck)
+    checks: tuple[tuple[str, object, int], ...] = ()
 
     def token(self, index: int) -> Token:
         """The token at ``index``; past the end, an empty token just after the line's last."""
@@ -82,14 +111,31 @@ class Statement(NamedTuple):
             return f"automa {card_text(self.cards[0])}"
         if k == "reshuffle":
             return "reshuffle"
-        order = {"at": 0, "facing": 1, "alt": 2, "dmg": 3, "health": 4}
-        parts: list[str] = []
-        for key, value, _ in sorted(self.checks, key=lambda c: order[c[0]]):
-            if key == "health":  # dmg N/H
-                parts[-1] += f"/{value}"
-            else:
-                parts.append(f"{key} {'off' if value is None else value}")
-        return "state " + " ".join(parts)
+        return "state " + " ".join(state_words(self.checks))
+
+
+_CHECK_ORDER = {"at": 0, "facing": 1, "alt": 2, "dmg": 3, "health": 4, "art": 5}
+
+
+def state_words(checks) -> list[str]:
+    """A state line's checks in the writer's order and spelling: ``at C4``, ``facing S``,
+    ``alt 3``, ``dmg 2/5``, ``art C9 B4 x G3`` (pieces by number, R43; a piece not checked is
+    ``-``, trailing ones left out)."""
+    parts: list[str] = []
+    pieces: dict[int, PieceCheck] = {}
+    for key, value, _ in sorted(checks, key=lambda c: _CHECK_ORDER[c[0]]):
+        if key == "health":  # dmg N/H
+            parts[-1] += f"/{value}"
+        elif key == "art":
+            number, piece = value
+            pieces[number] = piece
+        else:
+            parts.append(f"{key} {'off' if value is None else value}")
+    given = [n for n, p in pieces.items() if not p.is_blank]
+    if given:
+        blank = PieceCheck(None)
+        parts.append("art " + " ".join(str(pieces.get(n, blank)) for n in range(1, max(given) + 1)))
+    return parts
 
 
 @dataclass(frozen=True, slots=True)

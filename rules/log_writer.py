@@ -24,14 +24,28 @@ from collections.abc import Iterable
 
 from .actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from .cards import Card
-from .events import Defeat, Drew, Entered, Event, Played, Reshuffled, Revealed, TurnStarted
-from .log_notation import Header, Statement
+from .artillery_pieces import ArtilleryPieces
+from .board import Cell, Facing
+from .events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
+                     Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, Suppressed, TurnStarted)
+from .log_notation import Header, PieceCheck, Statement
+from .log_rows import HEAD, row_lines
 from .state import CardPurpose
 
 
-def body_statements(events: Iterable[Event]) -> list[Statement]:
-    """The body statements for an event stream that starts at turn 1."""
+def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = None,
+                    sheet: bool = False) -> list[Statement]:
+    """The body statements for an event stream that starts at turn 1. With ``artillery``
+    (the map's pieces in placement order, R43) a ``state`` line closes every turn, as a
+    player checks the sheet: the bomber's cell and facing, altitude, damage and where each
+    artillery piece stands (``art``). ``sheet``: the art check as the sheet's art columns
+    hold it, only the pieces that moved (their cell), were destroyed (``x``, that turn only)
+    or were suppressed (``s``) in the turn."""
     out = [Statement("turn", 0, (), number=1)]
+    paper = None if artillery is None else _Paper(artillery, sheet)
+    # where the turn's state line goes (before the next turn line), until the engine call that
+    # ended the turn is over: an exhaustion met there belongs to that call (R22, R35)
+    due: int | None = None
     draws: list[Card | None] = []
     pending: Statement | None = None  # a guns/bomb/resupply play awaiting its card
     entry: Card | None = None  # a face card or Joker entry awaiting the chosen column
@@ -46,6 +60,11 @@ def body_statements(events: Iterable[Event]) -> list[Statement]:
         return pending._replace(cards=(card,))
 
     for ev in events:
+        if due is not None and paper is not None and type(ev) in _NEXT_CALL:
+            out.insert(due, paper.statement())
+            due = None
+        if paper is not None:
+            paper.follow(ev)
         if isinstance(ev, Drew) and ev.purpose == CardPurpose.DRAW:
             draws.append(ev.card)
             continue
@@ -55,6 +74,8 @@ def body_statements(events: Iterable[Event]) -> list[Statement]:
             continue
         flush()
         if isinstance(ev, TurnStarted):
+            if paper is not None:
+                due = len(out)
             out.append(Statement("turn", 0, (), number=ev.turn))
         elif isinstance(ev, Revealed) and ev.purpose == CardPurpose.ENTRY:
             if ev.card.is_number:
@@ -91,31 +112,102 @@ def body_statements(events: Iterable[Event]) -> list[Statement]:
                 out.append(with_card(None))
                 pending = None
     flush()
+    if paper is not None:
+        if due is not None:
+            out.insert(due, paper.statement())
+        out.append(paper.statement())
     return out
+
+
+# The events that open an engine call (a card revealed or drawn, a play, an entry column, the
+# end of a player phase): the first of them after a turn's end is the next call's. The engine
+# meets an exhaustion eagerly, in the call that arrives at the card needed (rules.engine).
+_NEXT_CALL = (Drew, Revealed, Played, Entered, PlayerPhaseEnded)
+
+
+class _Paper:
+    """What the sheet shows at the end of a turn, followed from the events alone."""
+
+    def __init__(self, artillery: Iterable[Cell], sheet: bool = False) -> None:
+        self.cell: Cell | None = None
+        self.facing: Facing | None = None
+        self.altitude = 0
+        self.damage = 0
+        self.pieces = ArtilleryPieces(artillery)
+        self.sheet = sheet
+        self.written = self.pieces.cells  # the cells at the last state line
+        self.suppressed: set[int] = set()  # pieces suppressed since then (numbers)
+
+    def follow(self, ev: Event) -> None:
+        if isinstance(ev, Entered):
+            self.cell, self.facing, self.altitude = ev.cell, ev.facing, ev.altitude
+        elif isinstance(ev, Moved):
+            self.cell = None if ev.exited else (ev.path[-1] if ev.path else ev.start)
+            self.facing = None if ev.exited else ev.facing
+        elif isinstance(ev, AltitudeChanged):
+            self.altitude = ev.new
+        elif isinstance(ev, Damage):
+            self.damage = ev.total
+        elif isinstance(ev, (ArtilleryMoved, Destroyed)):
+            self.pieces.follow((ev,))
+        elif isinstance(ev, Suppressed):
+            n = self.pieces.number_at(ev.cell)
+            if n is not None:
+                self.suppressed.add(n)
+
+    def statement(self) -> Statement:
+        checks: list[tuple[str, object, int]] = [("at", self.cell, 0)]
+        if self.cell is not None:
+            checks.append(("facing", str(self.facing), 0))
+        checks += [("alt", self.altitude, 0), ("dmg", self.damage, 0)]
+        for n, (cell, before) in enumerate(zip(self.pieces.cells, self.written, strict=True), start=1):
+            if not self.sheet:
+                piece = PieceCheck(cell, destroyed=cell is None)
+            elif cell is None:
+                piece = PieceCheck(None, destroyed=before is not None)
+            else:
+                piece = PieceCheck(cell if cell != before else None, suppressed=n in self.suppressed)
+            checks.append(("art", (n, piece), 0))
+        self.written = self.pieces.cells
+        self.suppressed.clear()
+        return Statement("state", 0, (), checks=tuple(checks))
 
 
 _KEYWORD = {Move: "move", Altitude: "alt", Guns: "guns", Bomb: "bomb", Throttle: "throttle",
             Resupply: "resupply"}  # the statement keyword of each play (log-format §3)
 
 
-def body_lines(events: Iterable[Event]) -> list[str]:
+def body_lines(events: Iterable[Event], artillery: Iterable[Cell] | None = None) -> list[str]:
     """The body statements' canonical lines."""
-    return [st.canonical() for st in body_statements(events)]
+    return [st.canonical() for st in body_statements(events, artillery)]
 
 
 def write_log(events: Iterable[Event], *, challenge: str | None = None, seed: int | None = None,
               ridges: int | None = None, difficulty: str | None = None,
-              claim: tuple[str, int] | None = None, player: str | None = None) -> str:
+              claim: tuple[str, int] | None = None, player: str | None = None,
+              artillery: Iterable[Cell] | None = None, rows: bool = False) -> str:
     """A whole log: header, a blank line, then the body, one statement a line, ending with a
     newline.
 
     ``events`` are the engine's events of one mission in order (everything ``apply`` and
     ``reveal`` returned). Give ``challenge`` for a mission played on its challenge deck, else
     ``seed`` (with ``ridges``/``difficulty``) for the player's own deck. ``claim`` is the
-    (outcome, score) to report, usually the engine's own.
+    (outcome, score) to report, usually the engine's own. ``artillery``: the map's pieces in
+    placement order, to close every turn with a ``state`` line (see :func:`body_statements`).
+    ``rows``: the body in the row form, a turn a line in the sheet's columns (``rules.log_rows``).
     """
     if (challenge is None) == (seed is None):
         raise ValueError("give exactly one of challenge= or seed=")
     header = Header(challenge=challenge, seed=seed, ridges=ridges, difficulty=difficulty,
                     player=player, claim=claim)
-    return "\n".join(header.canonical_lines() + [""] + body_lines(events)) + "\n"
+    return log_text(header, body_statements(events, artillery, sheet=rows), rows)
+
+
+def log_text(header: Header, statements: list[Statement], rows: bool = False) -> str:
+    """A log's text: the header, a blank line, then the body in statement lines or (``rows``)
+    in the row form after a comment that names its columns."""
+    if rows:
+        body = [HEAD] + row_lines(statements)
+    else:
+        body = [st.canonical() for st in statements]
+    return "\n".join(header.canonical_lines() + [""] + body) + "\n"

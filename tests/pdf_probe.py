@@ -78,6 +78,20 @@ def positioned_text(page) -> list[tuple[str, float, float]]:
     return runs
 
 
+def sized_text(page) -> list[tuple[str, float, float, float]]:
+    """(text, x, y, size) of every text run, in page points: the font size as drawn (the
+    text and current matrices' vertical scale applied)."""
+    runs = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            m = _mul(tm, cm)
+            runs.append((text.strip(), m[4], m[5], size * (m[2] ** 2 + m[3] ** 2) ** 0.5))
+
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
 def unembedded_fonts(reader_: PdfReader) -> list[str]:
     """Base names of fonts that carry no embedded font program."""
     missing = []

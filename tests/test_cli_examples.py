@@ -30,6 +30,8 @@ def bgrid_invocations(text: str) -> list[list[str]]:
     found = []
     for line in text.splitlines():
         for part in re.split(r"&&|\|", line.split(" #")[0]):
+            if "bgrid" not in part:  # another program's line (curl, a continued line)
+                continue
             words = shlex.split(part)
             while words and words[0] != "bgrid" and not words[0].endswith("/bgrid"):
                 words.pop(0)
@@ -54,7 +56,8 @@ def help_examples() -> list[list[str]]:
     return out
 
 
-README_RUNS = bgrid_invocations("\n".join(re.findall(r"```\n(.*?)```", README, re.S)))
+# the shell blocks: plain ``` and ```console (```pycon and ```python are test_readme_examples')
+README_RUNS = bgrid_invocations("\n".join(re.findall(r"^```(?:console)?\n(.*?)^```", README, re.S | re.M)))
 
 
 def test_readme_and_help_have_examples_of_every_command():

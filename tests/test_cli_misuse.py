@@ -221,15 +221,18 @@ def test_the_matrix_has_hundreds_of_cases():
 @pytest.mark.parametrize("value", TEXTS + ["../league.db", "' OR 1=1 --"])
 def test_hostile_league_filters_and_titles_are_harmless_text(playground, value):
     """A filter or a title is free text: any UTF-8 value is taken, matched literally (no SQL),
-    and neither printed raw nor written anywhere."""
+    and neither printed raw nor written anywhere. A standings --challenge the league holds no
+    entry for is refused (one line, exit 2), not answered with an empty table."""
     if "\udcff" in value:
         value = "Ada"
     before = snapshot(playground)
     for args in (["list", "--player", value], ["list", "--challenge", value],
-                 ["standings", "--challenge", value, "--title", value]):
+                 ["standings", "--title", value]):
         result = CliRunner().invoke(cli, ["league", args[0], "league.db", *args[1:]])
         assert result.exit_code == 0 and result.exception is None, result.output
         assert "\x1b" not in result.output and "\u202e" not in result.output
+    result = CliRunner().invoke(cli, ["league", "standings", "league.db", "--challenge", value])
+    assert_one_line_misuse(result)
     assert snapshot(playground) == before
 
 

@@ -12,7 +12,7 @@ from bgrid.generator.deck_pdf import parse_offset, render_deck
 from bgrid.rules.errors import BGridError
 from bgrid.challenges.mission import mission_from_seed
 
-from pdf_probe import MM, positioned_text, reader, stroked_segments, unembedded_fonts
+from pdf_probe import MM, positioned_text, reader, sized_text, stroked_segments, unembedded_fonts
 
 PAPER_PT = {"a4": (595.276, 841.890), "letter": (612.0, 792.0)}  # ISO 216 / ANSI, by hand
 CARD = (63 * MM, 88 * MM)
@@ -121,6 +121,28 @@ def test_backs_are_mirrored_and_carry_position_and_reshuffle_number(decks, missi
             assert f"#{index + 1}" in inside
             assert f"reshuffle {mission.reshuffle[index]}" in inside
             assert mission.code in inside
+
+
+def test_challenge_fronts_carry_the_reshuffle_number_large_in_two_corners(decks, mission):
+    """Before: the reshuffle number was on the back only, so sorting the face-up discards
+    at an exhaustion meant turning every card over (or a lookup on the sheet). Now each
+    front shows it at least 5 mm tall, framed, in the top-right corner and turned in the
+    bottom-left (R26); a plain deck's fronts have none."""
+    pdf = reader(decks["a4"])
+    rects = grid_rects(*PAPER_PT["a4"])
+    corner = 16 * MM
+    for sheet in range(6):
+        runs = sized_text(pdf.pages[2 + 2 * sheet])
+        for slot, (x1, y1, x2, y2) in enumerate(rects):
+            number = str(mission.reshuffle[sheet * 9 + slot])
+            top_right = [size for text, x, y, size in runs
+                         if text == number and x2 - corner < x < x2 and y2 - corner < y < y2]
+            bottom_left = [size for text, x, y, size in runs
+                           if text == number and x1 < x < x1 + corner and y1 < y < y1 + corner]
+            assert top_right and bottom_left, (sheet, slot, number)
+            assert min(top_right + bottom_left) >= 5 * MM
+    plain = " ".join(reader(render_deck(None, "a4")).pages[2].extract_text().split())
+    assert "reshuffle" not in plain
 
 
 @pytest.mark.parametrize("page_index", [2, 3, 12, 13])

@@ -68,6 +68,8 @@ RULINGS = {
     39: 'Guns, fine print',
     40: 'Saturation cap covers fire only',
     41: "Jokers' reshuffle numbers",
+    42: "A challenge deck is open information",
+    43: "Artillery numbers",
 }
 # "**R1 Cell from cards.**" or "### R1 Cell from cards" at the start of a line in the doc.
 DOC_LABEL = re.compile(r"^(?:\*\*|#{2,6} )R(\d+) ([^*\n]+?)\.?(?:\*\*|$)", re.MULTILINE)

@@ -79,9 +79,30 @@ def test_an_edited_log_by_the_same_player_is_a_second_attempt(league):
 
 def test_a_log_without_a_player_line_is_recorded_under_its_file_name_and_flagged(league):
     [sub] = submit(league, [("inbox/anon-7.log", games(10)[3].by(None))])
-    assert sub.player == "anon-7.log" and sub.player_from_file
+    assert sub.player == f"anon-7.log ({sub.verification_id[:8]})" and sub.player_from_file
     [row] = compute_standings(league).standings
-    assert row.player == "anon-7.log" and row.player_from_file
+    assert row.player == sub.player and row.player_from_file
+
+
+def test_two_players_logs_without_a_player_line_and_one_file_name_stay_two_players(league, tmp_path):
+    """Before: two players' ``mission.log`` from two folders became one player with two attempts,
+    and one game vanished from the ranking."""
+    first, second = games(10)[3], games(10)[4]
+    submit(league, [("ada/mission.log", first.by(None)), ("bo/mission.log", second.by(None))])
+    table = compute_standings(league)
+    assert len(table.standings) == 2 and [s.attempts for s in table.standings] == [1, 1]
+    assert all(s.player.startswith("mission.log (") for s in table.standings)
+    db = tmp_path / "cli.db"
+    write_logs(tmp_path / "ada", {"mission.log": first.by(None)})
+    write_logs(tmp_path / "bo", {"mission.log": second.by(None)})
+    run("league", "init", db)
+    run("league", "submit", db, tmp_path / "ada", tmp_path / "bo")
+    text = run("league", "standings", db).output
+    assert text.count("(no player: line; named after its file)") == 2
+    data = json.loads(run("league", "standings", db, "--json").output)
+    assert [s["player_from_file"] for s in data["standings"]] == [True, True]
+    rows = list(csv.DictReader(io.StringIO(run("league", "standings", db, "--csv").output)))
+    assert [r["player_from_file"] for r in rows] == ["1", "1"]
 
 
 def test_ranking_is_by_score_then_fewer_turns_then_earlier_submission(league):
@@ -204,7 +225,7 @@ def test_cli_submit_then_resubmit_reports_duplicates(tmp_path, inbox):
     assert run("league", "init", db).exit_code == 0
     first = run("league", "submit", db, inbox)
     assert first.exit_code == 0 and "recorded 3, duplicates 0" in first.output
-    assert "no player: line; recorded as 'anon.log'" in first.output
+    assert "no player: line; recorded as 'anon.log (" in first.output
     again = run("league", "submit", db, inbox)
     assert again.exit_code == 0 and "recorded 0, duplicates 3" in again.output
 
@@ -216,7 +237,7 @@ def test_cli_standings_json_has_the_documented_shape(tmp_path, inbox):
     result = run("league", "standings", db, "--json")
     data = json.loads(result.output)
     assert set(data["standings"][0]) == {"rank", "player", "challenge", "outcome", "score", "turns", "damage",
-                                         "attempts", "verification_id"}
+                                         "attempts", "verification_id", "player_from_file"}
     assert [s["rank"] for s in data["standings"]] == [1, 2, 3] and data["unranked"] == []
 
 
@@ -331,7 +352,7 @@ def test_a_given_par_shows_each_score_against_it_in_text_json_and_csv(tmp_path, 
     assert json.loads(run("league", "standings", db, "--json").output)["pars"] == {
         CODE: {"par": 15, "portfolio": None}}
     table = list(csv.DictReader(io.StringIO(run("league", "standings", db, "--csv").output)))
-    assert {r["player"]: int(r["to_par"]) for r in table} == {
+    assert {r["player"].split(" (")[0]: int(r["to_par"]) for r in table} == {
         "Ada": scores["Ada"] - 15, "Bo": scores["Bo"] - 15, "anon.log": games(10)[2].score - 15}
 
 
@@ -433,7 +454,7 @@ def test_a_league_of_the_previous_schema_is_migrated_to_an_empty_par_table(tmp_p
             raw.executescript(step)
         raw.execute("PRAGMA user_version = 3")
     conn = open_league(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == len(MIGRATIONS)
     assert conn.execute("SELECT COUNT(*) FROM pars").fetchone()[0] == 0
     conn.close()
     run("league", "submit", path, inbox)
@@ -455,3 +476,31 @@ def test_a_league_with_pars_is_migrated_to_pars_without_a_blind_benchmark(tmp_pa
     data = json.loads(run("league", "standings", path, "--json").output)
     assert data["pars"] == {CODE: {"par": 12, "portfolio": None}}
     assert "blind_median" not in data["standings"][0] and data["standings"][0]["par"] == 12
+
+
+def test_a_row_form_log_is_recorded_and_its_statement_form_is_its_duplicate(league):
+    # the row form reads into the same statements: the same verdict and verification id
+    from bgrid.verifier.verify import row_form
+
+    game = games(10)[2]
+    rows = row_form(game.by("Ada")).encode("utf-8")
+    assert b"\nturn " not in rows
+    first, again = submit(league, [("rows.log", rows), ("statements.log", game.by("Ada"))])
+    assert first.is_new and not again.is_new and again.verification_id == first.verification_id
+    row = league.execute("SELECT verdict, score, turns FROM entries WHERE id = ?",
+                         (first.entry_id,)).fetchone()
+    assert tuple(row) == ("valid", game.score, game.turns)
+
+
+def test_cli_standings_publish_a_report_of_a_row_form_log(tmp_path):
+    from bgrid.verifier.verify import row_form
+
+    db, out = tmp_path / "l.db", tmp_path / "site" / "standings.html"
+    out.parent.mkdir()
+    write_logs(tmp_path / "in", {"ada.log": row_form(games(10)[0].by("Ada")).encode("utf-8")})
+    run("league", "init", db)
+    assert run("league", "submit", db, tmp_path / "in").exit_code == 0
+    result = run("league", "standings", db, "--html", out)
+    assert result.exit_code == 0, result.output
+    reports = [p for p in out.parent.rglob("*.html") if p != out]
+    assert reports and "valid" in reports[0].read_text(encoding="utf-8")

@@ -101,3 +101,84 @@ def test_a_submit_killed_at_a_random_point_leaves_a_consistent_league_a_rerun_co
     assert rerun.returncode == 0, rerun.stderr
     assert rerun.stdout.rstrip().endswith(f"recorded {total - before}, duplicates {before}, unreadable 0")
     assert consistent(db) == total
+
+
+def _as_nobody():
+    """setpriv arguments that run a command as an unprivileged user, or None if impossible."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    probe = subprocess.run([*prefix, sys.executable, "-c", "import bgrid.cli"], capture_output=True)
+    return prefix if probe.returncode == 0 else None
+
+
+@pytest.mark.parametrize("folder_mode", [0o755, 0o555], ids=["writable folder", "read-only folder"])
+def test_a_league_the_user_may_only_read_is_listed_and_ranked(small_inbox, folder_mode):
+    """Before: ``league list`` on a 0644 file of another user said "not a league database
+    (attempt to write a readonly database)": every command opened the league for writing."""
+    import shutil
+    import tempfile
+
+    prefix = _as_nobody()
+    if prefix is None:
+        pytest.skip("cannot run a command as an unprivileged user here")
+    top = tempfile.mkdtemp(prefix="bgrid-ro-")
+    try:
+        db = os.path.join(top, "l.db")
+        create_league(db)
+        assert subprocess.run([*BGRID, "league", "submit", db, str(small_inbox)],
+                              capture_output=True).returncode == 0
+        os.chmod(db, 0o644 if prefix else 0o444)
+        os.chmod(top, folder_mode)
+        with open(db, "rb") as fh:
+            before = fh.read()
+        for args in (["list"], ["standings", "--json"], ["show", "1"]):
+            proc = subprocess.run([*prefix, *BGRID, "league", args[0], db, *args[1:]], capture_output=True,
+                                  timeout=120)
+            assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+            assert proc.stdout.count(b"\n") > 1
+        submit = subprocess.run([*prefix, *BGRID, "league", "submit", db, str(small_inbox)],
+                                capture_output=True, timeout=120)
+        assert submit.returncode == 2 and submit.stderr.count(b"\n") == 1, submit.stderr
+        with open(db, "rb") as fh:
+            assert fh.read() == before
+    finally:
+        os.chmod(top, 0o755)
+        shutil.rmtree(top)
+
+
+def test_a_damaged_league_takes_no_new_entry(small_inbox, tmp_path):
+    """Before: a league with one page randomised accepted a new submit in 9 of 20 trials.
+    Now every league SQLite itself finds damaged (integrity_check) refuses the submit, says
+    so and what to do, and is left as it was."""
+    clean = tmp_path / "clean.db"
+    create_league(clean)
+    assert subprocess.run([*BGRID, "league", "submit", str(clean), str(small_inbox)],
+                          capture_output=True).returncode == 0
+    data = clean.read_bytes()
+    page = 4096
+    rng = random.Random(19)
+    refused = 0
+    for trial in range(12):
+        broken = tmp_path / f"broken-{trial}.db"
+        number = rng.randrange(1, len(data) // page)
+        noise = bytes(rng.randrange(256) for _ in range(page))
+        broken.write_bytes(data[:number * page] + noise + data[(number + 1) * page:])
+        try:
+            with sqlite3.connect(broken) as conn:
+                damaged = conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+        except sqlite3.DatabaseError:
+            damaged = True
+        before = broken.read_bytes()
+        proc = subprocess.run([*BGRID, "league", "submit", str(broken), str(small_inbox / "g0000.log")],
+                              capture_output=True, timeout=120)
+        assert b"Traceback" not in proc.stderr
+        if damaged:
+            assert proc.returncode == 2 and broken.read_bytes() == before, (trial, proc.stdout, proc.stderr)
+            refused += 1
+    assert refused >= 6

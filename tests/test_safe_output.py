@@ -237,3 +237,22 @@ def test_solve_refuses_to_write_its_line_over_the_header_log(tmp_path):
     result = run(["solve", "--header", str(mine), "--write-log", str(mine)])
     assert result.exit_code == 2 and "is one of the inputs" in result.output
     assert mine.read_text().endswith("turn 1\n")
+
+
+def test_a_batch_write_interrupted_keeps_whole_batches_and_no_temporary(tmp_path):
+    """write_batch (simulate --write-logs, the league's reports): one sync a batch instead of
+    an fsync a file; an interruption keeps the finished batches, whole, and nothing else."""
+    from bgrid.generator.safe_output import write_batch
+
+    def logs():
+        for k in range(7):
+            if k == 5:
+                raise KeyboardInterrupt
+            yield tmp_path / f"game-{k:05d}.log", f"log {k}\n" * 100
+
+    with pytest.raises(KeyboardInterrupt):
+        write_batch(logs(), "a log", batch=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"game-{k:05d}.log" for k in range(4)]
+    assert all(p.read_text() == f"log {int(p.stem[-1])}\n" * 100 for p in tmp_path.iterdir())
+    assert write_batch([(tmp_path / "a.log", "a"), (tmp_path / "b.log", b"b")], batch=10) == 2
+    assert (tmp_path / "b.log").read_bytes() == b"b" and leftovers(tmp_path) == []

@@ -339,14 +339,14 @@ def test_turn_log_rows_are_ruled_on_the_printed_page(sheets, paper, pitch_mm):
     dpi = 200
     px_mm = dpi / 25.4
     image = Image.open(io.BytesIO(pdf_to_pngs(sheets[paper], dpi=dpi, pages=[1])[0])).convert("L")
-    # 2 mm left of the "action 2" column's end (110 of the 181 width shares; no text there):
+    # 2 mm left of the "action 2" column's end (110 of the 179 width shares; no text there):
     # evenly spaced lines, the example row's bottom border and one under each row
-    x = round((9 + 110 / 181 * (PAPER_MM[paper][0] - 18) - 2) * px_mm)
+    x = round((9 + 110 / 179 * (PAPER_MM[paper][0] - 18) - 2) * px_mm)
     ys = [y / px_mm for y in _dark_runs(image.getpixel((x, y)) for y in range(image.height))]
     steps = [round(b - a, 1) for a, b in pairwise(ys)]
     marks = "".join("=" if abs(st - pitch_mm) < 0.25 else "x" for st in steps)
     run = max(len(s) for s in marks.split("x"))
-    assert run >= 36
+    assert run >= 34  # the rows of a log page (sheet.LOG_PAGE_ROWS)
     # across row 15, just under its top line (above the row number): the fifteen column
     # lines, from margin to margin (9 mm each side); row 1 starts under the example row
     first = ys[marks.index("=" * run)]
@@ -388,3 +388,44 @@ def test_board_labels_sit_where_the_single_labels_did(mission):
     assert xs[-2] + (coord_advance("1") + coord_advance("0")) / 2 == pytest.approx(3, abs=1e-3)
     assert xs[0] + coord_advance("1") / 2 == pytest.approx(3, abs=1e-3)
     assert float(left["y"].split()[0]) == pytest.approx(6 + 7.5 + 1.3, abs=1e-3)
+
+
+def test_the_deck_page_restacks_in_piles_of_ten(sheets):
+    """Before: "look up each discarded card here, write its number on it or sort as you go,
+    and stack the discards lowest number on top" — one lookup a card and then a 49-card sort.
+    Now: deal into piles of ten by number, order each pile by its row of the by-number
+    table, turn the stack over (R26)."""
+    for paper in ("a4", "letter"):
+        text = " ".join(page_texts(sheets[paper])[4].split())
+        assert "look up each discarded card here" not in text
+        assert "Restacking when the deck runs out (R26), in piles of ten" in text
+        assert "onto 6 piles by reshuffle number: 1–10, 11–20, 21–30, 31–40, 41–50, 51–54" in text
+        assert "Turn the whole stack over: the lowest number is on top, face down" in text
+        assert "Cards by reshuffle number, a pile a row" in text
+
+
+def test_each_by_number_box_holds_the_card_with_that_number(mission):
+    """The by-number drawing, read from its letters: row k holds numbers 10k+1 … 10k+10 left
+    to right, and each box's card is the card the stacking list gives that number (both
+    Jokers print as JK, R41)."""
+    table = sheet.by_number_context(mission)
+    w, h = table["box_w"], table["box_h"]
+    runs = table["runs"]
+
+    def letters(run):
+        return list(zip(run["text"], map(float, run["x"].split()), map(float, run["y"].split()), strict=True))
+
+    number_of = {}
+    for card, number in zip(mission.deck, mission.reshuffle, strict=True):
+        number_of.setdefault(card.pretty, set()).add(number)
+    red, black, numbers = letters(runs["red"]), letters(runs["black"]), letters(runs["numbers"])
+    assert runs["numbers"]["text"] == "".join(str(n) for n in range(1, 55))
+    assert runs["piles"]["text"] == "1–1011–2021–3031–4041–5051–54"
+    for n in range(1, 55):
+        x0, y0 = table["boxes"][n - 1]
+        row, col = divmod(n - 1, 10)
+        assert (x0, y0) == (pytest.approx(15 + col * w, abs=1e-3), pytest.approx(0.1 + row * h, abs=1e-3))
+        inside = "".join(ch for ch, x, y in red + black if x0 < x < x0 + w and y0 < y < y0 + h)
+        assert n in number_of[inside], (n, inside)
+        first_digit = next((x, y) for ch, x, y in numbers if x0 < x < x0 + w and y0 < y < y0 + h)
+        assert first_digit[0] < x0 + w / 2  # the number sits top left, the card below it

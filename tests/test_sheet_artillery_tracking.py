@@ -14,7 +14,7 @@ from bgrid.rules.engine import apply_legal, reveal_drawn
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import CHANCE_PHASES, Phase
 
-COLUMN_MM = 9 * 192 / 181  # an art column on A4 (sheet.LOG_COLUMNS shares over 192 mm)
+COLUMN_MM = 9.25 * 192 / 179  # an art column on A4 (sheet.LOG_COLUMNS shares over 192 mm)
 PENCIL_MM_PER_CHARACTER = 1.8  # small hand lettering
 
 

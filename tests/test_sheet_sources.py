@@ -87,7 +87,7 @@ def test_explicit_map_header_prints_its_map(tmp_path):
     printed = header_lines_on(pages[0], ("map mountains:", "map bunkers:", "map artillery:"))
     assert printed == "map mountains: C3 D4 E5\nmap bunkers: A1 B7 D9 F2 H5 J8\nmap artillery: B3 E8 G4 I9"
     assert "1 B3" in pages[0] and "4 I9" in pages[0]
-    assert "turns 1–37 of 101" in pages[1]
+    assert "turns 1–34 of 101" in pages[1]
 
 
 def test_blank_sheet_has_an_empty_board_and_a_setup_box(tmp_path):

@@ -105,6 +105,22 @@ def test_solve_header_with_a_challenge_code_solves_that_challenge(tmp_path, monk
     assert json.loads(result.output)["code"] == code
 
 
+def test_solve_header_reads_only_the_header_as_sheet_and_pack_do(tmp_path, monkeypatch):
+    """Before: ``bgrid solve --header`` read the whole log, so a log with a trailing fragment
+    was refused while ``sheet --header`` and ``pack --header`` read only its header."""
+    import bgrid.cmd_solve as cmd
+    from bgrid.header_options import header_source
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    code = mission_from_seed(1944).code
+    header = tmp_path / "run.log"
+    header.write_text(f"bgrid-log: 1\nchallenge: {code}\n\nturn 1\nenter 7S\ndraw JC 6H 2\u00e9 QC\nmov",
+                      encoding="utf-8")
+    assert header_source(header).mission.code == code
+    result = CliRunner().invoke(cli, ["solve", "--header", str(header), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["code"] == code
+
+
 def test_solve_write_log_into_a_missing_folder_is_refused_before_searching(tmp_path):
     result = CliRunner().invoke(cli, ["solve", "--seed", "1", "--write-log",
                                       str(tmp_path / "no" / "par.log")])
@@ -179,3 +195,17 @@ def test_solve_on_two_processes_finds_the_same_par_as_on_one(monkeypatch):
         assert result.exit_code == 0 and result.exception is None, repr(result.exception)
         pars.append(json.loads(result.output)["par"])
     assert pars[0] == pars[1] is not None
+
+
+def test_solve_writes_the_par_line_in_rows_with_state_lines(tmp_path, monkeypatch):
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)
+    rows, statements = tmp_path / "rows.log", tmp_path / "statements.log"
+    for path, extra in ((rows, ["--rows", "--state-lines"]), (statements, ["--state-lines"])):
+        result = CliRunner().invoke(cli, ["solve", "--seed", "1944", "--write-log", str(path), *extra])
+        assert result.exit_code == 0, result.output
+    text = rows.read_text()
+    assert "\nturn " not in text and "\n1|" in text
+    one, other = verify_log(text), verify_log(statements.read_text())
+    assert one.verdict == other.verdict == "valid" and one.score.total == other.score.total
+    assert " art " in statements.read_text()

@@ -32,7 +32,7 @@ def test_a_left_out_resupply_is_told_as_a_skipped_card():
     # card after it. old: "the challenge deck gives 10D as the automa card here, not JD"
     err = first_error("draw JC 6H 2H QC KS\nalt JC\nautoma JD\n")
     assert (err.code, err.line) == ("E206", 8)
-    assert err.message.startswith("the challenge deck gives 10D as the automa card here, not JD; "
+    assert err.message.startswith("the challenge deck gives 10D as the Automa card here, not JD; "
                                   "JD comes 1 card later, after 10D: was a statement that takes a "
                                   "card left out (a resupply")
 

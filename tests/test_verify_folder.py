@@ -108,7 +108,7 @@ def test_a_bidi_override_in_player_is_neutralised_in_terminal_and_report(tmp_pat
                          (tmp_path / "all.html", [str(tmp_path)])):
         result = run(["verify", *args, "--json", "--html", str(target)])
         assert "\u202e" not in result.output and "\\u202eAda 4491 deed" in result.output
-        assert json.loads(result.output)  # the escapes keep it JSON
+        assert json.loads(result.stdout)  # the escapes keep it JSON
         html = target.read_text()
         assert "\u202e" not in html and "Ada 4491 deed" in html
     assert "<bdi>Ada 4491 deed</bdi>" in (tmp_path / "all.html").read_text()

@@ -61,8 +61,9 @@ def test_entry_and_artillery_points_say_where_they_came_from():
     assert [(e.turn, e.line, e.cause, e.rule) for e in ledger] == [(1, 7, "entry", "R13"),
                                                                  (1, 9, "artillery", "R18")]
     assert "KH" in ledger[0].message
-    assert ledger[1].message.startswith("artillery at D2, line of sight along column D, range 1")
-    assert str(ledger[1]).startswith("turn 1, line 9: artillery at D2")
+    # the map's first piece (R43)
+    assert ledger[1].message.startswith("artillery 1 at D2, line of sight along column D, range 1")
+    assert str(ledger[1]).startswith("turn 1, line 9: artillery 1 at D2")
 
 
 def test_ledger_runs_up_to_the_error_and_shows_on_a_damage_mismatch(tmp_path):
@@ -77,7 +78,7 @@ def test_ledger_runs_up_to_the_error_and_shows_on_a_damage_mismatch(tmp_path):
     assert set(data["damage_ledger"][0]) == {"turn", "line", "cause", "rule", "message"}
     shown = runner.invoke(cli, ["verify", str(path)]).output
     assert "damage ledger (2 points):" in shown
-    assert "turn 1, line 9: artillery at D2" in shown
+    assert "turn 1, line 9: artillery 1 at D2" in shown
 
 
 def test_ledger_is_not_printed_for_other_errors_without_explain(tmp_path):

@@ -183,10 +183,11 @@ def test_an_incomplete_log_stops_at_the_end_of_its_last_turn():
     assert verdict.state.startswith("end of turn 1, off the map")
 
 
-def test_the_state_lists_artillery_in_firing_order_and_the_bunkers_left():
+def test_the_state_lists_artillery_by_number_and_the_bunkers_left():
     err = verify_log(START + "state alt 3\n").errors[0]
-    # the map's artillery B9 F8 J1 D10 in column-then-row order (R20); no bunker destroyed yet
-    assert "artillery B9 D10 F8 J1, bunkers left A5 C3 G7 H2 I9 J4" in err.state
+    # the map's artillery B9 F8 J1 D10, numbered in that placement order (R43); no bunker
+    # destroyed yet
+    assert "artillery 1 (B9), 2 (F8), 3 (J1), 4 (D10), bunkers left A5 C3 G7 H2 I9 J4" in err.state
 
 
 def test_the_state_names_suppressed_artillery_and_destroyed_targets_go():

@@ -153,7 +153,7 @@ def test_the_example_in_the_docs_stops_where_the_docs_say():
     ("too-many-steps", "draw 2S 3S 4S 5S 6S\nmove 2S FFF\n", 8, 11, "R9"),   # the third F: 2S gives 2
     ("no-forward-step", "draw 2S 3S 4S 5S 6S\nmove 2S LR\n", 8, 6, "R9"),
     ("step-after-end", "draw 2S 3S 4S 5S 6S\nmove 4S LLFF\n", 8, 12, "R31"),     # LL faces north: F exits
-    ("guns-target", "draw 2S 3S 4S 5S 6S\nguns 6S C4 -> 2D\n", 8, 6, "R15"),
+    ("guns-target", "draw 2S 3S 4S 5S 6S\nguns 6S C4 -> 2D\n", 8, 9, "R15"),  # under the cell C4
     ("guns-altitude", "draw 10H 3S 4S 5S 6S\nalt 10H\nguns 6S J1 -> 2D\n", 9, 6, "R15"),  # altitude 5
     ("bomb-target", "draw 7S 3S 4S 5S 6S\nbomb 7S -> 2D\n", 8, 6, "R16"),
     ("throttle-not-first", "draw 2S 3S 4S 9S 6S\nmove 2S F\nthrottle 9S move 3S F\n", 9, 10, "R11"),

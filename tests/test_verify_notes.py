@@ -81,7 +81,7 @@ def test_artillery_that_cannot_step_is_noted_once():
                         mountains="D4", artillery="D5 J9 J8 J7")
     note = only_note(text)
     assert (note.line, note.column, note.rule) == (9, 8, "R20")
-    assert "D5 could not step to D4 (a mountain)" in note.message
+    assert "artillery 1 (D5) held: it could not step to D4 (a mountain)" in note.message
 
 
 def test_notes_in_json_and_after_the_verdict_unless_quiet(tmp_path):

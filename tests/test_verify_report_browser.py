@@ -34,9 +34,11 @@ def page(tmp_path_factory) -> Path:
 
 
 def shown_artillery(html: str) -> str:
-    """The artillery discs not hidden, in board order."""
-    found = re.findall(r'<circle ([^>]*r="14" fill="#333"[^>]*)>\s*<title>artillery (\w+)</title>', html)
-    return " ".join(sorted((cell for attrs, cell in found if "gone" not in attrs),
+    """The artillery discs not hidden, in board order (each disc carries its number, R43)."""
+    found = re.findall(r'<g([^>]*)>\s*<circle [^>]*r="14" fill="#333"[^>]*>(?:</circle>)?\s*'
+                       r'<text[^>]*>(\d)</text>\s*<title>artillery (\d) \((\w+)\)</title>', html)
+    assert found and all(shown == named for _, shown, named, _ in found)
+    return " ".join(sorted((cell for attrs, _, _, cell in found if "gone" not in attrs),
                            key=lambda c: (c[0], int(c[1:]))))
 
 

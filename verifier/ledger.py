@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.automa import artillery_reach
+from .explain import card_noun
 from ..rules.board import COLUMN_LETTERS, distance
 from ..rules.events import ArtilleryFired, DamageCause, Reshuffled, Revealed
 from ..rules.state import GameState
@@ -37,18 +38,19 @@ class LedgerEntry:
 
 
 def damage_entries(turn: int, line: int, events, index: int, state: GameState,
-                   entry_card=None) -> list[LedgerEntry]:
+                   entry_card=None, pieces=None) -> list[LedgerEntry]:
     """The entries for the ``Damage`` event at ``events[index]``, one per point. ``turn`` is
-    the engine's turn at that event; ``entry_card`` the card of an entry line."""
+    the engine's turn at that event; ``entry_card`` the card of an entry line; ``pieces``
+    names the artillery that fired by number (R43)."""
     ev = events[index]
     cause = ev.cause
     if cause is DamageCause.ARTILLERY:
         fired = next(e for e in reversed(events[:index]) if type(e) is ArtilleryFired)
-        message = _fire_text(fired.cells, state)
+        message = _fire_text(fired.cells, state, pieces)
     elif cause is DamageCause.EXHAUSTION:
         shuffled = next((e for e in reversed(events[:index]) if type(e) is Reshuffled), None)
         message = ("exhaustion: the draw pile ran out" if shuffled is None else
-                   f"exhaustion: the draw pile ran out when the {shuffled.purpose} card was needed, "
+                   f"exhaustion: the draw pile ran out when the {card_noun(shuffled.purpose)} was needed, "
                    f"and the discard pile ({shuffled.count} cards) became the draw pile")
     else:
         card = entry_card or next((e.card for e in events if type(e) is Revealed
@@ -59,19 +61,21 @@ def damage_entries(turn: int, line: int, events, index: int, state: GameState,
     return [entry] * ev.amount
 
 
-def _fire_text(cells, state: GameState) -> str:
-    """``artillery at H6, line of sight along row 6, range 2``; several pieces share the
+def _fire_text(cells, state: GameState, pieces=None) -> str:
+    """``artillery 2 at H6, line of sight along row 6, range 2``; several pieces share the
     one point (the saturation cap)."""
     bomber = state.cell
     assert bomber is not None  # artillery fires only at a bomber on the map (R18)
     parts = []
     for piece in cells:
+        number = None if pieces is None else pieces.number_at(piece)
+        name = f"at {piece}" if number is None else f"{number} at {piece}"
         if piece == bomber:
-            parts.append(f"at {piece}, the bomber's own cell, range 0")
+            parts.append(f"{name}, the bomber's own cell, range 0")
             continue
         along = (f"row {piece.row}" if piece.row == bomber.row
                  else f"column {COLUMN_LETTERS[piece.column]}")
-        parts.append(f"at {piece}, line of sight along {along}, range {distance(piece, bomber)}")
+        parts.append(f"{name}, line of sight along {along}, range {distance(piece, bomber)}")
     reach = artillery_reach(state)
     text = "artillery " + "; ".join(parts) + f" (reach {reach} at altitude {state.altitude})"
     if len(cells) > 1:

@@ -19,10 +19,12 @@ from typing import Literal, overload
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import Card
-from ..rules.errors import NotationError
+from ..challenges.codes import decode_code
+from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
+from .log_rows import RowReader, is_row
 from .messages import LogError
-from .statements import Header, HeaderEntry, ParsedLog, Statement, Token
+from .statements import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
 
 MAX_BYTES = 1 << 20  # 1 MiB: a long mission is a few kilobytes
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
@@ -43,8 +45,9 @@ _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
                    for row in range(1, 11)}
 _ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
 ARROWS = ("->", "→")
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # _CONTROL but LF and CR
+# C0 and C1 controls and DEL (U+009B is a terminal's CSI, U+009D its OSC, as ESC [ and ESC ])
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # _CONTROL but LF and CR
 # Python's case mapping goes beyond ASCII ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I',
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
@@ -69,6 +72,8 @@ _PLAYS = {
     for keyword, play in (("move", Play.MOVE), ("alt", Play.ALTITUDE), ("guns", Play.GUNS),
                           ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
 }
+STATE_KEYS = ("at", "facing", "alt", "dmg", "art")
+_DESTROYED = ("x", "X", "✕")  # a destroyed piece in an art check (the sheet prints ✕)
 _EXAMPLES = {
     "turn": "turn 3", "enter": "enter 7H, or enter QS C", "draw": "draw 2S 9H KD",
     "resupply": "resupply KD -> 4S", "move": "move 5C FFLF", "alt": "alt QH",
@@ -130,6 +135,8 @@ class _Parser:
         self.body_text: list[str] = []  # the statements' canonical lines
         self.lineno = 0
         self.in_body = False  # past the header (run sets it)
+        self.part_end: int | None = None  # in a row: the column after the cell part being read
+        self._rows: RowReader | None = None
 
     # -- errors ---------------------------------------------------------------------
     def error(self, code: str, message: str, token: Token | None = None, *, rule: str | None = None,
@@ -140,8 +147,8 @@ class _Parser:
         if token is not None:
             return LogError(code, message, line=self.lineno, column=token.column, token=token.text,
                             text=text, rule=rule)
-        return LogError(code, message, line=self.lineno, column=column or len(text) + 1, text=text,
-                        rule=rule)
+        return LogError(code, message, line=self.lineno, column=column or self.part_end or len(text) + 1,
+                        text=text, rule=rule)
 
     # -- driver ---------------------------------------------------------------------
     def run(self) -> ParsedLog:
@@ -184,6 +191,14 @@ class _Parser:
             code = raw.split("#", 1)[0]
             tokens = _tokens(code)
             if not tokens:
+                continue
+            if seen_version and is_row(code):  # a turn in the sheet's columns
+                if not in_body:
+                    self.finish_header()
+                    in_body = self.in_body = True
+                done = len(statements)
+                self.rows().read(code, statements)
+                body_text.extend(st.canonical() for st in statements[done:])
                 continue
             first = tokens[0].text.lower()
             colon = code.find(":")
@@ -229,6 +244,12 @@ class _Parser:
         if not in_body:
             self.finish_header()
         return ParsedLog(self.header, statements, self.lines, body_text)
+
+    def rows(self) -> RowReader:
+        """The reader of row lines, for the ruleset the header names (a challenge code's own)."""
+        if self._rows is None:
+            self._rows = RowReader(self, _tokens, _ruleset_of(self.header))
+        return self._rows
 
     # -- header ---------------------------------------------------------------------
     def header_line(self, code: str, colon: int, tokens: list[Token]) -> None:
@@ -568,12 +589,15 @@ class _Parser:
         while i < len(args):
             key_token = args[i]
             key = key_token.text.lower()
-            if key not in ("at", "facing", "alt", "dmg"):
+            if key not in STATE_KEYS:
                 raise self.error("E114", f"'{key_token.text}' is not a state key: expected at, facing, "
-                                 "alt or dmg", key_token)
+                                 "alt, dmg or art", key_token)
             if key in seen:
                 raise self.error("E114", f"state key '{key}' is given twice", key_token)
             seen.add(key)
+            if key == "art":
+                i = self.art_checks(args, i + 1, checks)
+                continue
             if i + 1 >= len(args):
                 raise self.error("E107", f"state key '{key}' needs a value, e.g. "
                                  f"'{_EXAMPLES['state']}'")
@@ -600,6 +624,57 @@ class _Parser:
             checks.append((key, value, i + 2))
             i += 2
         return Statement(kind, self.lineno, tokens, checks=tuple(checks))
+
+    def art_checks(self, args, i: int, checks: list) -> int:
+        """The pieces after ``art`` from ``args[i]`` on, by number (R43), up to the next state
+        key: each a cell (``B4``), ``x``/``✕`` destroyed or ``-`` not checked, a trailing ``s``
+        (also as a word of its own) when the guns suppressed it this turn. Returns where the
+        next key starts."""
+        number = 0
+        while i < len(args) and args[i].text.lower() not in STATE_KEYS:
+            token = args[i]
+            if token.text.lower() == "s" and number:  # 'B4 s': the s of the piece before
+                key, (n, piece), at = checks[-1]
+                checks[-1] = (key, (n, PieceCheck(piece.cell, piece.destroyed, True)), at)
+                if piece.destroyed:
+                    raise self.error("E102", "a destroyed piece is not suppressed: 'x' stands alone", token)
+                i += 1
+                continue
+            number += 1
+            checks.append(("art", (number, self.piece_check(token)), i + 1))
+            i += 1
+        if not number:
+            raise self.error("E107", "'art' needs the artillery pieces in their numbering (R43), each its "
+                             "cell, x when destroyed or - when not checked, e.g. 'art C9 B4 x G3'")
+        return i
+
+    def piece_check(self, token: Token) -> PieceCheck:
+        """One piece of an ``art`` check (see :meth:`art_checks`)."""
+        text = token.text
+        if text in _DESTROYED:
+            return PieceCheck(None, destroyed=True)
+        suppressed = len(text) > 1 and text[-1] in "sS" and text[:-1] != "" and text[-2] != "x"
+        word = text[:-1] if suppressed else text
+        if word == "-":
+            return PieceCheck(None, suppressed=suppressed)
+        cell = _CELL_SPELLINGS.get(word)
+        if cell is None:
+            raise self.error("E102", f"'{text}' is not an artillery piece's place: expected its cell "
+                             "(C7, with s when suppressed: C7s), x when destroyed or - when not "
+                             "checked (R43)", token)
+        return PieceCheck(cell, suppressed=suppressed)
+
+
+def _ruleset_of(header: Header) -> str:
+    """The ruleset a header names: its ``ruleset:``, a challenge code's own, else the default."""
+    if header.ruleset is not None:
+        return header.ruleset
+    if header.challenge is not None:
+        try:
+            return decode_code(header.challenge).ruleset
+        except BGridError:  # the code's error is told when the mission is built
+            pass
+    return DEFAULT_RULESET
 
 
 @lru_cache(maxsize=4096)

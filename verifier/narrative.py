@@ -8,6 +8,8 @@ each play did. The account stops where the replay stopped; the verdict follows i
 
 from __future__ import annotations
 
+from ..rules.artillery_pieces import ArtilleryPieces
+from .log_rows import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
@@ -28,29 +30,41 @@ def explain(verdict) -> list[str]:
     that could not be read as far as its body."""
     if verdict.history is None or verdict.body is None:
         return []
-    stop = verdict.errors[0].line if verdict.errors else None
-    return narrate(verdict.lines, verdict.body, verdict.history, stop)
+    stop = (verdict.errors[0].line, verdict.errors[0].column or 1) if verdict.errors else None
+    start = verdict.trace.artillery_start if verdict.trace is not None else ()
+    return narrate(verdict.lines, verdict.body, verdict.history, stop, start)
 
 
-def narrate(lines: list[str], statements, history, stop_line: int | None = None) -> list[str]:
-    """The account, one line a statement, a ``turn`` line opening each turn; it ends before
-    ``stop_line`` (the first error's line), where the replay stopped."""
-    by_statement: dict[int, list] = {}
+def narrate(lines: list[str], statements, history, stop: tuple[int, int] | None = None,
+            artillery_start=()) -> list[str]:
+    """The account, one line a statement, a ``turn`` line opening each turn; it ends where
+    the replay stopped, before the statement of ``stop`` (the first error's line and
+    column: in a row, the statements before the error's cell are told). ``artillery_start``:
+    the pieces' cells in placement order, so that each is told by its number (R43)."""
+    by_statement: dict[int, list] = {}  # by the statement itself: a row holds several a line
     for stmt, _turn, events, after in history:
-        by_statement.setdefault(stmt.line, []).append((events, after))
+        by_statement.setdefault(id(stmt), []).append((events, after))
+    pieces = ArtilleryPieces(artillery_start)
     out: list[str] = []
     for st in statements:
-        if stop_line is not None and st.line >= stop_line:
-            break
+        if stop is not None and st.line >= stop[0]:
+            row = st.line == stop[0] and is_row(lines[st.line - 1].split("#")[0])
+            if not row or max(t.column for t in st.tokens) >= stop[1]:
+                break
         if st.kind == "turn":
             out.append(f"turn {st.number}")
             continue
-        told = _statement_text(st, by_statement.get(st.line, ()))
-        out.append(f"  line {st.line:>3}  {lines[st.line - 1].split('#')[0].strip()}: {told}")
+        told = _statement_text(st, by_statement.get(id(st), ()), pieces)
+        written = lines[st.line - 1].split("#")[0]
+        if is_row(written):  # a row holds the turn: the statement, and where it stands in the row
+            place = f"{st.line}:{st.tokens[0].column}"
+            out.append(f"  line {place:>6}  {st.canonical()}: {told}")
+        else:
+            out.append(f"  line {st.line:>3}  {written.strip()}: {told}")
     return out
 
 
-def _statement_text(st, calls) -> str:
+def _statement_text(st, calls, pieces: ArtilleryPieces) -> str:
     if st.kind == "state":
         return "the paper agrees with the replay"
     if st.kind == "reshuffle":
@@ -62,9 +76,10 @@ def _statement_text(st, calls) -> str:
     after = calls[-1][1]
     for events, _after in calls:
         for ev in events:
-            text = _event_text(ev, after, drawn)
+            text = _event_text(ev, after, drawn, pieces)
             if text:
                 parts.append(text)
+            pieces.follow((ev,))
     if drawn:
         parts.insert(0, f"draws {' '.join(drawn)}")
     cell, facing, altitude, damage, health, hand, _rs = after
@@ -74,7 +89,7 @@ def _statement_text(st, calls) -> str:
     return "; ".join(parts)
 
 
-def _event_text(ev, after, drawn: list[str]) -> str | None:
+def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | None:
     kind = type(ev)
     ruleset = after[6]
     if kind is Drew:
@@ -109,12 +124,17 @@ def _event_text(ev, after, drawn: list[str]) -> str | None:
         return None
     if kind is ArtilleryHeld:
         if ev.into is not None:
-            return f"artillery {ev.cell} holds: {ev.into} is in the way (R20)"
-        return f"artillery {ev.cell} holds ({_HOLD_WHY[ev.reason]})"
+            return f"{pieces.name_at(ev.cell)} holds: {ev.into} is in the way (R20)"
+        return f"{pieces.name_at(ev.cell)} holds ({_HOLD_WHY[ev.reason]})"
     if kind is PlayerPhaseEnded:
         return _PHASE_END.get(ev.reason)
+    if kind is Destroyed and ev.kind == "artillery":
+        return f"{pieces.name_at(ev.cell)} is destroyed"
     told = _SIMPLE.get(kind)
-    return None if told is None else told(ev)
+    if told is not None:
+        return told(ev)
+    by_piece = _BY_PIECE.get(kind)
+    return None if by_piece is None else by_piece(ev, pieces)
 
 
 #: The events told in one phrase of their own fields.
@@ -122,18 +142,22 @@ _SIMPLE = {
     Bonus: lambda ev: f"{ev.reason} bonus: one band better (R16)",
     Destroyed: lambda ev: f"the {ev.kind} at {ev.cell} is destroyed",
     Crater: lambda ev: f"near miss: a crater at {ev.cell}",
-    Suppressed: lambda ev: f"the artillery at {ev.cell} is suppressed" + (" (it already was, R39)"
-                                                                        if ev.already else ""),
     Missed: lambda ev: f"a miss on {ev.cell}",
     AutomaSkipped: lambda ev: "no Automa phase: the bomber is off the map",
-    ArtilleryFired: lambda ev: ("artillery fires from " + " ".join(map(str, ev.cells))
-                                + " (1 damage at most, R18)"),
-    ArtilleryMoved: lambda ev: f"artillery {ev.start} to {ev.end}",
-    Recovered: lambda ev: (f"the artillery at {ev.cell} was suppressed, skipped this phase and is "
-                           "ready again (R21)"),
     Reshuffled: lambda ev: (f"the draw pile is empty: the discard pile ({ev.count} cards) becomes "
                             "the draw pile (R22)"),
     Damage: lambda ev: f"{ev.amount} damage ({ev.cause}), {ev.total} in all",
     Victory: lambda ev: "the last bunker is destroyed: victory (R23)",
     Defeat: lambda ev: f"the mission is lost: {ev.cause} (R23)",
+}
+
+#: The events about one artillery piece, told with its number (R43): ``artillery 2 (B4)``.
+_BY_PIECE = {
+    Suppressed: lambda ev, p: f"{p.name_at(ev.cell)} is suppressed" + (" (it already was, R39)"
+                                                                     if ev.already else ""),
+    ArtilleryFired: lambda ev, p: (", ".join(p.name_at(c) for c in ev.cells) + " fire"
+                                   + ("s" if len(ev.cells) == 1 else "") + " (1 damage at most, R18)"),
+    ArtilleryMoved: lambda ev, p: f"{p.name_at(ev.start)} to {ev.end}",
+    Recovered: lambda ev, p: (f"{p.name_at(ev.cell)} was suppressed, skipped this phase and is "
+                              "ready again (R21)"),
 }

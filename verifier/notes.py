@@ -42,7 +42,7 @@ class Note:
                     self.cell)
 
 
-def note_on(line: int, column: int, events, state: GameState, told: set) -> Note | None:
+def note_on(line: int, column: int, events, state: GameState, told: set, pieces=None) -> Note | None:
     """The note for one statement's ``events`` (``state``: just after them), or None.
     ``told``: the blocked artillery steps noted before in this mission; a piece stuck behind
     the same cell turn after turn is told once (and added to it here)."""
@@ -72,9 +72,10 @@ def note_on(line: int, column: int, events, state: GameState, told: set) -> Note
         elif kind is ArtilleryHeld and ev.into is not None and (ev.cell, ev.into) not in told:
             told.add((ev.cell, ev.into))
             cell = ev.cell if cell is None else cell
-            held.append(f"{ev.cell} could not step to {ev.into} ({_blocker(ev.into, state)})")
+            name = f"artillery {ev.cell}" if pieces is None else pieces.name_at(ev.cell)
+            held.append(f"{name} held: it could not step to {ev.into} ({_blocker(ev.into, state)})")
     if held:
-        facts.append(("R20", "artillery held: " + "; ".join(held)))
+        facts.append(("R20", "; ".join(held)))
     if not facts:
         return None
     rules = list(dict.fromkeys(rule for rule, _ in facts))

@@ -12,14 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.actions import EndPhase, EnterColumn, Throttle
+from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, new_game, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import (AltitudeChanged, ArtilleryHeld, Bonus, Damage, Drew, Entered, Event,
-                            Moved, PhaseEndReason, PlayerPhaseEnded, TurnStarted)
+from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonus, Damage, Destroyed,
+                            Drew, Entered, Event, Moved, PhaseEndReason, PlayerPhaseEnded, Suppressed,
+                            TurnStarted)
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
-from .explain import describe_state, legal_summary, outcome_text
+from .explain import card_noun, describe_state, legal_summary, outcome_text
 from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
 from .map_source import MissionSource
@@ -96,6 +98,8 @@ class Replay:
         self.log = log
         self.source = source
         self.state: GameState = mission_start(source, starts)
+        # the artillery by number (R43), for art checks and for every message naming a piece
+        self.pieces = ArtilleryPieces(self.state.game_map.artillery)
         self.turn_logged = 0  # the last `turn N` the log wrote
         self.none_written = False  # R36: the statement that ended the mission wrote `none`
         self.end_line: int | None = None  # the line whose statement ended the mission
@@ -131,8 +135,9 @@ class Replay:
         self.trace.error_cell = self.state.cell
         return LogError(code, message, line=st.line, column=token.column, token=token.text,
                         text=self.log.line_text(st.line), rule=rule, detail=detail,
-                        state=describe_state(self.state, self.turn_logged),
-                        legal=tuple(legal_summary(self.state, self.turn_logged)) if legal else ())
+                        state=describe_state(self.state, self.turn_logged, self.pieces),
+                        legal=tuple(legal_summary(self.state, self.turn_logged, self.pieces,
+                                                  _played_joker(st))) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
     def _record(self, events, turn: int, index: int, notable: bool = False) -> None:
@@ -147,7 +152,7 @@ class Replay:
         elif len(events) == 1 and type(events[0]) is Drew:
             return  # a card into the hand, the commonest call: nothing to keep
         # one pass over the events: most of them (reveals, discards, the turn) need nothing
-        damaged = climbed = False
+        damaged = climbed = shifted = False
         placed: str | None = None  # the rule that placed the bomber (a move or an entry)
         for ev in events:
             kind = type(ev)
@@ -170,6 +175,10 @@ class Replay:
                 climbed = True
             elif kind is Bonus:
                 notable = True
+            elif kind is ArtilleryMoved or kind is Destroyed or kind is Suppressed:
+                shifted = True
+        if shifted:
+            self.pieces.follow(events, st.line, self.turn_logged)
         if damaged:
             self._ledger(events, turn)
         if placed:
@@ -178,7 +187,7 @@ class Replay:
             self.altitude_from = ("R11" if st.kind == "throttle" else "rulebook: Card Actions", st.line)
         if notable:
             note = note_on(st.line, st.token(index).column, events, self.state,
-                           self._held_told)
+                           self._held_told, self.pieces)
             if note is not None:
                 if self.notes and self.notes[-1].line == note.line:  # one note a statement
                     note = self.notes.pop().merged(note)
@@ -195,7 +204,8 @@ class Replay:
             if kind is TurnStarted:
                 turn = ev.turn
             elif kind is Damage:
-                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card))
+                self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card,
+                                                  self.pieces))
 
     def play(self, action, index: int) -> None:
         turn = self.state.turn
@@ -210,7 +220,13 @@ class Replay:
             at = None
             if exc.step is not None:  # a step letter at fault (R9, R31)
                 at = self._step_token(exc.step, 4 if type(action) is Throttle else 2)
-            raise self.fail(code, str(exc), index, rule=exc.rule, detail=exc.code, at=at) from None
+            message = str(exc)
+            if exc.code == "guns-target":  # the cell is at fault, not the 6
+                index = _GUNS_CELL
+                number = self.pieces.number_at(action.target)
+                if number is not None:  # a piece out of reach: say which (R43)
+                    message += f"; {action.target} holds artillery {number}"
+            raise self.fail(code, message, index, rule=exc.rule, detail=exc.code, at=at) from None
         self._record(events, turn, index)
 
     def _card_token(self, card: Card) -> int:
@@ -236,10 +252,10 @@ class Replay:
             raise self.fail("E211", self._ended_for_want_of_card(), index)
         if card is None:
             left = len(state.draw_pile)
-            raise self.fail("E210", f"'none', but the mission goes on here: the {purpose} card comes "
+            raise self.fail("E210", f"'none', but the mission goes on here: the {card_noun(purpose)} comes "
                             f"from a draw pile of {left} card{'s' if left != 1 else ''}", index)
         if state.card_purpose is not purpose:  # engine.chance_pending
-            raise self.fail("E202", f"no {purpose} card is drawn here; {self._expected()}", index)
+            raise self.fail("E202", f"no {card_noun(purpose)} is drawn here; {self._expected()}", index)
         turn = state.turn
         try:
             events = reveal(state, card)
@@ -254,12 +270,12 @@ class Replay:
         state, card = self.state, exc.card
         assert card is not None  # a refusal of a card names it
         if exc.expected is not None:
-            return self.fail("E206", f"the challenge deck gives {exc.expected} as the {purpose} card "
+            return self.fail("E206", f"the challenge deck gives {exc.expected} as the {card_noun(purpose)} "
                              f"here, not {card}{self._deck_hint(card, index)}", index, rule=exc.rule)
         where = _PILE_WORDS.get(exc.pile, "out of the deck")
         after = (" (after the reshuffle the draw pile is the discard pile of that moment, R35)"
                  if state.exhaustions else "")
-        return self.fail("E205", f"{card} cannot be the {purpose} card: it is already drawn in this "
+        return self.fail("E205", f"{card} cannot be the {card_noun(purpose)}: it is already drawn in this "
                          f"pass through the deck, now {where}{after}", index,
                          rule="R35" if state.exhaustions else "R22")
 
@@ -289,7 +305,7 @@ class Replay:
                else "the damage of the reshuffle reached the health (R22)")
         assert s.end_card_purpose is not None  # the mission ended wanting that card
         kind = _KIND_OF_PURPOSE[s.end_card_purpose]
-        return (f"the mission ended here: {why} when the {s.end_card_purpose} card was needed; "
+        return (f"the mission ended here: {why} when the {card_noun(s.end_card_purpose)} was needed; "
                 f"the log writes '{kind} none' there (R36) and nothing after it but state lines")
 
     def _turn_closed(self) -> str:
@@ -329,9 +345,19 @@ class Replay:
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
+        return self.walk(self.log.statements)
+
+    def step(self, st: Statement) -> None:
+        """Replay one more statement (the table companion feeds the statements as they are
+        typed). Raises :class:`LogError`; a statement that takes several cards may then have
+        taken some before the refusal."""
+        self.walk((st,))
+
+    def walk(self, statements) -> GameState:
+        """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
         state = self.state  # the one state, changed in place by the engine
         handlers = _HANDLERS
-        for st in self.log.statements:
+        for st in statements:
             self.stmt = st
             if state.phase is _OVER:
                 self.after_end(st)
@@ -483,7 +509,12 @@ class Replay:
         s = self.state
         actual = {"at": s.cell, "facing": None if s.facing is None else str(s.facing),
                   "alt": s.altitude, "dmg": s.damage, "health": s.health}
+        art = False
         for key, value, index in st.checks:
+            if key == "art":
+                self._check_piece(value, index)
+                art = True
+                continue
             if value != actual[key]:
                 shown = lambda v: "off" if v is None else str(v)  # noqa: E731
                 if key == "facing" and actual[key] is None:
@@ -499,6 +530,51 @@ class Replay:
                 if since is not None and key != "health":
                     msg += f" (as line {since} left it)"
                 raise self.fail("E213", msg, index, legal=False, rule=rule)
+        if art:
+            self.pieces.checked()
+
+    def _check_piece(self, value, index: int) -> None:
+        """One piece of an ``art`` check (R43): E213 names it by number, where the rules put
+        it, the Automa line that moved it last and its path since the last check."""
+        number, said = value
+        pieces = self.pieces
+        if number > len(pieces):
+            raise self.fail("E213", f"the art check names {number} artillery pieces; the mission has "
+                            f"{len(pieces)} (R43)", index, legal=False, rule="R43")
+        cell = pieces.cells[number - 1]
+        by = pieces.moved_by[number - 1]
+        if (said.destroyed or said.cell is not None) and (
+                said.destroyed != (cell is None) or (cell is not None and said.cell != cell)):
+            now = "destroyed" if cell is None else f"at {cell}"
+            was = "destroyed" if said.destroyed else f"at {said.cell}"
+            msg = f"artillery {number} is {now}, not {was}"
+            if cell is None:
+                gone = pieces.destroyed_by[number - 1]
+                msg += f" (line {gone} destroyed it)" if gone is not None else ""
+                rule = "R15" if gone is not None else "R43"
+            else:
+                msg += self._piece_history(number)
+                rule = "R20" if by is not None else "R43"
+            raise self.fail("E213", msg, index, legal=False, rule=rule)
+        if said.suppressed and pieces.suppressed_in[number - 1] != self.turn_logged:
+            raise self.fail("E213", f"{pieces.name(number)} was not suppressed in turn {self.turn_logged}: "
+                            "an s marks a piece your guns suppressed this turn (R15, R21)", index,
+                            legal=False, rule="R21")
+
+    def _piece_history(self, number: int) -> str:
+        """``; the Automa card 9D on line 12 moved it last; its path since the last check: B6 B5
+        B4`` (or that it has not moved since setup placed it)."""
+        pieces = self.pieces
+        by = pieces.moved_by[number - 1]
+        if by is None:
+            return "; it has not moved since setup placed it there (R3, R43)"
+        card = next((c.cards[0] for c in self.log.statements if c.line == by and c.kind == "automa"), None)
+        text = f"; the Automa card {card} on line {by} moved it last" if card is not None else \
+            f"; line {by} moved it last"
+        path = pieces.paths[number - 1]
+        if len(path) > 1:
+            text += f"; its path since the last check: {' → '.join(map(str, path))}"
+        return text
 
 
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
@@ -513,10 +589,18 @@ _PILE_WORDS: dict[str | None, str] = {"hand": "in the hand", "discard pile": "on
                                       "in play": "being played"}
 _END_PHASE = EndPhase()
 _OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
+_GUNS_CELL = 2  # the token of a guns statement's target cell: guns CARD CELL -> CARD
 _SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for
 # the events _record looks at; the others need nothing from it
-_WATCHED = frozenset({ArtilleryHeld, Moved, Entered, Bonus, PlayerPhaseEnded, Damage, AltitudeChanged})
+_WATCHED = frozenset({ArtilleryHeld, Moved, Entered, Bonus, PlayerPhaseEnded, Damage, AltitudeChanged,
+                      ArtilleryMoved, Destroyed, Suppressed})
 _UNWATCHED = frozenset(Event.__args__) - _WATCHED
+
+
+def _played_joker(st: Statement) -> Card | None:
+    """The declared Joker a play statement put down first (``guns JK=6S …``), else None."""
+    cards = getattr(st.action, "cards", ())  # (an entry column or the end of a phase has none)
+    return cards[0] if cards and cards[0].is_joker else None
 
 
 def _same_card(token: str, card: Card) -> bool:

@@ -12,11 +12,10 @@ passes :func:`safe_text.html_text`, so a bidi override cannot reorder the page.
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import IO
 
-import jinja2
 
+from .report_html import page_environment
 from .safe_text import html_text
 from .verdict import Verdict
 
@@ -24,11 +23,7 @@ TEMPLATE = "report_index.html.j2"
 
 
 def _macros():
-    folder = resources.files("bgrid.templates")
-    env = jinja2.Environment(loader=jinja2.FunctionLoader(
-        lambda name: folder.joinpath(name).read_text(encoding="utf-8")),
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    return env.get_template(TEMPLATE).module
+    return page_environment().get_template(TEMPLATE).module
 
 
 def _row_view(verdict: Verdict) -> dict:

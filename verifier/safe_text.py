@@ -21,12 +21,16 @@ import re
 
 # U+202A-U+202E embeddings and overrides, U+2066-U+2069 isolates: they reorder what follows.
 BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
-# C0 and C1 controls and DEL, the bidi controls, and lone surrogates (how Python carries a
-# byte that is not UTF-8 in a file name or an argument).
-_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff]")
+# Marks a terminal shows as nothing or as a line break: the Arabic letter mark, zero width
+# space, left-to-right and right-to-left marks, line and paragraph separators, byte order mark
+# (zero width joiners are left alone: scripts and emoji need them).
+INVISIBLE = "\u061c\u200b\u200e\u200f\u2028\u2029\ufeff"
+# C0 and C1 controls and DEL, the bidi controls, the invisible marks, and lone surrogates (how
+# Python carries a byte that is not UTF-8 in a file name or an argument).
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}\ud800-\udfff]")
 # The same without newline and tab: multi-line output (a folder's JSON, a megabyte) is then
 # one scan in C that finds nothing, not a Python call per line break.
-_UNSAFE_IN_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff]")
+_UNSAFE_IN_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}\ud800-\udfff]")
 _HTML_DROPPED = re.compile(f"[{BIDI_CONTROLS}]")
 _HTML_REPLACED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -59,7 +63,14 @@ def one_line(message: str) -> str:
     """A message as one safe line: a value the user typed may hold a newline, an escape
     sequence or undecodable bytes (shown escaped), or be thousands of characters (cut)."""
     words = terminal_text(message).split(" ")
-    return " ".join(w if len(w) <= LONGEST_WORD else f"{w[:40]}…({len(w)} characters)" for w in words)
+    return " ".join(w if len(w) <= LONGEST_WORD else _cut(w) for w in words)
+
+
+def _cut(word: str) -> str:
+    """A long word cut to its start, its length and its closing quote or punctuation, so that
+    '…/a-very-long/path': keeps its closing "':"."""
+    end = len(word.rstrip("'\")]:,.;"))
+    return f"{word[:40]}…({end} characters){word[end:]}"
 
 
 def display_name(path: str) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.log_notation import Header, HeaderEntry, Statement, Token, card_text
+from ..rules.log_notation import Header, HeaderEntry, PieceCheck, Statement, Token, card_text
 
-__all__ = ["Header", "HeaderEntry", "ParsedLog", "Statement", "Token", "card_text"]
+__all__ = ["Header", "HeaderEntry", "ParsedLog", "PieceCheck", "Statement", "Token", "card_text"]
 
 
 @dataclass

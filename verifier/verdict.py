@@ -49,6 +49,7 @@ class Verdict:
     assurance: str | None = None  # "exact" | "consistent"
     errors: list[LogError] = field(default_factory=list)
     verification_id: str = ""
+    play_digest: str | None = None  # SHA-256 of the body's canonical lines: the plays alone (league flags)
     claim: tuple[str, int] | None = None
     state: str | None = None  # the state where an incomplete log stops
     turns: int = 0  # the last turn the log wrote (where an invalid log went wrong)

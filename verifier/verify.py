@@ -7,7 +7,10 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 
 from __future__ import annotations
 
+import hashlib
+
 from ..rules.engine import score
+from ..rules.log_writer import log_text
 from ..rules.state import GameState
 from .explain import describe_state, legal_summary
 from .log_parser import MAX_BYTES, parse_log, read_log_bytes
@@ -56,8 +59,10 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     if mission.code is not None:
         log.header.challenge = mission.code  # the normalised code, so spelling does not change the id
     vid = verification_id(log.canonical_text(), mission.ruleset.name, mission.map_key())
+    plays = hashlib.sha256("\n".join(log.body_text if log.body_text is not None
+                                      else [s.canonical() for s in log.statements]).encode()).hexdigest()
     verdict = _identified(Verdict(INCOMPLETE, source=source, assurance=mission.assurance,
-                                  verification_id=vid, claim=log.header.claim,
+                                  verification_id=vid, play_digest=plays, claim=log.header.claim,
                                   statements=len(log.statements)), log.header, mission)
     replay = None
     try:
@@ -87,11 +92,11 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     _carry(verdict, replay)
     verdict.turns = replay.turn_logged
     if not state.is_over:
-        verdict.state = replay_state(state, replay.turn_logged)
+        verdict.state = replay_state(state, replay.turn_logged, replay.pieces)
         return verdict
     owed = replay.unwritten_end()
     if owed is not None:  # R36: the end is the log's to write
-        verdict.state = f"{describe_state(state, replay.turn_logged)}; next: {owed}"
+        verdict.state = f"{describe_state(state, replay.turn_logged, replay.pieces)}; next: {owed}"
         return verdict
     verdict.score = final = score(state)
     verdict.outcome = str(state.outcome)
@@ -154,8 +159,8 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
     except Exception:  # noqa: BLE001 - the context is a courtesy; the notation error stands
         return verdict
     else:
-        verdict.errors = [exc.with_context(describe_state(state, replay.turn_logged),
-                                           legal_summary(state, replay.turn_logged))]
+        verdict.errors = [exc.with_context(describe_state(state, replay.turn_logged, replay.pieces),
+                                           legal_summary(state, replay.turn_logged, replay.pieces))]
         replay.trace.error_cell = state.cell
     if replay is not None:
         replay.trace.snapshot(replay.state)
@@ -165,7 +170,15 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
     return verdict
 
 
-def replay_state(state, log_turn: int | None = None) -> str:
+def row_form(data: bytes | str) -> str:
+    """A log that parses, with its body in the row form (``rules.log_rows``): the same header
+    and statements, so the same verdict and verification id. Raises :class:`LogError` for a
+    log that does not parse."""
+    log = parse_log(read_log_bytes(bytes(data)) if isinstance(data, (bytes, bytearray)) else data)
+    return log_text(log.header, log.statements, rows=True)
+
+
+def replay_state(state, log_turn: int | None = None, pieces=None) -> str:
     """Where an incomplete log stops and what would come next."""
-    nxt = legal_summary(state, log_turn)
-    return describe_state(state, log_turn) + (f"; next: {'; '.join(nxt)}" if nxt else "")
+    nxt = legal_summary(state, log_turn, pieces)
+    return describe_state(state, log_turn, pieces) + (f"; next: {'; '.join(nxt)}" if nxt else "")

@@ -1,0 +1,174 @@
+"""Benchmark: the league server under concurrent submissions, beside `bgrid league submit`.
+
+    nice -n 10 .venv/bin/python bench/bench_serve.py [--valid 2000] [--invalid 500] [--clients 8] [--rounds 3]
+
+1. ``--valid`` distinct valid logs of one weekly challenge by ``--players`` players and
+   ``--invalid`` invalid ones (half with a claim one point off, stored as invalid; half not a
+   log at all, refused with 422), written first (not timed).
+2. `bgrid league submit` of the valid logs and the stored-invalid ones into a fresh league:
+   logs/s, wall clock and CPU time (its startup included).
+3. `bgrid serve` (127.0.0.1 only) on another fresh league with the challenge open and the
+   players registered; ``--clients`` threads submit every log over keep-alive connections, in
+   a shuffled order. Reported: submissions/s (wall clock, and per second of the server's CPU
+   time), p50/p99 latency, 5xx answers. Steps 2 and 3 alternate for ``--rounds`` rounds
+   (medians): on a shared machine the wall clock mostly measures the other jobs.
+4. Checks: every valid log answered 201 and stored exactly once, every 'not a log' 422, no
+   5xx, and the challenge's standings equal to the CLI's (rank order up to ties broken by
+   submission time, which differ between the two runs).
+Goal on the 2-core machine: ≥ 80% of the CLI's logs/s, p99 ≤ 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from serve_harness import BGRID, Server, burst, distinct_logs, invalid_logs, register_all
+
+from bgrid.challenges.daily import WEEKLY, dated_code
+
+
+def run(cmd: list[str]) -> str:
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def comparable(standings: dict) -> tuple:
+    """Standings as a comparison sees them: each ranked player's score, turns, outcome and
+    attempts in rank order of (score, turns), and the unranked entries as a multiset."""
+    ranked = sorted(
+        (-r["score"], r["turns"], r["player"], r["outcome"], r["attempts"]) for r in standings["standings"]
+    )
+    unranked = sorted((u["player"], u["verdict"], u["error"]) for u in standings["unranked"])
+    return ranked, unranked
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--valid", type=int, default=2000)
+    parser.add_argument("--invalid", type=int, default=500)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if not (
+        1 <= args.valid <= 20000
+        and 0 <= args.invalid <= 5000
+        and 1 <= args.clients <= 64
+        and 1 <= args.rounds <= 9
+    ):
+        parser.error("bounded: --valid 1-20000, --invalid 0-5000, --clients 1-64, --rounds 1-9")
+    import datetime
+
+    code = dated_code(datetime.date(2026, 12, 1), period=WEEKLY)
+    valid = distinct_logs(code, args.valid, args.players)
+    invalid = invalid_logs(valid, args.invalid)
+    stored_invalid = [j for j in invalid if j[1].startswith(b"bgrid-log")]
+    jobs = valid + invalid
+    order = list(range(len(jobs)))
+    random.Random(7).shuffle(order)
+    shuffled = [jobs[k] for k in order]
+    cli_count = len(valid) + len(stored_invalid)
+    rounds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        inbox = folder / "inbox"
+        inbox.mkdir()
+        for k, (_, data) in enumerate(valid + stored_invalid):
+            (inbox / f"{k:05d}.log").write_bytes(data)
+        # the two runs alternate, round after round, so that a shared machine's load falls
+        # on both alike; medians are reported
+        for r in range(args.rounds):
+            cli_db = folder / f"cli-{r}.db"
+            run([BGRID, "league", "init", str(cli_db)])
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            run([BGRID, "league", "submit", str(cli_db), str(inbox)])
+            cli_wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cli_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            cli_standings = json.loads(
+                run([BGRID, "league", "standings", str(cli_db), "--challenge", code, "--json"])
+            )
+            db = folder / f"served-{r}.db"
+            run([BGRID, "league", "init", str(db)])
+            run([BGRID, "league", "open", str(db), code, "--from", "2000-01-01", "--until", "2100-01-01"])
+            server = Server(db, threads=args.threads)
+            try:
+                keys = register_all(server, [p for p, _ in valid])
+                cpu0 = server.cpu_seconds()
+                t0 = time.perf_counter()
+                answers = burst(server, shuffled, keys, args.clients)
+                wall = time.perf_counter() - t0
+                cpu = server.cpu_seconds() - cpu0
+                status, served = server.request("GET", f"/api/standings/{code}")
+            finally:
+                server.stop()
+            conn = sqlite3.connect(db)
+            entries = conn.execute(
+                "SELECT COUNT(*), COUNT(DISTINCT verification_id) FROM entries WHERE verdict = 'valid'"
+            ).fetchone()
+            conn.close()
+            rounds.append((cli_wall, cli_cpu, wall, cpu, answers, status, served, cli_standings, entries))
+            print(
+                f"round {r + 1}: CLI {cli_count / cli_wall:.0f} logs/s wall, "
+                f"{cli_count / cli_cpu:.0f}/s CPU; "
+                f"server {len(answers) / wall:.0f} submissions/s wall, {len(answers) / cpu:.0f}/s CPU"
+            )
+    med = statistics.median
+    cli_rate = med(cli_count / r[0] for r in rounds)
+    cli_cpu_rate = med(cli_count / r[1] for r in rounds)
+    rate = med(len(jobs) / r[2] for r in rounds)
+    cpu_rate = med(len(jobs) / r[3] for r in rounds)
+    latencies = sorted(t for r in rounds for *_, t in r[4])
+    print(
+        f"challenge {code}: {len(valid)} valid logs by {args.players} players, {len(invalid)} invalid "
+        f"({len(stored_invalid)} stored as invalid, {len(invalid) - len(stored_invalid)} not a log); "
+        f"medians of {args.rounds} rounds"
+    )
+    print(
+        f"bgrid league submit: {cli_count} logs, {cli_rate:.0f} logs/s (wall), "
+        f"{cli_cpu_rate:.0f} logs/s (CPU)"
+    )
+    print(
+        f"bgrid serve, {args.clients} clients, {args.threads} threads: {len(jobs)} submissions, "
+        f"{rate:.0f} submissions/s (wall), {cpu_rate:.0f} submissions/s (server CPU)"
+    )
+    print(
+        f"latency over all rounds: p50 {med(latencies) * 1000:.0f} ms, "
+        f"p99 {latencies[int(0.99 * (len(latencies) - 1))] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+    )
+    print(f"server/CLI: {rate / cli_rate:.2f} wall, {cpu_rate / cli_cpu_rate:.2f} CPU (goal ≥ 0.80)")
+    ok_rounds = []
+    for _, _, _, _, answers, status, served, cli_standings, entries in rounds:
+        statuses = [s for _, s, _, _ in answers]
+        valid_answers = [s for (k, s, _, _) in answers if shuffled[k] in valid]
+        refused = [s for (k, s, _, _) in answers if shuffled[k][1].startswith(b"not a log")]
+        ok_rounds.append(
+            {
+                "every answer received": len(answers) == len(jobs),
+                "zero 5xx": not any(s >= 500 or s == 0 for s in statuses),
+                "every valid log answered 201": valid_answers.count(201) == len(valid),
+                "every 'not a log' answered 422": refused.count(422) == len(refused),
+                "every valid entry stored exactly once": entries == (len(valid), len(valid)),
+                "standings equal the CLI's": status == 200
+                and comparable(served) == comparable(cli_standings),
+            }
+        )
+    checks = {name: all(r[name] for r in ok_rounds) for name in ok_rounds[0]}
+    for name, ok in checks.items():
+        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

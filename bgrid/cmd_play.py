@@ -1,0 +1,335 @@
+"""``bgrid play``: the table companion in a terminal, or scripted through standard input.
+
+The face only reads and shows: the game is the library's :class:`~bgrid.companion.Session`.
+The log file is the save file: every line the session writes is appended and flushed at
+once, an undo or the end of the mission (the claim goes into the header) rewrites the file
+whole (atomically), and opening an existing log resumes it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import click
+
+from .companion import Offer, Reply, Session, refusal_text
+from .companion.board_text import LEGEND, board_lines, side_lines, status_text
+from .generator.safe_output import check_target, write_atomic
+from .header_options import read_named_log
+from .options import mission_options, pick_mission
+from .rules.errors import BGridError
+from .verifier.log_parser import BODY_KEYWORDS, read_log_bytes
+from .verifier.messages import LogError
+
+WIDTH = 80
+HELP = ("type a statement (Tab completes the legal ones, Up/Down recall), or: undo (back one "
+        "statement), help, quit (the log keeps the game; play again with the same --log to resume)")
+
+
+class LogFile:
+    """The log on disk: appended and flushed line by line, rewritten whole when the session
+    takes lines back (undo) or adds the claim (the end)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.text = ""
+
+    def save(self, text: str) -> None:
+        write_atomic(self.path, text, "the log")
+        self.text = text
+
+    def sync(self, session: Session) -> None:
+        """Bring the file to the session's log: append (and flush) when it only grew, else
+        rewrite it whole."""
+        text = session.log_text()
+        if text == self.text:
+            return
+        if self.text and text.startswith(self.text):
+            with open(self.path, "a", encoding="utf-8", newline="") as fh:
+                fh.write(text[len(self.text):])
+                fh.flush()
+                os.fsync(fh.fileno())
+            self.text = text
+            return
+        self.save(text)
+
+
+@click.command("play")
+@mission_options
+@click.option("--header", "header", default=None, metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The mission a log header names (challenge:, seed:, setup or map lines).")
+@click.option("--own-deck", is_flag=True,
+              help="With --code: play the challenge's map with your own shuffled deck.")
+@click.option("--open", "open_deck", is_flag=True,
+              help="Challenge deck: show the cards to come (default: blind, each card shown when drawn).")
+@click.option("--player", default=None, metavar="NAME", help="The player's name for the log header.")
+@click.option("--log", "log_path", default=None, metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The log to write, or to resume when it exists (default: one named for the mission).")
+def play_command(seed, code, difficulty, ridges, header, own_deck, open_deck, player, log_path):
+    """Play a mission on paper with the companion: it checks each statement as you make it,
+    says what to do on the sheet, and writes the log.
+
+    \b
+    Examples:
+      bgrid play --code 0MER-60SV-GHE
+      bgrid play --seed 1944 --log ada.log
+      bgrid play --code 0MER-60SV-GHE --own-deck
+      printf 'enter\\ndraw\\n' | bgrid play --code 0MER-60SV-GHE --log t.log
+    """
+    named = log_path is not None and log_path.exists()
+    given = any(v is not None for v in (seed, code, header))
+    header_text = None
+    if given or not named:
+        header_text = _header_text(seed, code, difficulty, ridges, header, own_deck, player)
+    if log_path is None:
+        log_path = Path(_default_name(header_text))
+        named = log_path.exists()
+    check_target(log_path, "the log")
+    log = LogFile(log_path)
+    if named:
+        session = _resume(log, header_text, open_deck)
+    else:
+        try:
+            session = Session.start(header_text, open_deck=open_deck)
+        except LogError as exc:
+            raise BGridError(f"the mission: {exc}") from None
+        log.save(session.log_text())
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return _terminal(session, log)
+    return _scripted(session, log)
+
+
+def _header_text(seed, code, difficulty, ridges, header, own_deck, player) -> str:
+    if header is not None:
+        if seed is not None or code is not None or difficulty is not None or ridges is not None:
+            raise click.UsageError("give exactly one of --seed N, --code CODE or --header FILE")
+        lines = read_log_bytes(read_named_log(header)).splitlines()
+        words = [line.split("#")[0].split() for line in lines]
+        body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
+        kept = [ln for ln in lines[:body] if not ln.split("#")[0].strip().lower().startswith("claim")]
+        if own_deck:
+            raise click.UsageError("--own-deck goes with --code; a header names its deck itself")
+        text = "\n".join(kept) + "\n"
+    else:
+        mission = pick_mission(seed, code, difficulty, ridges)
+        if code is not None and not own_deck:
+            text = f"bgrid-log: 1\nchallenge: {mission.code}\n"
+        elif code is not None:  # the challenge's map, the player's own deck
+            spec = mission.spec
+            text = (f"bgrid-log: 1\nseed: {spec.seed}\nridges: {spec.ridges}\n"
+                    f"difficulty: {spec.difficulty}\n")
+        else:
+            text = f"bgrid-log: 1\nseed: {mission.spec.seed}\n"
+            text += "" if ridges is None else f"ridges: {ridges}\n"
+            text += "" if difficulty is None else f"difficulty: {difficulty}\n"
+    if player is not None:
+        text += f"player: {player}\n"
+    return text
+
+
+def _default_name(header_text: str | None) -> str:
+    """``mission-0MER-60SV-GHE.log``, ``mission-seed-1944.log`` …"""
+    assert header_text is not None
+    for line in header_text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip().lower() in ("challenge", "seed"):
+            tag = value.strip() if key.strip().lower() == "challenge" else f"seed-{value.strip()}"
+            return f"mission-{tag}.log"
+    return "mission.log"
+
+
+def _resume(log: LogFile, header_text: str | None, open_deck: bool) -> Session:
+    data = read_named_log(log.path, "--log")
+    try:
+        session, dropped = Session.resume(read_log_bytes(data), open_deck=open_deck)
+    except LogError as exc:
+        raise BGridError(f"cannot resume '{log.path}': {exc}") from None
+    if header_text is not None:
+        wanted = Session.start(header_text).header_lines()
+        if wanted != session.header_lines()[:len(wanted)] and not session.is_over:
+            raise BGridError(f"'{log.path}' is the log of another mission ({_source_words(session)}); "
+                             "give no mission options to resume it, or another --log")
+    log.text = data.decode("utf-8")
+    if dropped:
+        click.echo(f"the last line of '{log.path}' was cut short and is dropped", err=True)
+    log.sync(session)
+    return session
+
+
+def _source_words(session: Session) -> str:
+    return ", ".join(ln for ln in session.header_lines()[1:] if not ln.startswith("claim"))
+
+
+# -- scripted: one statement a line in, one reply a line out ------------------------------
+
+def _scripted(session: Session, log: LogFile) -> int:
+    for data in sys.stdin.buffer:
+        try:
+            raw = read_log_bytes(data.rstrip(b"\r\n"))
+        except LogError as exc:  # E002: a line that is not UTF-8
+            click.echo(refusal_text(exc))
+            continue
+        word = raw.strip().lower()
+        if word in ("quit", "exit"):
+            click.echo("bye: the log keeps the game")
+            break
+        if word == "help":
+            click.echo(HELP)
+            continue
+        if word in ("?", "options"):
+            click.echo(offers_summary(session.offers()) or "none: the mission is over")
+            continue
+        reply = session.submit(raw)
+        log.sync(session)
+        click.echo(reply.one_line())
+    return 0
+
+
+# -- the terminal -------------------------------------------------------------------------
+
+def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driven through tmux
+    from prompt_toolkit import PromptSession, print_formatted_text
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.shortcuts import clear
+    from prompt_toolkit.styles import Style
+
+    plain = "NO_COLOR" in os.environ
+    style = Style.from_dict({} if plain else {
+        "mountain": "#b8860b", "bunker": "#e05050 bold", "artillery": "#c060ff bold",
+        "bomber": "#40c0ff bold", "crater": "#ff9030", "dim": "#808080", "error": "#ff5050 bold",
+        "group": "#80c080", "bottom-toolbar": "reverse"})
+    depth = ColorDepth.MONOCHROME if plain else None
+    keys = KeyBindings()
+
+    @keys.add("tab")
+    def _(event):
+        """Tab selects the next offer, the first one at once (keystrokes.py counts so)."""
+        buffer = event.current_buffer
+        if buffer.complete_state:
+            buffer.complete_next()
+        else:
+            buffer.start_completion(select_first=True)
+
+    prompt: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=_Completer(session),
+                           complete_while_typing=True, style=style, color_depth=depth,
+                           reserve_space_for_menu=3, key_bindings=keys)
+    last: list[tuple[str, str]] = [("", "Tab completes the legal statements; 'help' for more.")]
+    while True:
+        clear()
+        screen = [(f"class:{name}" if name else "", text) for name, text in _screen(session, last)]
+        print_formatted_text(FormattedText(screen), style=style, color_depth=depth, end="")
+        if session.is_over:
+            print_formatted_text(FormattedText([("", f"The log is in {log.path}. 'undo' to take back, "
+                                                     "'quit' to leave.")]), style=style, color_depth=depth)
+        try:
+            text = prompt.prompt(f"turn {session.turn} › ",
+                                 bottom_toolbar=lambda: status_text(session.state, session.art, session.turn))
+        except (EOFError, KeyboardInterrupt):
+            break
+        word = text.strip().lower()
+        if word in ("quit", "exit"):
+            break
+        if word == "help":
+            last = [("", HELP)]
+            continue
+        reply = session.submit(text)
+        log.sync(session)
+        last = _reply_pieces(reply)
+    return 0
+
+
+def _Completer(session: Session):  # pragma: no cover - driven through tmux
+    """prompt_toolkit's view of :meth:`Session.completions`: whole statements, Tab cycles."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class StatementCompleter(Completer):
+        def get_completions(self, document, complete_event):
+            typed = document.text_before_cursor
+            for text in session.completions(typed):
+                yield Completion(text, start_position=-len(typed))
+
+    return StatementCompleter()
+
+
+def _screen(session: Session, last: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Board and side panel (11 lines), the legend, the last reply (4 lines at most), the
+    offers (3): 19 lines, and the prompt, 3 lines for the completion menu and the status
+    line make 24."""
+    out: list[tuple[str, str]] = []
+    deck = ("challenge deck" + (", open" if session.open_deck else ", blind")
+            if session.state.challenge else "own deck")
+    side = side_lines(session.state, session.art, session.turn, deck)
+    if session.open_deck and session.state.challenge:
+        side.append("next " + " ".join(map(str, session.state.draw_pile[:8])))
+    for i, row in enumerate(board_lines(session.state, session.art)):
+        out.extend(row)
+        if i < len(side):
+            out.append(("", "  " + side[i][:WIDTH - 37]))
+        out.append(("", "\n"))
+    out.append(("dim", LEGEND[:WIDTH - 1] + "\n"))
+    out.extend(last)
+    out.append(("", "\n"))
+    out.extend(_offer_pieces(session.offers()))
+    return out
+
+
+def _reply_pieces(reply: Reply) -> list[tuple[str, str]]:
+    if reply.error is not None:
+        return [("error", _wrapped(reply.one_line(), 4))]
+    return [("", _wrapped(reply.one_line(), 4))]
+
+
+def _wrapped(text: str, lines: int) -> str:
+    wrapped = textwrap.wrap(text, WIDTH - 1) or [""]
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines - 1] + [wrapped[lines - 1][:WIDTH - 2] + "…"]
+    return "\n".join(wrapped)
+
+
+def offers_summary(offers: list[Offer]) -> str:
+    """The offers on one line, by group, the many ways of one movement card counted:
+    ``first action: move 5S (70 ways) · alt QH | Automa: automa``."""
+    return " | ".join(f"{group}: {' · '.join(texts)}" for group, texts in _grouped(offers).items())
+
+
+def _grouped(offers: list[Offer]) -> dict[str, list[str]]:
+    groups: dict[str, dict[str, int]] = {}
+    for offer in offers:
+        words = offer.text.split()
+        many = words[0] in ("move", "throttle") and len(words) > 2
+        key = " ".join(words[:-1]) if many else offer.text
+        if offer.full is None:  # an own deck: the player types the card drawn or revealed
+            key += " CARDS" if words[0] == "draw" else " CARD"
+        found = groups.setdefault(offer.group, {})
+        found[key] = found.get(key, 0) + 1
+    return {group: [k if n == 1 else f"{k} ({n} ways)" for k, n in found.items()]
+            for group, found in groups.items()}
+
+
+def _offer_pieces(offers: list[Offer]) -> list[tuple[str, str]]:
+    """The offers on at most three lines (resupply, an action, Automa at most at once): each
+    group with the statements that fit."""
+    if not offers:
+        return []
+    groups = _grouped(offers)
+    out: list[tuple[str, str]] = []
+    for group, texts in list(groups.items())[:3]:
+        room = WIDTH - len(group) - 4
+        shown, used = [], 0
+        for t in texts:
+            if used + len(t) + 3 > room:
+                break
+            shown.append(t)
+            used += len(t) + 3
+        more = f" +{len(texts) - len(shown)}" if len(shown) < len(texts) else ""
+        out.append(("group", f"{group}: "))
+        out.append(("", " · ".join(shown) + more + "\n"))
+    return out

@@ -1,0 +1,113 @@
+"""``bgrid serve``: the league server (web/) under waitress, a production WSGI server."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import click
+
+from .options import WholeNumber
+from .rules.errors import BGridError
+
+DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
+
+
+def _limit(ctx, param, value: str) -> str:
+    from limits import parse
+
+    try:
+        parse(value)
+    except ValueError:
+        raise click.BadParameter(f"'{value}': give a rate such as '30 per minute' or '10/hour'") from None
+    return value
+
+
+@click.command("serve")
+@DB
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (put a reverse proxy with TLS in front for the public).",
+)
+@click.option(
+    "--port", type=WholeNumber(1, 65535), default=8000, show_default=True, help="Port to listen on."
+)
+@click.option(
+    "--threads", type=WholeNumber(1, 64), default=4, show_default=True, help="Requests handled at once."
+)
+@click.option(
+    "--submit-limit",
+    default="30 per minute",
+    show_default=True,
+    callback=_limit,
+    metavar="RATE",
+    help="Submissions allowed per address and per key.",
+)
+@click.option(
+    "--proxies",
+    type=WholeNumber(0, 5),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Reverse proxies in front (1 behind one nginx or Caddy): their X-Forwarded-For and -Proto "
+    "headers are believed, so rate limits see each player's address.",
+)
+@click.option(
+    "--register-limit",
+    default="10 per hour",
+    show_default=True,
+    callback=_limit,
+    metavar="RATE",
+    help="Registrations allowed per address.",
+)
+def serve_command(league, host, port, threads, submit_limit, proxies, register_limit):
+    """Serve the league: challenge pages with pack downloads and live standings, registration,
+    submission (paste, upload or the JSON API), receipts, and the organiser's pages. Stops
+    on Ctrl-C or SIGTERM; requests in flight finish first. For the public, put a reverse
+    proxy with TLS in front and give --proxies 1.
+
+    \b
+    Examples:
+      bgrid league init week49.db --admin-key-file organiser.key
+      bgrid serve week49.db
+      bgrid serve week49.db --port 8080 --proxies 1
+    """
+    from waitress.server import create_server
+
+    from .web import create_app
+
+    if not Path(league).is_file():
+        raise BGridError(
+            f"no league at '{league}': create it with 'bgrid league init {league} "
+            "--admin-key-file organiser.key'"
+        )
+    app = create_app(league, submit_limit=submit_limit, register_limit=register_limit, proxies=proxies)
+    try:
+        server = create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="bgrid",
+            max_request_body_size=1 << 20,
+            clear_untrusted_proxy_headers=True,
+        )
+    except OSError as exc:
+        raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"bgrid league server on http://{shown}:{server.effective_port}/ (Ctrl-C to stop)", err=False)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        # waitress finishes the requests it is answering when its channels close
+        server.close()
+    click.echo("stopped")

@@ -1,0 +1,106 @@
+"""``bgrid play`` scripted through standard input: one reply a line, refusals with the
+verifier's code, the log on disk as the save file (killed and reopened)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bgrid.cli import cli
+from bgrid.companion import Session
+from bgrid.companion.autoplay import next_line
+from bgrid.challenges import mission_from_seed
+from bgrid.verifier.verify import verify_log
+
+CODE = mission_from_seed(4).code
+BGRID = str(Path(sys.executable).with_name("bgrid"))
+
+
+def _play(tmp_path, lines, *options, log="m.log"):
+    path = tmp_path / log
+    result = CliRunner().invoke(cli, ["play", *options, "--log", str(path)], input="\n".join(lines) + "\n")
+    return result, path
+
+
+def test_one_reply_a_line_and_a_refusal_does_not_stop_the_session(tmp_path):
+    result, path = _play(tmp_path, ["enter", "fly 2S", "draw", "# a comment"], "--code", CODE)
+    assert result.exit_code == 0, result.output
+    replies = result.output.splitlines()
+    assert len(replies) == 4
+    assert replies[0].startswith("entry card: ")
+    assert replies[1].startswith("error E106 unknown-statement: 'fly' is not a statement")
+    assert replies[2].startswith("draw ")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(f"bgrid-log: 1\nchallenge: {CODE}\n\nturn 1\nenter ")
+    assert verify_log(text).verdict == "incomplete"
+
+
+def test_a_line_that_is_not_utf8_is_refused_with_E002(tmp_path):
+    path = tmp_path / "m.log"
+    result = CliRunner().invoke(cli, ["play", "--code", CODE, "--log", str(path)], input=b"\xff\nenter\n")
+    assert result.output.splitlines()[0].startswith("error E002 bad-encoding")
+    assert result.output.splitlines()[1].startswith("entry card: ")
+
+
+def test_a_whole_mission_scripted_ends_with_a_valid_log_and_its_claim(tmp_path):
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    rng, typed = random.Random(4), []
+    while not session.is_over:
+        typed.append(next_line(session, rng))
+        session.submit(typed[-1])
+    result, path = _play(tmp_path, typed, "--code", CODE)
+    assert "error" not in result.output
+    text = path.read_text(encoding="utf-8")
+    assert text == session.log_text()
+    verdict = verify_log(text)
+    assert verdict.verdict == "valid" and verdict.score.total == session.score
+
+
+def test_reopening_the_log_resumes_where_it_stopped(tmp_path):
+    _play(tmp_path, ["enter", "draw"], "--code", CODE)
+    result, path = _play(tmp_path, ["undo", "draw"])
+    assert result.output.splitlines()[0].startswith("undone: draw ")
+    assert path.read_text(encoding="utf-8").count("\ndraw ") == 1
+
+
+def test_another_missions_options_on_an_existing_log_are_refused(tmp_path):
+    _play(tmp_path, ["enter"], "--code", CODE)
+    result, _ = _play(tmp_path, ["enter"], "--seed", "3")
+    assert result.exit_code == 2 and "is the log of another mission" in result.output
+
+
+def test_mission_options_are_checked():
+    result = CliRunner().invoke(cli, ["play"])
+    assert result.exit_code == 2 and "give exactly one of --seed N or --code CODE" in result.output
+
+
+def test_killed_mid_turn_the_log_holds_every_accepted_statement(tmp_path):
+    """SIGKILL after a move in the middle of a turn: reopened, the same engine state."""
+    path = tmp_path / "k.log"
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    rng = random.Random(4)
+    proc = subprocess.Popen([BGRID, "play", "--code", CODE, "--log", str(path)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        for _ in range(40):
+            line = next_line(session, rng)
+            session.submit(line)
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            proc.stdout.readline()  # the reply: the line is on disk by now
+            if session.state.phase.value == "actions" and session.state.actions == 1:
+                break
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    text = path.read_text(encoding="utf-8")
+    assert text == session.log_text()
+    again, dropped = Session.resume(text)
+    assert dropped == 0 and again.state == session.state and session.state.actions == 1

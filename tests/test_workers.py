@@ -1,0 +1,142 @@
+"""``--jobs``: a killed worker, SIGTERM and Ctrl-C end ``bgrid verify DIR`` and ``bgrid solve``
+at once, with one line, every worker gone; and no more workers start than there are cores.
+
+Real processes, real signals: what each test kills is a worker found among the command's
+children. Before (issue 19, items 3, 4 and 6): after one worker of ``verify DIR --jobs 2`` was
+SIGKILLed "the run never ends"; a first SIGTERM printed "Aborted." and the process stayed, a
+second ended it "with a traceback" and left the other worker orphaned; ``solve --seed 7 --jobs 2``
+with a worker killed printed a ``BrokenProcessPool`` traceback; ``--jobs 256`` started 256
+workers on 2 cores.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bgrid.workers import available_cores, worker_count
+from league_logs import games
+
+DEADLINE = 30  # seconds from the kill to the end of the run
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def is_alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def start(*args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "from bgrid.cli import main; main()", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def workers_of(proc: subprocess.Popen, count: int = 2) -> list[int]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        # the executor's workers, not the resource tracker: they are the children that work
+        found = children(proc.pid)
+        if len(found) >= count:
+            time.sleep(0.3)  # past their start-up
+            return children(proc.pid)
+        assert proc.poll() is None, proc.stderr.read()
+        time.sleep(0.05)
+    raise AssertionError("the workers never started")
+
+
+def ended(proc: subprocess.Popen, workers: list[int]) -> tuple[int, str, float]:
+    began = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"still running {DEADLINE} s after the signal") from None
+    seconds = time.monotonic() - began
+    time.sleep(0.2)
+    assert [pid for pid in workers if is_alive(pid)] == [], "a worker outlived the run"
+    return proc.returncode, err.decode("utf-8", "replace"), seconds
+
+
+@pytest.fixture(scope="module")
+def big_folder(tmp_path_factory):
+    """Enough logs that two workers are still busy when one is killed."""
+    folder = tmp_path_factory.mktemp("many")
+    logs = [g.by(f"P{k}") for k, g in enumerate(games(20))]
+    for k in range(3000):
+        (folder / f"g{k:05d}.log").write_bytes(logs[k % len(logs)] + f"# copy {k}\n".encode())
+    return folder
+
+
+needs_two_cores = pytest.mark.skipif(available_cores() < 2, reason="one core: --jobs 2 runs in-process")
+
+
+@needs_two_cores
+def test_verify_with_a_killed_worker_ends_with_one_line_and_exit_2(big_folder):
+    proc = start("verify", str(big_folder), "--jobs", "2", "--quiet")
+    workers = workers_of(proc)
+    os.kill(workers[0], signal.SIGKILL)
+    code, err, seconds = ended(proc, workers)
+    assert code == 2 and "Traceback" not in err and seconds <= DEADLINE
+    assert err.strip().splitlines()[-1].startswith("Error: a process verifying logs died"), err
+
+
+@needs_two_cores
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_verify_ends_with_its_workers_on_the_first_signal(big_folder, signum):
+    proc = start("verify", str(big_folder), "--jobs", "2", "--quiet")
+    workers = workers_of(proc)
+    if signum == signal.SIGINT:
+        os.killpg(proc.pid, signum)  # Ctrl-C: the terminal signals the whole process group
+    else:
+        proc.send_signal(signum)
+    code, err, seconds = ended(proc, workers)
+    assert code == 130 and "Traceback" not in err and seconds <= DEADLINE, err
+
+
+@needs_two_cores
+def test_solve_with_a_killed_worker_ends_with_one_line_and_exit_2():
+    proc = start("solve", "--seed", "7", "--jobs", "2")
+    workers = workers_of(proc)
+    os.kill(workers[-1], signal.SIGKILL)
+    code, err, seconds = ended(proc, workers)
+    assert code == 2 and "Traceback" not in err and "BrokenProcessPool" not in err, err
+    assert err.strip().splitlines() == ["Error: a process solving died before it answered (killed, or "
+                                        "out of memory); run again, or with --jobs 1"]
+
+
+@needs_two_cores
+def test_solve_ends_with_its_workers_on_sigterm():
+    proc = start("solve", "--seed", "7", "--jobs", "2")
+    workers = workers_of(proc)
+    proc.send_signal(signal.SIGTERM)
+    code, err, _ = ended(proc, workers)
+    assert code == 130 and "Traceback" not in err, err
+
+
+def test_no_more_workers_than_cores_and_tasks():
+    cores = available_cores()
+    assert worker_count(1024) == cores
+    assert worker_count(256, tasks=3) == min(3, cores)
+    assert worker_count(1) == 1

@@ -1,0 +1,104 @@
+"""The JSON API (docs/league.md has the table): the operations of the pages, for scripts."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from ..league.admin import AdminError, NotFound, restore, withdraw
+from ..league.identity import RefusedName
+from ..league.intake import MAX_LOG_BYTES, Refusal, submit_entry
+from ..league.players import NameTaken, is_admin_key, register
+from ..league.submit import utc_now
+from .app import current_key, failure, key_or_address, limiter
+from .db import connection, verifier, write_lock
+from .views import log_download, challenge_list, entry_record, standings_json, utc_second
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _submit_limit() -> str:
+    return current_app.config["SUBMIT_LIMIT"]
+
+
+def _register_limit() -> str:
+    return current_app.config["REGISTER_LIMIT"]
+
+
+@api.post("/players")
+@limiter.limit(_register_limit)
+def register_player():
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+        return failure(422, 'send {"name": "…"} as JSON')
+    try:
+        player, key = register(connection(), body["name"], utc_now())
+    except NameTaken as exc:
+        return failure(409, str(exc))
+    except RefusedName as exc:
+        return failure(422, str(exc))
+    return jsonify({"name": player.name, "key": key}), 201
+
+
+@api.post("/submissions")
+@limiter.limit(_submit_limit)
+@limiter.limit(_submit_limit, key_func=key_or_address)
+def submit():
+    if request.content_length is not None and request.content_length > MAX_LOG_BYTES:
+        return failure(
+            413,
+            f"the log is {request.content_length} bytes; the most a submission takes is "
+            f"{MAX_LOG_BYTES} (256 KiB)",
+        )
+    data = request.get_data(cache=False)
+    try:
+        receipt = submit_entry(
+            connection(), verifier(), data, current_key(), utc_second(), utc_now(), write_lock
+        )
+    except Refusal as exc:
+        return failure(exc.status, exc.message)
+    return jsonify(receipt.as_dict()), 200 if receipt.duplicate else 201
+
+
+@api.get("/challenges")
+def challenges():
+    return jsonify({"challenges": challenge_list(connection())})
+
+
+@api.get("/standings/<code>")
+def standings(code: str):
+    found = standings_json(connection(), code)
+    if found is None:
+        return failure(404, f"'{code}' is not a challenge of this league")
+    return jsonify(found)
+
+
+@api.get("/entries/<entry:number>")
+def entry(number: int):
+    found = entry_record(connection(), number)
+    if found is None:
+        return failure(404, f"no entry #{number}")
+    return jsonify(found)
+
+
+@api.get("/entries/<entry:number>/log")
+def entry_log(number: int):
+    download = log_download(connection(), number)
+    return failure(404, f"no entry #{number}") if download is None else download
+
+
+@api.post("/admin/entries/<entry:number>/<any(withdraw, restore):action>")
+def admin_entry(number: int, action: str):
+    conn = connection()
+    if not is_admin_key(conn, current_key()):
+        return failure(401, "this needs the organiser key (Authorization: Bearer KEY)")
+    body = request.get_json(silent=True)
+    reason = body.get("reason") if isinstance(body, dict) else None
+    try:
+        (withdraw if action == "withdraw" else restore)(
+            conn, number, reason if isinstance(reason, str) else None, utc_now()
+        )
+    except NotFound as exc:
+        return failure(404, str(exc))
+    except AdminError as exc:
+        return failure(422, str(exc))
+    return jsonify(entry_record(conn, number)), 200

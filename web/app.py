@@ -1,0 +1,190 @@
+"""The application factory: configuration, safety (CSP, CSRF, limits, errors), blueprints."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+
+from flask import Blueprint, Flask, g, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
+
+from ..league.store import create_league, transaction
+from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
+from .db import close_connection, connection
+
+# Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
+# 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
+MAX_BODY = 512 * 1024
+DEFAULT_SUBMIT_LIMIT = "30 per minute"
+DEFAULT_REGISTER_LIMIT = "10 per hour"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'"
+)
+SESSION_SECRET = "session_secret"
+
+csrf = CSRFProtect()
+limiter = Limiter(get_remote_address, storage_uri="bgrid-memory://", headers_enabled=True)
+log = logging.getLogger("bgrid.web")
+
+
+def create_app(
+    database: str | Path,
+    *,
+    submit_limit: str = DEFAULT_SUBMIT_LIMIT,
+    register_limit: str = DEFAULT_REGISTER_LIMIT,
+    proxies: int = 0,
+    blueprints: Iterable[Blueprint] = (),
+    testing: bool = False,
+) -> Flask:
+    """The league server over ``database`` (created or migrated as ``bgrid league`` does).
+    ``submit_limit`` and ``register_limit`` are Flask-Limiter limits, each applied per
+    address and (submissions) per key. ``proxies``: how many reverse proxies stand in front
+    (their X-Forwarded-For and -Proto are believed, so limits see the player's address); with
+    0 no such header is believed. ``blueprints``: more pages served by the same application,
+    under its CSP, CSRF protection and error handling."""
+    create_league(database)
+    app = Flask(__name__)
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+    app.config.update(
+        DATABASE=str(database),
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        TESTING=testing,
+        SUBMIT_LIMIT=submit_limit,
+        REGISTER_LIMIT=register_limit,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,
+        JSON_SORT_KEYS=False,
+    )
+    app.json = LeagueJSON(app)
+    app.config["SECRET_KEY"] = _session_secret(app)
+    # every template is escaped: Flask's default escapes by file name, and ours end in .j2
+    app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
+    csrf.init_app(app)
+    limiter.init_app(app)
+    app.teardown_appcontext(close_connection)
+
+    app.url_map.converters["entry"] = EntryNumber
+    from .admin import admin_pages
+    from .api import api
+    from .pages import pages
+    from .play import play
+
+    app.register_blueprint(pages)
+    app.register_blueprint(play)
+    app.register_blueprint(admin_pages)
+    app.register_blueprint(api)
+    csrf.exempt(api)  # the API authenticates by a bearer key, never by a cookie
+    for blueprint in blueprints:  # another face's pages (the table companion's, say)
+        app.register_blueprint(blueprint)
+
+    @app.after_request
+    def headers(response):
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
+        return response
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(exc):
+        return failure(
+            400,
+            f"the form has expired or did not come from this site ({exc.description}); "
+            "reload the page and send it again",
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc):
+        return failure(exc.code or 500, _plain(exc))
+
+    @app.errorhandler(Exception)
+    def unexpected(exc):  # a bug: said once in the log, never shown as a stack trace
+        log.exception("unexpected failure on %s %s", request.method, request.path)
+        return failure(500, "the server failed on this request; the organiser can find it in the log")
+
+    return app
+
+
+class LeagueJSON(DefaultJSONProvider):
+    """JSON answers keep their keys in the documented order and their text as written."""
+
+    sort_keys = False
+    ensure_ascii = False
+
+
+class EntryNumber(IntegerConverter):
+    """``<entry:number>``: an entry number; one past SQLite's 64-bit integers is no entry (404)."""
+
+    def __init__(self, url_map) -> None:
+        super().__init__(url_map, max=999_999_999_999_999_999)
+
+
+def _plain(exc: HTTPException) -> str:
+    if exc.code == 413:
+        return (
+            f"the request is larger than the server takes ({MAX_BODY // 1024} KiB; a log is at most 256 KiB)"
+        )
+    if exc.code == 429:
+        return f"too many requests from this address or key ({exc.description}); wait and try again"
+    if exc.code == 404:
+        return "no such page or resource"
+    if exc.code == 405:
+        return f"{request.method} is not allowed here"
+    return exc.description or exc.name
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def failure(status: int, message: str):
+    """An error answer: ``{"error": …}`` for the API, an error page for a person."""
+    if wants_json():
+        return jsonify({"error": message}), status
+    return render_template("error.html.j2", status=status, message=message), status
+
+
+def _session_secret(app: Flask) -> str:
+    """The key signing session cookies and CSRF tokens, kept in the league so that a restart
+    or a second worker does not sign everyone out."""
+    with app.app_context():
+        conn = connection()
+        row = conn.execute("SELECT value FROM settings WHERE name = ?", (SESSION_SECRET,)).fetchone()
+        if row is not None:
+            return row["value"]
+        with transaction(conn):
+            conn.execute(
+                "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                (SESSION_SECRET, secrets.token_hex(32)),
+            )
+        return conn.execute("SELECT value FROM settings WHERE name = ?", (SESSION_SECRET,)).fetchone()[
+            "value"
+        ]
+
+
+def current_key() -> str | None:
+    """The bearer key of an API request, or None."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, key = header.partition(" ")
+    return key.strip() or None if scheme.lower() == "bearer" else None
+
+
+def key_or_address() -> str:
+    """Rate-limit bucket of a submission: its key when it has one, else its address."""
+    key = current_key() or (request.form.get("key") if request.form else None)
+    return f"key:{key}" if key else get_remote_address()
+
+
+__all__ = ["create_app", "csrf", "limiter", "failure", "current_key", "key_or_address", "g"]

@@ -1,0 +1,190 @@
+"""The pages a player reads: home, a challenge, register, submit, an entry, a player."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+
+from ..league.identity import RefusedName
+from ..league.intake import Refusal, submit_entry
+from ..league.players import NameTaken, register
+from ..league.public import player_entries, runs_challenge, standings_of
+from ..league.standings import par_source
+from ..league.submit import utc_now
+from ..league.windows import describe_attempts, window_of
+from ..verifier.report_html import error_view, render_report
+from ..verifier.verify import verify_log
+from .app import failure, key_or_address, limiter
+from .chart import score_bars
+from .db import connection, verifier, write_lock
+from .packs import FILES, PackCache
+from .views import log_download, challenge_list, entry_record, stored_log, utc_second
+
+pages = Blueprint(
+    "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
+)
+_packs = PackCache()
+
+
+@pages.get("/")
+def home():
+    now = utc_second()
+    listed = challenge_list(connection())
+    return render_template(
+        "home.html.j2",
+        open_now=[c for c in listed if c["open"]],
+        others=[c for c in listed if not c["open"]],
+        now=now,
+        files=FILES,
+    )
+
+
+@pages.get("/challenges/<code>")
+def challenge(code: str):
+    conn = connection()
+    stored = runs_challenge(conn, code)
+    if stored is None:
+        return failure(404, f"'{code}' is not a challenge of this league")
+    if stored != code:
+        return redirect(url_for("pages.challenge", code=stored), 301)
+    window = window_of(conn, stored)
+    table = standings_of(conn, [stored])
+    par = table.pars.get(stored)
+    return render_template(
+        "challenge.html.j2",
+        code=stored,
+        window=window,
+        now=utc_second(),
+        attempts=describe_attempts(window.attempts) if window else None,
+        par=par_source(par) if par else None,
+        table=table,
+        files=FILES,
+        chart=score_bars([s.score for s in table.standings]),
+    )
+
+
+@pages.get("/challenges/<code>/<name>")
+def pack_file(code: str, name: str):
+    stored = runs_challenge(connection(), code)
+    if stored is None:
+        return failure(404, f"'{code}' is not a challenge of this league")
+    data = _packs.file(stored, name)
+    if data is None:
+        return failure(404, f"a pack has {', '.join(FILES)}; not '{name}'")
+    mimetype = "application/json" if name.endswith(".json") else "application/pdf"
+    return Response(
+        data,
+        mimetype=mimetype,
+        headers={
+            "Content-Disposition": f'attachment; filename="{stored}-{name}"',
+            "Cache-Control": "public, max-age=3600",
+        },
+    )
+
+
+def _register_limit() -> str:
+    return current_app.config["REGISTER_LIMIT"]
+
+
+def _submit_limit() -> str:
+    return current_app.config["SUBMIT_LIMIT"]
+
+
+@pages.route("/register", methods=["GET", "POST"])
+@limiter.limit(_register_limit, methods=["POST"])
+def register_page():
+    if request.method == "GET":
+        return render_template("register.html.j2", error=None, name="")
+    name = request.form.get("name", "")
+    try:
+        player, key = register(connection(), name, utc_now())
+    except (NameTaken, RefusedName) as exc:
+        status = 409 if isinstance(exc, NameTaken) else 422
+        return render_template("register.html.j2", error=str(exc), name=name), status
+    # the key is shown this once, on the answer to the form; it is never stored in clear
+    response = current_app.make_response(render_template("registered.html.j2", player=player, key=key))
+    response.headers["Cache-Control"] = "no-store"
+    return response, 201
+
+
+@pages.route("/submit", methods=["GET", "POST"])
+@limiter.limit(_submit_limit, methods=["POST"])
+@limiter.limit(_submit_limit, methods=["POST"], key_func=key_or_address)
+def submit_page():
+    if request.method == "GET":
+        return render_template("submit.html.j2", error=None, log="")
+    upload = request.files.get("file")
+    data = (
+        upload.read()
+        if upload is not None and upload.filename
+        else request.form.get("log", "").encode("utf-8")
+    )
+    data = data.replace(b"\r\n", b"\n") if upload is None or not upload.filename else data
+    try:
+        receipt = submit_entry(
+            connection(), verifier(), data, request.form.get("key"), utc_second(), utc_now(), write_lock
+        )
+    except Refusal as exc:
+        return render_template(
+            "submit.html.j2", error=exc.message, log=request.form.get("log", "")
+        ), exc.status
+    return redirect(
+        url_for("pages.entry", number=receipt.entry, duplicate=1 if receipt.duplicate else None), 303
+    )
+
+
+@pages.get("/entries/<entry:number>")
+def entry(number: int):
+    conn = connection()
+    record = entry_record(conn, number)
+    if record is None:
+        return failure(404, f"no entry #{number}")
+    data = stored_log(conn, number)
+    assert data is not None  # an entry is stored with its log, in one transaction
+    verdict = verify_log(data, source=f"entry-{number}.log")
+    return render_template(
+        "entry.html.j2",
+        e=record,
+        summary=verdict.summary(),
+        notes=[str(n) for n in verdict.notes],
+        errors=[error_view(x, verdict.source) for x in verdict.errors],
+        breakdown=verdict.score.breakdown() if verdict.score is not None else "",
+        duplicate=request.args.get("duplicate") == "1",
+    )
+
+
+@pages.get("/entries/<entry:number>/log")
+def entry_log(number: int):
+    download = log_download(connection(), number)
+    return failure(404, f"no entry #{number}") if download is None else download
+
+
+@pages.get("/entries/<entry:number>/replay")
+def entry_replay(number: int):
+    data = stored_log(connection(), number)
+    if data is None:
+        return failure(404, f"no entry #{number}")
+    # the verifier's own report, with the history of every turn (the whole course); its
+    # stepper script is refused by the CSP, and the page shows the course without it
+    return render_report([verify_log(data, source=f"entry-{number}.log", history=True)])
+
+
+@pages.get("/players/<name>")
+def player(name: str):
+    conn = connection()
+    row = conn.execute("SELECT name FROM players WHERE name = ?", (name,)).fetchone()
+    entries = player_entries(conn, name)
+    if row is None and not entries:
+        return failure(404, f"no player '{name}' in this league")
+    table = standings_of(conn, [])
+    return render_template(
+        "player.html.j2",
+        name=name,
+        entries=entries,
+        results=[s for s in table.standings if s.player == name],
+        season=[r for r in table.season if r.player == name],
+    )
+
+
+@pages.get("/favicon.ico")
+def favicon():
+    return Response(status=204)  # no icon; a browser asking for one is not an error

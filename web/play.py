@@ -1,0 +1,163 @@
+"""The table companion on a phone (``/play/CODE``): the same core as ``bgrid play``, one
+page a statement.
+
+The page shows the board (SVG), the status, what to do on paper after the last statement and
+the statements the rules allow now, each a button (a movement card: its steps in a short
+field, the legal ones offered as a list). Every choice is a form that POSTs and redirects
+back (no script needed). The game is kept server-side under the player (``league.
+companion_games``): the player gives their key once per device (it stays in the signed
+session cookie, so the last button can submit to the league), and the same key on another
+device finds the same game. At the end one button submits the log; the entry's page is the
+receipt.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+
+from ..companion import Session
+from ..companion.board_svg import board_svg
+from ..companion.board_text import side_lines, status_text
+from ..league.companion_games import drop_game, load_game, save_game
+from ..league.intake import Refusal, submit_entry
+from ..league.players import Player, player_by_key
+from ..league.public import runs_challenge
+from ..league.submit import utc_now
+from .app import failure, limiter
+from .db import connection, verifier, write_lock
+from .views import utc_second
+
+play = Blueprint("play", __name__, template_folder="templates")
+KEY = "play_key"
+MOST_BUTTONS = 24  # more ways than this for one card: a field with the legal ones as a list
+
+
+def _player() -> Player | None:
+    return player_by_key(connection(), session.get(KEY))
+
+
+def _challenge(code: str) -> str | None:
+    return runs_challenge(connection(), code)
+
+
+def _game(player: Player, code: str) -> tuple[Session, dict]:
+    stored = load_game(connection(), player.id, code)
+    if stored is None:
+        return Session.start(f"bgrid-log: 1\nchallenge: {code}\nplayer: {player.name}\n"), {}
+    game, _ = Session.resume(stored[0])
+    return game, stored[1]
+
+
+@play.get("/play/<code>")
+def page(code: str):
+    stored = _challenge(code)
+    if stored is None:
+        return failure(404, f"'{code}' is not a challenge of this league")
+    if stored != code:
+        return redirect(url_for("play.page", code=stored), 301)
+    player = _player()
+    if player is None:
+        return render_template("play_key.html.j2", code=code, error=None)
+    game, said = _game(player, code)
+    return render_template("play.html.j2", code=code, player=player, view=_view(game), said=said)
+
+
+def _key_limit() -> str:
+    return current_app.config["REGISTER_LIMIT"]  # a wrong key costs like a registration
+
+
+def _submit_limit() -> str:
+    return current_app.config["SUBMIT_LIMIT"]
+
+
+@play.post("/play/<code>/key")
+@limiter.limit(_key_limit)
+def key(code: str):
+    if _challenge(code) is None:
+        return failure(404, f"'{code}' is not a challenge of this league")
+    given = request.form.get("key", "").strip()
+    if player_by_key(connection(), given) is None:
+        return render_template("play_key.html.j2", code=code,
+                               error="no player holds this key: register a name to get one"), 403
+    session[KEY] = given
+    return redirect(url_for("play.page", code=code), 303)
+
+
+@play.post("/play/<code>")
+def statement(code: str):
+    stored = _challenge(code)
+    player = _player()
+    if stored is None or player is None:
+        return redirect(url_for("play.page", code=code), 303)
+    game, _ = _game(player, stored)
+    form = request.form
+    if "undo" in form:
+        text = "undo"
+    else:
+        text = " ".join(part for part in (form.get("stem", ""), form.get("rest", ""),
+                                          form.get("statement", "")) if part.strip())
+    reply = game.submit(text[:200])
+    said = ({"error": f"{reply.error.code} {reply.error.name}: {reply.error.message}", "typed": text}
+            if reply.error is not None else {"said": ([reply.note] if reply.note else []) + reply.said})
+    save_game(connection(), player.id, stored, game.log_text(), said, utc_second())
+    return redirect(url_for("play.page", code=stored), 303)
+
+
+@play.post("/play/<code>/restart")
+def restart(code: str):
+    stored = _challenge(code)
+    player = _player()
+    if stored is not None and player is not None:
+        drop_game(connection(), player.id, stored)
+    return redirect(url_for("play.page", code=code), 303)
+
+
+@play.post("/play/<code>/submit")
+@limiter.limit(_submit_limit)
+def submit(code: str):
+    stored = _challenge(code)
+    player = _player()
+    if stored is None or player is None:
+        return redirect(url_for("play.page", code=code), 303)
+    game, said = _game(player, stored)
+    if not game.is_over:
+        return failure(409, "the mission is not over yet: play it to its end, then submit")
+    try:
+        receipt = submit_entry(connection(), verifier(), game.log_text().encode("utf-8"), session.get(KEY),
+                               utc_second(), utc_now(), write_lock)
+    except Refusal as exc:
+        said = {"error": exc.message}
+        return render_template("play.html.j2", code=stored, player=player, view=_view(game),
+                               said=said), exc.status
+    return redirect(url_for("pages.entry", number=receipt.entry, duplicate=1 if receipt.duplicate else None),
+                    303)
+
+
+def _view(game: Session) -> dict:
+    """What the template shows: the board, the status, the side panel, the offers as
+    buttons and fields by group."""
+    groups: dict[str, list[dict]] = {}
+    moves: dict[str, list[str]] = {}
+    for offer in game.offers():
+        words = offer.text.split()
+        if words[0] in ("move", "throttle") and len(words) > 2:
+            stem = " ".join(words[:-1])
+            if stem not in moves:
+                moves[stem] = []
+                groups.setdefault(offer.group, []).append({"stem": stem, "ways": moves[stem]})
+            moves[stem].append(words[-1])
+        else:
+            groups.setdefault(offer.group, []).append({"text": offer.text})
+    for choices in groups.values():
+        for choice in choices:
+            ways = choice.get("ways")
+            if ways is not None and len(ways) <= MOST_BUTTONS // 4:
+                choice["buttons"] = [f"{choice['stem']} {w}" for w in ways]
+    deck = "challenge deck, blind" if game.state.challenge else "own deck"
+    return {"svg": board_svg(game.state, game.art), "status": status_text(game.state, game.art, game.turn),
+            "side": side_lines(game.state, game.art, game.turn, deck), "groups": groups,
+            "over": game.is_over, "result": game.result() if game.is_over else None,
+            "statements": len(game.body), "log": game.log_text()}
+
+
+__all__ = ["play"]
