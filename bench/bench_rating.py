@@ -8,6 +8,21 @@ greedy's win rate and with how many of the solver's searches win.
         [--solver-maps 3] [--solver-nodes N] [--first-seed 5000] [--jobs 2]
     .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
+Issue 23's figures, each on seeds never used for tuning (the strong player was tuned on
+seeds 300-331, all difficulties, ridges 1-4, both decks, and on 0GDR-FC73-W4T):
+
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out dominance.jsonl \
+        --dominance-maps 48 --greedy-games 100 --strong-games 16 --first-seed 7000 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
+        --rerate-maps 50 --rerate-games 64 --first-seed 7100 --jobs 2
+
+``--dominance-maps N``: N maps going round the 16 cells (difficulty × ridges), each played by
+greedy and strong on its own deck and on its challenge deck: per map-deck mean scores, wins
+with Wilson intervals, every strong game's CPU, strong's different games on the challenge
+deck. ``--rerate-maps N``: N maps rated twice, sim seeds 0 and 1 (``--rerate-games`` games,
+0 for the adaptive rating of ``bgrid sheet --rate``): Spearman, equal stars, games and CPU a
+rating needs, win rate by difficulty and by ridges.
+
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
 (the players were tuned on seeds 100–129 normal and 101–104 easy). Every map is played
 ``--greedy-games`` times by greedy and ``--strong-games`` times by strong, own deck, sim seed
