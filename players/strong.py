@@ -1,25 +1,31 @@
-"""The strong own-deck player of ``bgrid simulate --player strong``: determinised look-ahead
-to the end of the turn.
+"""The strong player of ``bgrid simulate --player strong``: determinised look-ahead to the
+start of the next turn's actions, drawing blind on either deck.
 
 The greedy player (``players.greedy``) judges a play by where the bomber ends up and never sees
 the Automa step that follows, which is where most of its missions are lost (damage). This
 player takes greedy's best few plays as candidates and, for each of ``SAMPLES`` shuffles of
-the cards it cannot see (the draw pile of an own deck is unordered, so any order is one the
-deck could hold), plays the candidate, finishes the turn greedily with those cards, lets the
-Automa act, and scores the state the next turn starts from. Every candidate meets the same
-shuffles (common random numbers), so the comparison is between plays, not between shuffles.
-The shuffles come from the simulation's dice: a game is the same for a given sim seed.
-"""
+the cards it cannot see (it never looks at the order of the pile, not even a challenge
+deck's), plays the candidate, finishes the turn greedily, lets the Automa act, draws the next
+hand and scores that state. Every candidate meets the same shuffles and the same Automa card
+(common random numbers), so the comparison is between plays, not between shuffles; greedy's
+own choice stands unless another play beats it by ``MARGIN`` a shuffle.
 
+What a one-turn look-ahead cannot see is written into the value (docs/rating.md tells how
+each was found): a full hand with nothing to play draws nothing again (R6b), so it is valued
+as the loss it leads to (:func:`is_dead_hand`) or a heavy cost (:func:`is_stuck_hand`);
+ending a phase with actions left costs ``TEMPO`` each, more on a full hand; and a wait that
+only brings back the same decision (:func:`waits_in_vain`) is no candidate. The shuffles come
+from the game's own seeded stream: a game is the same for a given sim seed and game index.
+"""
 from __future__ import annotations
 
 from ..rules.actions import EndPhase
 from ..rules.board import distance
 from ..rules.engine import apply_legal, reveal_drawn, score
+from ..rules.legality import legal_plays_by_kind
 from ..rules.ruleset import Play
 from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
 from .greedy import greedy_action, valued_actions
-from ..rules.legality import legal_plays_by_kind
 from .search import state_key
 
 #: Shuffles of the unseen cards each candidate is judged on.
@@ -30,8 +36,11 @@ CANDIDATES = 5
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
 FUEL_WEIGHT = 0.5
+#: What a bomb card and a movement card in hand are worth in :func:`state_value` (a movement
+#: card worth more than a cell of progress was hoarded instead of flown).
 BOMB_CARD = 4.0
 MOVE_CARD = 2.0
+#: The cost of ending a phase, a spare action, and more on a full hand, which draws nothing.
 TEMPO = 4.0
 FULL_HAND_WAIT = 12.0
 #: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
