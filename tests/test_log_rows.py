@@ -85,6 +85,38 @@ def test_the_state_cells_check_what_they_hold_and_nothing_else():
     assert body("1 | 3H | | | | | 8C\n")[-1] == "automa 8C"  # no state cell, no state check
 
 
+def test_a_pencilled_dash_is_an_empty_cell():
+    # a player dashes out the cells with nothing in them; in an art cell it was already
+    # "not checked", in the others it was refused as a card (E101) or a cell (E102)
+    got = body("1 | 3H | 2S 3S 4S 5S 6S | - | 2S FF | \u2014 | 8C | \u2013 | 4 | - | - | F8\n")
+    assert got == ["turn 1", "enter 3H", "draw 2S 3S 4S 5S 6S", "move 2S FF", "automa 8C",
+                   "state alt 4 art - F8"]
+
+
+def test_commas_between_cards_and_plays_read_as_spaces():
+    # 'KH->10D, KC->8D' was E101 "'10D,' is not a card"
+    got = body("1 | 3H | 2S, 3S, KH, KC, 4S | KH->5S, KC 6S | 2S FF, KD->7S | QS\n")
+    assert got == ["turn 1", "enter 3H", "draw 2S 3S KH KC 4S", "resupply KH -> 5S",
+                   "resupply KC -> 6S", "move 2S FF", "resupply KD -> 7S", "alt QS"]
+
+
+def test_a_cell_and_facing_written_close_and_every_cross_for_destroyed():
+    # 'C1S' was E102 "'C1S' is not a cell"; × ✗ ✘ ✖ were E102 "not an artillery piece's place"
+    got = body("1 | 3H | | | | | 8C | C1S | 4 | 0 | × | ✗ | ✘ | ✖\n2 | | | | | | 2H | A10w, \n")
+    assert got[3] == "state at C1 facing S alt 4 dmg 0 art x x x x"
+    assert got[6] == "state at A10 facing W"
+    assert body("turn 1\nstate art × ✕ X x\n")[1] == "state art x x x x"
+
+
+def test_the_pencil_rows_with_a_players_punctuation_keep_their_id():
+    typed = (HAND_ROWS.replace("KH→10D KC→8D", "KH → 10D, KC → 8D").replace("| ✕", "| ×")
+             .replace("3 |  | 2S 4S |  |", "3 | - | 2S 4S | - |").replace("| F3 E |", "| F3E |"))
+    assert typed.count("F3E") == 2 and "×" in typed and "- | 2S 4S | - |" in typed
+    rows, pencil = verify_log(typed), verify_log(HAND_ROWS)
+    assert rows.verdict == "valid" and rows.score.total == 4
+    assert rows.verification_id == pencil.verification_id
+
+
 def test_rows_and_statement_lines_mix():
     got = body("1 | 3H | 2S 3S 4S 5S 6S\nmove 2S FF\nautoma 8C\n2 | | 7C |  | 3S F\n")
     assert got == ["turn 1", "enter 3H", "draw 2S 3S 4S 5S 6S", "move 2S FF", "automa 8C", "turn 2",

@@ -33,6 +33,8 @@ _VERB_OF_PLAY = {Play.MOVE: "move", Play.ALTITUDE: "alt", Play.GUNS: "guns", Pla
 _PLAY_VERBS = frozenset(_VERB_OF_PLAY.values())
 _WHOLE_PART = ("turn", "enter", "draw", "automa", "state")  # with its verb: the rest of the part
 _FACINGS = ("N", "E", "S", "W", "n", "e", "s", "w")
+_DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: nothing there
+_CELL_AND_FACING = re.compile(r"([A-Ja-j](?:10|[1-9]))([NESWnesw])")  # 'F3E' for 'F3 E'
 
 
 def is_row(code: str) -> bool:
@@ -72,9 +74,11 @@ class RowReader:
                           "has more", extra[0] if extra else None, column=cells[len(COLUMNS)][1])
         number = self.tokens_of(*cells[0])
         out.append(p.st_turn("turn", (number[0],) + tuple(number), number))
+        cells[1:ART] = [("", at) if text.strip(" \t") in _DASHES else (text, at) for text, at in cells[1:ART]]
         for column, (text, offset) in enumerate(cells[1:AT], start=ENTER):
             if not text or text.isspace():  # most cells of most rows are empty
                 continue
+            text = text.replace(",", " ")  # a list in pencil: 'KH->10D, KC->8D', '5S, JK, 8S'
             parts = _split(text, ";", offset) if ";" in text else ((text, offset),)
             for part, at in parts:
                 tokens = self.tokens_of(part, at)
@@ -182,7 +186,7 @@ class RowReader:
             return None
         named = [self.tokens_of(text, at) for text, at in cells]
         if named and named[0]:
-            at_facing = named[0]
+            at_facing = _cell_then_facing(self.tokens_of(cells[0][0].replace(",", " "), cells[0][1]))
             for t in at_facing:
                 key = "facing" if t.text in _FACINGS else "at"
                 if any(w.text == key for w in words):
@@ -206,11 +210,23 @@ class RowReader:
         return p.st_state("state", (head,) + tuple(words), words)
 
 
+def _cell_then_facing(tokens: list[Token]) -> list[Token]:
+    """The 'at facing' cell's words, ``F3E`` written close read as ``F3 E``."""
+    out = []
+    for t in tokens:
+        glued = _CELL_AND_FACING.fullmatch(t.text)
+        if glued:
+            out += [Token(glued[1], t.column), Token(glued[2], t.column + len(glued[1]))]
+        else:
+            out.append(t)
+    return out
+
+
 def _piece_token(parser, tokens: list[Token], column: int) -> Token:
     """One art cell as the one word of an ``art`` check: ``B4``, ``B4s`` (also written ``B4 s``),
     ``x``, ``-s`` (written ``s``), ``-`` for an empty cell."""
-    if not tokens:
-        return Token("-", column + 1)
+    if not tokens or len(tokens) == 1 and tokens[0].text in _DASHES:
+        return Token("-", tokens[0].column if tokens else column + 1)
     if len(tokens) == 2 and tokens[1].text in ("s", "S"):
         return Token(tokens[0].text + "s", tokens[0].column)
     if len(tokens) > 1:
