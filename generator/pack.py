@@ -10,6 +10,7 @@ import json
 
 from ..challenges.map_sources import MapSource
 from ..challenges.mission import Mission
+from ..players.blind import BlindBenchmark
 from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
@@ -24,25 +25,28 @@ def is_pack_file(name: str) -> bool:
 def pack_files(mission: Mission | MapSource, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
                duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None,
-               rating: Rating | None = None) -> dict[str, bytes]:
+               rating: Rating | None = None, blind: BlindBenchmark | None = None) -> dict[str, bytes]:
     """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
     :func:`variant_suffix`), ``map.json``. A mission without a known deck order (a hand
     setup, an explicit map, a blank sheet) gets a plain deck and no ``map.json``. ``par``: the
     challenge was chosen winnable (``bgrid pack --winnable``); the sheet and ``map.json`` say
-    so, with the par. ``rating`` (``bgrid pack --rate``): the stars on the sheet, the numbers
-    in ``map.json``."""
+    so, with the open-deck par (``par`` and ``open_deck_par``); ``blind``: its blind benchmark
+    (R42), on the sheet and as the ``blind_*`` keys. ``rating`` (``bgrid pack --rate``): the
+    stars on the sheet, the numbers in ``map.json``."""
     paper = paper.lower()
     variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
     seeded = mission.mission if isinstance(mission, MapSource) else mission
     files = {
-        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par, rating),
+        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par, rating, blind),
         f"deck-{paper}{variant}.pdf": render_deck(seeded, paper, low_ink=low_ink, gutter_fold=gutter_fold,
                                          duplex_offset=duplex_offset),
     }
     if seeded is not None:
         record = mission_json(seeded)
         if par is not None:
-            record |= {"winnable": True, "par": par}
+            record |= {"winnable": True, "par": par, "open_deck_par": par}
+        if blind is not None:
+            record |= blind.as_dict()
         if rating is not None:
             record["rating"] = rating_record(rating)
         files["map.json"] = (json.dumps(record, indent=2) + "\n").encode()
