@@ -20,7 +20,7 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import PLAYERS
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.log_rows import is_row
+from bgrid.verifier.log_rows import is_row, play_with_verb
 from bgrid.verifier.verify import row_form, verify_log
 
 LOGS = Path(__file__).parent / "logs"
@@ -64,6 +64,16 @@ def test_the_pencil_rows_read_into_the_typed_statements_plus_their_art_checks():
 ])
 def test_a_play_without_its_verb_is_read_by_its_cards_rank(cell, statement):
     assert body(f"1 | 3H | 2S 3S 4S 5S 6S |  | {cell}\n")[3] == statement
+
+
+@pytest.mark.parametrize(("typed", "statement"), [
+    ("5C FFLF", "move 5C FFLF"), ("8S AS", "bomb 8S -> AS"), ("8S->AS", "bomb 8S -> AS"),
+    ("JK=6S C4 2S", "guns JK=6S C4 -> 2S"), ("9S 3C FFFFF", "throttle 9S move 3C FFFFF"),
+    ("9S QC", "throttle 9S alt QC"), ("KD 4S", "resupply KD -> 4S"), ("10H", "alt 10H"),
+    ("bomb 8S", "bomb 8S"), ("draw", "draw"), ("C", "C"), ("enter 7H", "enter 7H"),
+])
+def test_one_play_without_its_verb_gets_the_verb_of_its_cards_rank(typed, statement):
+    assert play_with_verb(typed, "standard-1") == statement
 
 
 def test_two_kings_a_king_after_an_action_and_a_second_draw_share_a_cell():

@@ -20,6 +20,7 @@ import re
 from functools import lru_cache
 
 from ..rules.log_rows import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
+from ..rules.cards import Card
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from ..rules.errors import BGridError
 from .statements import Statement, Token
@@ -51,6 +52,32 @@ def verbs_by_rank(ruleset: str) -> dict[int, str]:
     except BGridError:
         rs = load_ruleset(DEFAULT_RULESET)
     return {kind.rank: _VERB_OF_PLAY[kind.play] for kind in rs.card_kinds if kind.play in _VERB_OF_PLAY}
+
+
+def play_with_verb(text: str, ruleset: str) -> str:
+    """A play as a row's cell holds it, its verb left out (``5C FFLF``, ``8S AS``, ``JK=6S C4
+    2S``, ``9S 3C FFFFF``), as its statement line (``move 5C FFLF``, ``bomb 8S -> AS``); text
+    that does not start with a played card comes back as it is. For a typed line (the
+    companion) that follows the sheet's notation."""
+    words = re.sub("->|→", " -> ", text).split()
+    if not words or not (words[0][:1].isdigit() or words[0][:1] in "AJQKTajqkt"):
+        return text
+    try:
+        card = Card.parse(words[0])
+    except BGridError:
+        return text
+    verb = verbs_by_rank(ruleset).get(card.acting.rank)
+    if verb is None:
+        return text
+    body = _arrowed(verb, [Token(w, k) for k, w in enumerate(words)])
+    if verb == "throttle" and len(body) > 1 and body[1].text.lower() not in ("move", "alt"):
+        try:
+            paired = verbs_by_rank(ruleset).get(Card.parse(body[1].text).acting.rank)
+        except BGridError:
+            paired = None
+        if paired in ("move", "alt"):
+            body.insert(1, Token(paired, 0))
+    return " ".join([verb] + [t.text for t in body])
 
 
 class RowReader:
