@@ -85,6 +85,10 @@ def play_command(seed, code, difficulty, ridges, header, own_deck, open_deck, pl
     named = log_path is not None and log_path.exists()
     given = any(v is not None for v in (seed, code, header))
     header_text = None
+    if not given and not named:
+        missing = "" if log_path is None else f" ('{log_path}' does not exist yet)"
+        raise click.UsageError("give the mission: --seed N, --code CODE or --header FILE, or --log "
+                               f"FILE of a game to carry on{missing}")
     if given or not named:
         header_text = _header_text(seed, code, difficulty, ridges, header, own_deck, player)
     if log_path is None:

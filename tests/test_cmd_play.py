@@ -78,7 +78,18 @@ def test_another_missions_options_on_an_existing_log_are_refused(tmp_path):
 
 def test_mission_options_are_checked():
     result = CliRunner().invoke(cli, ["play"])
-    assert result.exit_code == 2 and "give exactly one of --seed N or --code CODE" in result.output
+    assert result.exit_code == 2
+    assert "give the mission: --seed N, --code CODE or --header FILE" in result.output
+    both = CliRunner().invoke(cli, ["play", "--seed", "1", "--code", CODE])
+    assert both.exit_code == 2 and "give exactly one of --seed N or --code CODE" in both.output
+
+
+def test_no_mission_and_no_log_to_resume_says_every_way_to_give_one(tmp_path):
+    # it said "give exactly one of --seed N or --code CODE", leaving out --header and --log
+    result = CliRunner().invoke(cli, ["play", "--log", str(tmp_path / "new.log")], input="quit\n")
+    assert result.exit_code == 2
+    assert "--seed N, --code CODE or --header FILE, or --log FILE of a game to carry on" in result.output
+    assert "new.log' does not exist yet" in result.output and not (tmp_path / "new.log").exists()
 
 
 def test_killed_mid_turn_the_log_holds_every_accepted_statement(tmp_path):
