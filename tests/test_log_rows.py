@@ -118,6 +118,16 @@ def test_a_cell_and_facing_written_close_and_every_cross_for_destroyed():
     assert body("turn 1\nstate art × ✕ X x\n")[1] == "state art x x x x"
 
 
+def test_a_joker_declared_with_spaces_around_the_equals_sign():
+    # 'JK = 6S' was E111 "a played Joker carries the card it stands for, e.g. JK=7H"
+    got = body("1 | 3H | 2S JK 4S 5S 6S |  | JK = 5H FF | JK =QS\n")
+    assert got[3:] == ["move JK=5H FF", "alt JK=QS"]  # read only, not replayed
+    line = "1 | 3H | 2S JK 4S 5S 6S |  | JK = 5H FF"
+    st = parse_log(MAP + line + "\n").statements[-1]
+    assert [(t.text, t.column) for t in st.tokens[1:]] == [("JK=5H", line.index("JK =") + 1),
+                                                          ("FF", line.index("FF") + 1)]
+
+
 def test_the_pencil_rows_with_a_players_punctuation_keep_their_id():
     typed = (HAND_ROWS.replace("KH→10D KC→8D", "KH → 10D, KC → 8D").replace("| ✕", "| ×")
              .replace("3 |  | 2S 4S |  |", "3 | - | 2S 4S | - |").replace("| F3 E |", "| F3E |"))

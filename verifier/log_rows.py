@@ -35,6 +35,7 @@ _PLAY_VERBS = frozenset(_VERB_OF_PLAY.values())
 _WHOLE_PART = ("turn", "enter", "draw", "automa", "state")  # with its verb: the rest of the part
 _FACINGS = ("N", "E", "S", "W", "n", "e", "s", "w")
 _DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: nothing there
+_JOKER_SPACED = re.compile(r"(JK|jk|Jk|jK)[ \t]*=[ \t]*([^ \t;,|]+)")  # 'JK = 6S' for 'JK=6S'
 _CELL_AND_FACING = re.compile(r"([A-Ja-j](?:10|[1-9]))([NESWnesw])")  # 'F3E' for 'F3 E'
 
 
@@ -106,6 +107,8 @@ class RowReader:
             if not text or text.isspace():  # most cells of most rows are empty
                 continue
             text = text.replace(",", " ")  # a list in pencil: 'KH->10D, KC->8D', '5S, JK, 8S'
+            if "=" in text:  # closed up, the room it took after the card: later columns stay
+                text = _JOKER_SPACED.sub(lambda m: f"{m[1]}={m[2]}".ljust(len(m[0])), text)
             parts = _split(text, ";", offset) if ";" in text else ((text, offset),)
             for part, at in parts:
                 tokens = self.tokens_of(part, at)
