@@ -8,6 +8,21 @@ greedy's win rate and with how many of the solver's searches win.
         [--solver-maps 3] [--solver-nodes N] [--first-seed 5000] [--jobs 2]
     .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
+Issue 23's figures, each on seeds never used for tuning (the strong player was tuned on
+seeds 300-331, all difficulties, ridges 1-4, both decks, and on 0GDR-FC73-W4T):
+
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out dominance.jsonl \
+        --dominance-maps 48 --greedy-games 100 --strong-games 16 --first-seed 7000 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
+        --rerate-maps 50 --rerate-games 64 --first-seed 7100 --jobs 2
+
+``--dominance-maps N``: N maps going round the 16 cells (difficulty × ridges), each played by
+greedy and strong on its own deck and on its challenge deck: per map-deck mean scores, wins
+with Wilson intervals, every strong game's CPU, strong's different games on the challenge
+deck. ``--rerate-maps N``: N maps rated twice, sim seeds 0 and 1 (``--rerate-games`` games,
+0 for the adaptive rating of ``bgrid sheet --rate``): Spearman, equal stars, games and CPU a
+rating needs, win rate by difficulty and by ridges.
+
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
 (the players were tuned on seeds 100–129 normal and 101–104 easy). Every map is played
 ``--greedy-games`` times by greedy and ``--strong-games`` times by strong, own deck, sim seed
@@ -35,8 +50,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from bgrid.challenges.mission import mission_from_seed
+from bgrid.players.rating import rate_mission, stars_for, wilson_interval
 from bgrid.players.simulation import simulate
-from bgrid.players.rating import stars_for, wilson_interval
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
 RIDGES = (1, 2, 3, 4)
@@ -80,6 +95,15 @@ def play(task: dict) -> dict:
         out["greedy_cpu"] = t1 - t0
         out["strong_wins"] = simulate(mission, task["strong_games"], 0, player="strong").wins
         out["strong_cpu"] = time.process_time() - t1
+    elif task["kind"] == "dominance":
+        out |= duel(mission, task)
+    elif task["kind"] == "rerate":
+        ratings = []
+        for seed in (0, 1):
+            t1 = time.process_time()
+            rated = rate_mission(mission, task["games"], seed)
+            ratings.append({"wins": rated.wins, "games": rated.games, "cpu": time.process_time() - t1})
+        out["ratings"] = ratings
     elif task["kind"] == "retest":
         out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
@@ -96,12 +120,41 @@ def play(task: dict) -> dict:
     return out
 
 
+def duel(mission, task: dict) -> dict:
+    """Greedy and strong on one map and deck: wins, mean score, each player's CPU a game
+    (strong: every game timed, so the worst game is known) and strong's different games."""
+    challenge = task["deck"] == "challenge"
+    out: dict = {}
+    t0 = time.process_time()
+    greedy = simulate(mission, task["greedy_games"], 0, challenge_deck=challenge, player="greedy")
+    out |= {"greedy_wins": greedy.wins, "greedy_mean": greedy.mean_score,
+            "greedy_cpu": (time.process_time() - t0) / task["greedy_games"]}
+    times, last = [], [time.process_time()]
+
+    def tick(_):
+        now = time.process_time()
+        times.append(now - last[0])
+        last[0] = now
+
+    strong = simulate(mission, task["strong_games"], 0, challenge_deck=challenge, player="strong",
+                      progress=tick)
+    return out | {"strong_wins": strong.wins, "strong_mean": strong.mean_score,
+                  "strong_scores": list(strong.scores), "strong_game_cpu": times,
+                  "strong_distinct": strong.distinct}
+
+
 def _spread(count: int, maps: int) -> set[int]:
     """``count`` map indices spread over ``range(maps)``, so a cut run has some of each task."""
     return {k * maps // count for k in range(min(count, maps))} if count else set()
 
 
 def tasks(args) -> list[dict]:
+    if args.dominance_maps:
+        return dominance_tasks(args)
+    if args.rerate_maps:
+        return [{"kind": "rerate", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
+                 "seed": args.first_seed + i, "games": args.rerate_games or None}
+                for i in range(args.rerate_maps)]
     out = []
     retest, solve = _spread(args.retest_maps, args.maps), _spread(args.solver_maps, args.maps)
     for i in range(args.maps):
@@ -117,8 +170,22 @@ def tasks(args) -> list[dict]:
     return out
 
 
+def dominance_tasks(args) -> list[dict]:
+    """``--dominance-maps`` maps from ``--first-seed`` on, going round the 16 cells (difficulty
+    × ridges), each played on its own deck and on its challenge deck."""
+    out = []
+    for i in range(args.dominance_maps):
+        cell = {"difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
+                "seed": args.first_seed + i}
+        for deck in ("own", "challenge"):
+            out.append(cell | {"kind": "dominance", "deck": deck, "greedy_games": args.greedy_games,
+                               "strong_games": args.strong_games})
+    return out
+
+
 def _key(record: dict) -> tuple:
-    return record["kind"], record["difficulty"], record["ridges"], record["seed"]
+    return (record["kind"], record["difficulty"], record["ridges"], record["seed"],
+            record.get("deck", "own"))
 
 
 def read(path: Path) -> list[dict]:
@@ -151,8 +218,92 @@ def _rate(wins: int, games: int) -> str:
     return f"{wins / games:.1%} [{low:.1%}, {high:.1%}]"
 
 
+def dominance_report(duels: list[dict]) -> None:
+    """Strong against greedy map by map: mean scores, win rates beyond both Wilson intervals,
+    CPU a game, different games on a challenge deck."""
+    print(f"Strong against greedy, map by map: {len(duels)} map-decks "
+          f"({duels[0]['greedy_games']} greedy and {duels[0]['strong_games']} strong games each; "
+          f"seeds {min(r['seed'] for r in duels)}-{max(r['seed'] for r in duels)}).\n")
+    print("| deck | difficulty | maps | strong mean ≥ greedy mean | strong mean | greedy mean "
+          "| greedy wins beyond both intervals |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for deck in ("own", "challenge"):
+        for difficulty in (*DIFFICULTIES, "all"):
+            cell = [r for r in duels if r["deck"] == deck and difficulty in ("all", r["difficulty"])]
+            if not cell:
+                continue
+            ok = sum(r["strong_mean"] >= r["greedy_mean"] for r in cell)
+            worse = [r for r in cell if _beyond(r)]
+            print(f"| {deck} | {difficulty} | {len(cell)} | {ok}/{len(cell)} = {ok / len(cell):.0%} "
+                  f"| {statistics.fmean(r['strong_mean'] for r in cell):.2f} "
+                  f"| {statistics.fmean(r['greedy_mean'] for r in cell):.2f} | {len(worse)} |")
+    ok = sum(r["strong_mean"] >= r["greedy_mean"] for r in duels)
+    low, high = wilson_interval(ok, len(duels))
+    print(f"\nAll map-decks: strong's mean score ≥ greedy's on {ok}/{len(duels)} = {ok / len(duels):.1%} "
+          f"[{low:.1%}, {high:.1%}]")
+    for r in sorted(duels, key=lambda r: r["strong_mean"] - r["greedy_mean"])[:8]:
+        if r["strong_mean"] < r["greedy_mean"]:
+            print(f"  below: seed {r['seed']} {r['difficulty']} {r['ridges']} ridges, {r['deck']} deck: "
+                  f"strong {r['strong_mean']:.2f} ({r['strong_wins']}/{r['strong_games']} won), "
+                  f"greedy {r['greedy_mean']:.2f} ({r['greedy_wins']}/{r['greedy_games']} won)")
+    games = sorted(t for r in duels for t in r["strong_game_cpu"])
+    print(f"Strong CPU a game (one core, nice 10, shared machine): median {statistics.median(games):.3f} s, "
+          f"90th percentile {games[int(0.9 * (len(games) - 1))]:.3f} s, worst {games[-1]:.3f} s "
+          f"over {len(games)} games; greedy median "
+          f"{statistics.median(r['greedy_cpu'] for r in duels):.4f} s")
+    chal = [r for r in duels if r["deck"] == "challenge"]
+    if chal:
+        print(f"Challenge deck: {sum(r['strong_distinct'] for r in chal)} different strong games of "
+              f"{sum(r['strong_games'] for r in chal)}; maps with every game the same: "
+              f"{sum(r['strong_distinct'] == 1 for r in chal)}/{len(chal)}")
+
+
+def _beyond(r: dict) -> bool:
+    """Greedy's win rate above strong's with the two Wilson intervals apart."""
+    return wilson_interval(r["greedy_wins"], r["greedy_games"])[0] > \
+        wilson_interval(r["strong_wins"], r["strong_games"])[1]
+
+
+def rerate_report(rerates: list[dict]) -> None:
+    """Test–retest of the printed rating: each map rated with sim seeds 0 and 1."""
+    a = [r["ratings"][0]["wins"] / r["ratings"][0]["games"] for r in rerates]
+    b = [r["ratings"][1]["wins"] / r["ratings"][1]["games"] for r in rerates]
+    same = sum(stars_for(x) == stars_for(y) for x, y in zip(a, b, strict=True))
+    near = sum(abs(stars_for(x) - stars_for(y)) <= 1 for x, y in zip(a, b, strict=True))
+    games = [g["games"] for r in rerates for g in r["ratings"]]
+    cpu = sorted(g["cpu"] for r in rerates for g in r["ratings"])
+    mode = "adaptive" if rerates[0]["games"] is None else f"{rerates[0]['games']} games"
+    low, high = wilson_interval(same, len(rerates))
+    print(f"Test–retest of the rating ({mode}; sim seeds 0 and 1): {len(rerates)} maps, seeds "
+          f"{min(r['seed'] for r in rerates)}-{max(r['seed'] for r in rerates)}; Spearman "
+          f"{spearman(a, b):.2f}; stars equal on {same}/{len(rerates)} = {same / len(rerates):.0%} "
+          f"[{low:.0%}, {high:.0%}], within one on {near}/{len(rerates)}")
+    print(f"Games a rating played: median {statistics.median(games)}, most {max(games)}, "
+          f"mean {statistics.fmean(games):.0f}; CPU a rating: median {statistics.median(cpu):.1f} s, "
+          f"worst {cpu[-1]:.1f} s")
+    for name, values, key in (("difficulty", DIFFICULTIES, "difficulty"), ("ridges", RIDGES, "ridges")):
+        parts = []
+        for v in values:
+            cell = [r for r in rerates if r[key] == v]
+            wins = sum(g["wins"] for r in cell for g in r["ratings"])
+            played = sum(g["games"] for r in cell for g in r["ratings"])
+            if played:
+                parts.append(f"{v}: {_rate(wins, played)} ({len(cell)} maps)")
+        print(f"Strong's win rate by {name}, both ratings pooled: " + "; ".join(parts))
+
+
 def report(path: Path) -> None:
     records = read(path)
+    duels = [r for r in records if r["kind"] == "dominance"]
+    rerates = [r for r in records if r["kind"] == "rerate"]
+    if duels:
+        dominance_report(duels)
+        print()
+    if rerates:
+        rerate_report(rerates)
+        print()
+    if len(duels) + len(rerates) == len(records):
+        return
     plays = [r for r in records if r["kind"] == "play"]
     by_cell = defaultdict(list)
     for r in plays:
@@ -261,6 +412,13 @@ def main() -> None:
     parser.add_argument("--solver-nodes", type=int, default=None,
                         help="every member's node budget (default: the standard portfolio's)")
     parser.add_argument("--first-seed", type=int, default=5000)
+    parser.add_argument("--rerate-maps", type=int, default=0,
+                        help="instead of the table: rate this many maps twice (sim seeds 0 and 1)")
+    parser.add_argument("--rerate-games", type=int, default=0,
+                        help="games a rating (default 0: adaptive, as bgrid sheet --rate)")
+    parser.add_argument("--dominance-maps", type=int, default=0,
+                        help="instead of the table: strong against greedy on this many maps, "
+                             "own and challenge deck (--greedy-games, --strong-games each)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     if args.report:

@@ -72,27 +72,33 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
     else:
         spec = dated_spec(when, ruleset, period)
     code = encode_code(spec)
+    blind = None
+    if winnable:
+        from .players.blind import blind_benchmark
+        from .challenges.mission import mission_from_spec
+
+        blind = blind_benchmark(mission_from_spec(spec))
     if as_json:
         record = {"period": period, "date": when.isoformat(), "key": dated_key(when, period),
                   "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
                   "ridges": spec.ridges, "seed": spec.seed}
-        click.echo(json.dumps(record | ({"winnable": True, "par": par} if winnable else {}),
-                              indent=2))
+        if blind is not None:
+            record |= {"winnable": True, "par": par, "open_deck_par": par} | blind.as_dict()
+        click.echo(json.dumps(record, indent=2))
     elif quiet:
         click.echo(code)
     else:
         click.echo(f"{period} {dated_key(when, period)}: {code} ({spec.difficulty}, {spec.ridges} "
                    f"ridge{'s' if spec.ridges != 1 else ''}, seed {spec.seed}"
-                   + (f", winnable · par {par})" if winnable else ")"))
+                   + (f", winnable · open-deck par {par} · {blind.text})" if blind else ")"))
     if with_pack:
-        from .generator.safe_output import make_folder
         from .challenges.mission import mission_from_spec
-
         from .generator.pack import write_pack
+        from .generator.safe_output import make_folder
         from .verifier.safe_text import display_name
 
         make_folder(Path(out), "the --out folder")
-        for path in write_pack(mission_from_spec(spec), paper, Path(out), par=par):
+        for path in write_pack(mission_from_spec(spec), paper, Path(out), par=par, blind=blind):
             click.echo(display_name(str(path)))
 
 

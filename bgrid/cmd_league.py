@@ -22,6 +22,7 @@ from .league.standings import against_par, par_source
 from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
 from .league.submit import replay, utc_now
 from .options import Utf8Text, WholeNumber
+from .players.blind import BLIND_RUNS
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
@@ -287,21 +288,31 @@ def show_command(league, entry):
 @DB
 @click.argument("codes", nargs=-1, required=True, metavar="CODE...")
 @click.option("--par", "given", type=WholeNumber(-99, 99), default=None, metavar="N",
-              help="Record N as the par (e.g. the 'winnable · par N' of the challenge's pack) "
-                   "instead of solving; one CODE.")
+              help="Record N as the open-deck par (e.g. the 'open-deck par N' of the challenge's "
+                   "pack) instead of solving; one CODE.")
+@click.option("--blind", "blind_runs", type=WholeNumber(1, 10_000), is_flag=False, flag_value=BLIND_RUNS,
+              default=None, metavar="[K]",
+              help=f"Also record the blind benchmark: the strong player's median score drawing "
+                   f"the deck blind, over K runs (K = {BLIND_RUNS} unless given).")
 @league_errors
-def par_command(league, codes, given):
-    """Record the par of challenges, so that standings show each score against it: the best
-    score of bgrid solve's portfolio on the challenge deck (seconds a challenge; a par the
-    league already holds from the same portfolio is kept), or one given with --par.
+def par_command(league, codes, given, blind_runs):
+    """Record the open-deck par of challenges, so that standings show each score against it:
+    the best score of bgrid solve's portfolio knowing the whole challenge deck (R42; seconds
+    a challenge; a par the league already holds from the same portfolio is kept), or one
+    given with --par. With --blind, standings also show each score against the blind
+    benchmark, the yardstick of a player who draws blind.
 
     \b
     Examples:
       bgrid league par week49.db 0GDR-FC73-W4T
       bgrid league par week49.db 0GDR-FC73-W4T --par 14
+      bgrid league par week49.db 0GDR-FC73-W4T --blind 40
     """
+    from dataclasses import replace
+
     from .challenges.mission import mission_from_spec
     from .league.integrity import play_digest
+    from .players.blind import blind_benchmark
     from .players.solver import PORTFOLIO_VERSION, solution_log, solve_mission
 
     if given is not None and len(codes) > 1:
@@ -320,7 +331,8 @@ def par_command(league, codes, given):
             line_digest = None
             if given is not None:
                 par = ChallengePar(given, None)
-            elif code in held and held[code].portfolio == PORTFOLIO_VERSION:
+            elif code in held and held[code].portfolio == PORTFOLIO_VERSION and (
+                    blind_runs is None or held[code].blind_runs == blind_runs):
                 click.echo(f"{code}: {par_source(held[code])} (kept)")
                 continue
             else:
@@ -331,6 +343,10 @@ def par_command(league, codes, given):
                 par = ChallengePar(best.score, PORTFOLIO_VERSION)
                 # an entry that plays the par line itself is flagged for the organiser
                 line_digest = play_digest(solution_log(mission, best))
+            if blind_runs is not None:
+                blind = blind_benchmark(mission_from_spec(spec), blind_runs)
+                par = replace(par, blind_median=blind.median, blind_runs=blind.runs,
+                              blind_interval=blind.interval)
             set_par(conn, code, par, utc_now(), line_digest)
             click.echo(f"{code}: {par_source(par)}")
     finally:
@@ -404,17 +420,20 @@ def standings_csv(table) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     # par columns only when a challenge has a par: a league without pars prints what it did
     with_par = bool(table.pars)
-    writer.writerow(CSV_COLUMNS + (("par", "to_par") if with_par else ()))
+    with_blind = any(p.blind_median is not None for p in table.pars.values())
+    writer.writerow(CSV_COLUMNS + (("par", "to_par") if with_par else ())
+                    + (("blind_median", "to_blind") if with_blind else ()))
     for s in table.standings:
         par = [s.par, s.to_par] if with_par else []
+        blind = ["" if s.blind is None else s.blind, "" if s.to_blind is None else s.to_blind] * with_blind
         writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
                          s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "",
-                         int(bool(s.player_from_file)), *par])
+                         int(bool(s.player_from_file)), *par, *blind])
     for u in table.unranked:
         writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
                          "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error),
                          int(bool(u.player_from_file))]
-                        + ["", ""] * with_par)
+                        + ["", ""] * with_par + ["", ""] * with_blind)
     return buffer.getvalue()
 
 

@@ -50,16 +50,21 @@ def _deck_options(func):
     return func
 
 
+#: ``--rate`` without a number: play until the stars hold (a number typed is at least 1).
+_ADAPTIVE = 0
+
+
 def _rate_option(func):
-    from .players.rating import RATING_GAMES
+    from .players.rating import RATING_BATCH, RATING_MOST
 
     return click.option(
-        "--rate", type=WholeNumber(1, 100_000), is_flag=False, flag_value=RATING_GAMES, default=None,
+        "--rate", type=WholeNumber(1, 100_000), is_flag=False, flag_value=_ADAPTIVE, default=None,
         metavar="[GAMES]",
         help=f"Rate the map's difficulty (1-5 stars, more is harder) from GAMES games of the strong "
-             f"player with its own shuffled deck ({RATING_GAMES} if no number; sim seed 0, so the "
-             f"same stars every time) and print the stars and the games on the sheet (and the "
-             f"numbers in map.json). Takes about a third of a second a game.")(func)
+             f"player with its own shuffled deck (no number: batches of {RATING_BATCH} games until "
+             f"the stars hold, at most {RATING_MOST}; sim seed 0, so the same stars every time) and "
+             f"print the stars, their interval and the games on the sheet (and the numbers in "
+             f"map.json). Takes about a tenth of a second a game.")(func)
 
 
 def _check_rate(rate: int | None, source) -> None:
@@ -73,6 +78,9 @@ def _rating(source, games: int | None):
         return None
     from .players.rating import rate_mission
 
+    if games == _ADAPTIVE:
+        click.echo("rating with the strong player until the stars hold…", err=True)
+        return rate_mission(source, None)
     click.echo(f"rating over {games} games of the strong player…", err=True)
     return rate_mission(source, games)
 
@@ -144,7 +152,7 @@ def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png
       bgrid sheet --seed 7 --ridges 3 --out mission7.pdf
       bgrid sheet --blank                  # set up at the table with a real deck
       bgrid sheet --header ada.log         # the mission a log header names
-      bgrid sheet --seed 1944 --rate       # stars in the header: 64 games of the strong player
+      bgrid sheet --seed 1944 --rate       # stars in the header: the strong player until they hold
     """
     from .generator.sheet import render_sheet, sheet_name
 
@@ -197,7 +205,9 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
               help="Pilot name printed on the sheet.")
 @click.option("--winnable", is_flag=True,
               help="Pack the first seed from the given one onward (same difficulty and ridges) "
-                   "whose solve (bgrid solve) finds a victory; the sheet and map.json give its par.")
+                   "whose solve (bgrid solve) finds a victory; the sheet and map.json give its "
+                   "open-deck par and its blind benchmark (the strong player's median drawing "
+                   "blind, R42).")
 @_rate_option
 def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png, low_ink, gutter_fold,
                  duplex_offset, player, winnable, rate):
@@ -225,13 +235,17 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
         raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
     _check_rate(rate, source)
     make_folder(out, "the --out folder")
-    par = None
+    par = blind = None
     if winnable:
+        from .players.blind import blind_benchmark
+
         source, par = _winnable(source, code is not None)
+        blind = blind_benchmark(source)
+        click.echo(f"open-deck par {par} · {blind.text}", err=True)
     from .generator.pack import write_pack
 
     for path in write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
-                           settings=settings, inputs=[header] if header is not None else []):
+                           settings=settings, inputs=[header] if header is not None else [], blind=blind):
         click.echo(display_name(str(path)))
 
 

@@ -34,7 +34,9 @@ LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed int
                    "strong: tries greedy's best plays on sampled shuffles of the unseen cards "
                    "to the end of the turn (with the own deck it also rates the map, 1-5 stars).")
 @click.option("--sim-seed", type=WholeNumber(0), default=0, show_default=True,
-              metavar="S", help="Seed of the random player and the shuffles.")
+              metavar="S", help="Seed of the shuffles and the players' dice; game k uses its "
+                                "own stream of it (with --challenge-deck, the strong player's "
+                                "own sampling seed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--write-logs", "write_logs", default=None, metavar="DIR",
               help="Also write each game as a mission log (DIR/game-00000.log, …) that "
@@ -101,6 +103,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         "deck": "challenge" if challenge_deck else "own",
         "player": player,
         "games": result.games,
+        "distinct_games": result.distinct,
         "wins": result.wins,
         "win_rate": round(result.win_rate, 4),
         "win_rate_ci95": [round(x, 4) for x in wilson_interval(result.wins, result.games)],
@@ -121,6 +124,8 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     click.echo(f"Mission {summary['code']} (seed {summary['seed']}, {summary['difficulty']}, "
                f"{summary['ridges']} ridge{'s' if summary['ridges'] > 1 else ''}), "
                f"{summary['deck']} deck, {result.games} games by the {player} player")
+    click.echo(f"Games       {result.games}, {result.distinct} different (game k's own seeded "
+               f"stream sim-k of sim seed {sim_seed})")
     click.echo(f"Win rate    {100 * result.win_rate:.1f}% ({result.wins} of {result.games})")
     click.echo(f"Mean score  {result.mean_score:.2f} (median {summary['median_score']}, "
                f"min {summary['min_score']}, max {summary['max_score']})")

@@ -11,6 +11,7 @@ import click
 from .header_options import read_header
 from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
+from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
 from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
                              start_of, upper_bound)
@@ -40,10 +41,17 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
 @click.option("--jobs", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
               help="Run the portfolio's searches on N processes, at most one a core (the par "
                    "does not change).")
+@click.option("--blind", "blind_runs", type=WholeNumber(1, 10_000), is_flag=False, flag_value=BLIND_RUNS,
+              default=None, metavar="[K]",
+              help=f"Also measure the blind benchmark: the strong player's median score on the "
+                   f"challenge deck drawing blind, over K runs with distinct sampling seeds "
+                   f"(K = {BLIND_RUNS} unless given; about 0.1 s a run).")
 def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
-                  budget, jobs):
-    """Find the par of a challenge: the best score of a fixed, versioned portfolio of
-    searches over its known deck (R25, R26), and the line of play that reaches it.
+                  budget, jobs, blind_runs):
+    """Find the open-deck par of a challenge: the best score of a fixed, versioned portfolio
+    of searches that knows the whole deck (R25, R26; a challenge's stacking list is public,
+    R42), and the line of play that reaches it. With --blind, also the blind benchmark: the
+    strong player's median score drawing the same deck blind.
 
     The searches count their work in states, not seconds, so the par is the same on every
     machine. The upper bound assumes every target destroyed and only the damage no line
@@ -56,6 +64,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
       bgrid solve --seed 1944 --json
       bgrid solve --code 0M00-0001-WR3 --write-log par.log && bgrid verify par.log
       bgrid solve --header my-run.log --jobs 4
+      bgrid solve --code 0GDR-FC73-W4T --blind 40 --json
     """
     for flag, given in (("--state-lines", state_lines), ("--rows", rows)):
         if given and write_log_file is None:
@@ -88,6 +97,10 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
         "seconds": seconds,
         "portfolio": PORTFOLIO_VERSION,
     }
+    blind = None
+    if blind_runs is not None:
+        blind = blind_benchmark(mission, blind_runs)
+        summary |= blind.as_dict()
     if write_log_file is not None and line is not None:
         _write_solution(mission, line, write_log_file, state_lines, rows)
     if as_json:
@@ -98,8 +111,13 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
     if line is None:
         click.echo("No line found before the budget ran out.")
         return
-    label = "Par" if par.complete else "Best found (search cut short by --budget; not the par)"
-    click.echo(f"{label}  {line.score} ({line.outcome} in {line.turns} turns)")
+    label = "Open-deck par" if par.complete else "Best found (search cut short by --budget; not the par)"
+    click.echo(f"{label}  {line.score} ({line.outcome} in {line.turns} turns, knowing every card)")
+    if blind is not None:
+        low, high = blind.interval
+        click.echo(f"Blind benchmark  {blind.as_dict()['blind_median']} (the strong player drawing "
+                   f"blind: median of {blind.runs} runs, 95% interval {low}–{high}, "
+                   f"{blind.distinct} different games)")
     bound = "optimal" if par.optimal else "not proven optimal"
     click.echo(f"Upper bound  {par.upper_bound} ({bound})")
     click.echo(f"Portfolio  v{PORTFOLIO_VERSION}: {len(par.members)} of {par.planned} searches, "

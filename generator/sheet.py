@@ -36,6 +36,7 @@ from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
 from ..rules.log_rows import COLUMNS as ROW_COLUMNS
 from ..challenges.mission import Mission
+from ..players.blind import BlindBenchmark
 from ..players.rating import Rating
 from ..rules.ruleset import Play, Ruleset
 from ..rules.setup import ARTILLERY, BUNKERS
@@ -502,10 +503,11 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
 
 
 def render_sheet_html(mission: Mission, paper: str = "a4", player: str | None = None,
-                      par: int | None = None, rating: Rating | None = None) -> str:
+                      par: int | None = None, rating: Rating | None = None,
+                      blind: BlindBenchmark | None = None) -> str:
     """The sheet as HTML (autoescaped, strict: a missing value raises)."""
     return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player)
-                                                    | {"par": par, "rating": rating})
+                                                    | {"par": par, "rating": rating, "blind": blind})
 
 
 def sheet_name(mission: Mission) -> str:
@@ -526,13 +528,16 @@ def sheet_key(mission: Mission) -> str:
 
 
 def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None,
-                 par: int | None = None, rating: Rating | None = None) -> bytes:
+                 par: int | None = None, rating: Rating | None = None,
+                 blind: BlindBenchmark | None = None) -> bytes:
     """The mission sheet as PDF bytes; the same arguments always give the same bytes.
-    ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable · par N";
-    ``rating`` (``bgrid sheet --rate``) prints its stars and the games it was rated over."""
-    html = render_sheet_html(mission, paper, player, par, rating)
+    ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable ·
+    open-deck par N"; ``blind`` its blind benchmark beside it (R42); ``rating`` (``bgrid sheet
+    --rate``) prints its stars, their interval and the games it was rated over."""
+    html = render_sheet_html(mission, paper, player, par, rating, blind)
     parts = (("sheet", sheet_key(mission), paper.lower(), player or "")
              + (() if par is None else (f"par {par}",))
-             + (() if rating is None else (f"rating {rating.wins}/{rating.games}",)))
+             + (() if rating is None else (f"rating {rating.wins}/{rating.games}",))
+             + (() if blind is None else (f"blind {blind.scores}",)))
     return html_to_pdf(html, pdf_identifier(*parts),
                        style=sheet_stylesheet())

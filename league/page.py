@@ -50,6 +50,7 @@ def render_page(table: Standings, *, title: str = "B-Grid league standings", lin
     for challenge in table.challenges:
         par = table.pars.get(challenge) if challenge is not None else None
         groups.append({"challenge": challenge, "par": par_source(par) if par else None,
+                       "blind": par is not None and par.blind_median is not None,
                        "ranked": [s for s in table.standings if s.challenge == challenge],
                        "unranked": [u for u in table.unranked if u.challenge == challenge]})
     # the folder name as a URL path segment: a name that is not UTF-8, or holds a newline or

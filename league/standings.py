@@ -8,8 +8,10 @@ The policy (``README.md``, "Running a league", says the same):
 - ``attempts`` counts every entry the player has on that challenge: valid, invalid and
   incomplete (a duplicate is not an entry, an edited log is).
 - Invalid and incomplete entries are listed apart, each with its first error, never ranked.
-- A challenge with a par (``bgrid league par``) shows each score against it; the par does
-  not change the ranking (a higher score is better either way).
+- A challenge with a par (``bgrid league par``) shows each score against it, and against its
+  blind benchmark when one was measured (``--blind``; R42: the open-deck par knows every
+  card, the blind benchmark is the strong player drawing blind); neither changes the ranking
+  (a higher score is better either way).
 - The season table adds up, for each player, the scores of their results on the
   challenges shown: all of them (total) or only their ``best`` N highest. Ties: fewer
   turns over the counted results, then the earlier last submission among them.
@@ -44,11 +46,17 @@ class Standing(NamedTuple):
     submitted_at: str
     player_from_file: int
     par: int | None = None
+    blind: float | None = None  # the blind benchmark's median (R42), when measured
 
     @property
     def to_par(self) -> int | None:
         """The score less the par (a score above par is positive, R24's direction)."""
         return None if self.par is None else self.score - self.par
+
+    @property
+    def to_blind(self) -> float | None:
+        """The score less the blind benchmark (above it is positive)."""
+        return None if self.blind is None else _number(self.score - self.blind)
 
     def as_dict(self) -> dict:
         out = {k: getattr(self, k) for k in ("rank", "player", "challenge", "outcome", "score", "turns",
@@ -56,6 +64,8 @@ class Standing(NamedTuple):
         out["player_from_file"] = bool(self.player_from_file)
         if self.par is not None:  # a league without pars prints what it always printed
             out |= {"par": self.par, "to_par": self.to_par}
+        if self.blind is not None:
+            out |= {"blind_median": _number(self.blind), "to_blind": self.to_blind}
         return out
 
 
@@ -107,7 +117,7 @@ class Standings:
                "unranked": [u.as_dict() for u in self.unranked],
                "season": {"best": self.best, "table": [r.as_dict() for r in self.season]}}
         if self.pars:
-            out["pars"] = {c: {"par": p.par, "portfolio": p.portfolio} for c, p in sorted(self.pars.items())}
+            out["pars"] = {c: par_record(p) for c, p in sorted(self.pars.items())}
         return out
 
 
@@ -115,6 +125,7 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
     """The standings of the given challenges (all when none are given)."""
     out = Standings(best=best, pars=challenge_pars(conn, challenges))
     par = {c: p.par for c, p in out.pars.items()}
+    blind = {c: p.blind_median for c, p in out.pars.items()}
     where, args = where_clause(challenges, table="results")
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples
@@ -126,7 +137,7 @@ def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None 
             ORDER BY challenge, score DESC, turns, submitted_at, entry_id""", args):
         rank = rank + 1 if row[1] == current else 1
         current = row[1]
-        out.standings.append(Standing._make((rank, *row, par.get(row[1]))))
+        out.standings.append(Standing._make((rank, *row, par.get(row[1]), blind.get(row[1]))))
     where, args = where_clause(challenges)
     invalid = f"{where} {'AND' if where else 'WHERE'} verdict != 'valid'"
     for row in cursor.execute("SELECT player, challenge, verdict, error_code, error_line, error_message, "
@@ -168,10 +179,38 @@ def season_table(standings: list[Standing], best: int | None = None) -> list[Sea
 
 
 def against_par(standing: Standing) -> str:
-    """``par 15, -1`` (a score one below par), or "" without a par."""
-    return "" if standing.par is None else f"par {standing.par}, {standing.to_par:+d}"
+    """``open-deck par 15, -1`` (a score one below par), with ``· blind benchmark 4, +10``
+    when the blind benchmark is known; "" without a par."""
+    if standing.par is None:
+        return ""
+    text = f"open-deck par {standing.par}, {standing.to_par:+d}"
+    if standing.blind is not None:
+        text += f" · blind benchmark {_number(standing.blind)}, {standing.to_blind:+}"
+    return text
 
 
 def par_source(par: ChallengePar) -> str:
-    """``par 15, solver v1`` or ``par 15, given``: the par and where it came from."""
-    return f"par {par.par}, {'given' if par.portfolio is None else f'solver v{par.portfolio}'}"
+    """``open-deck par 15, solver v2`` or ``open-deck par 15, given``, then ``· blind
+    benchmark 4 (40 runs, 95% 3–6)`` when measured: the yardsticks and where they came from."""
+    text = f"open-deck par {par.par}, {'given' if par.portfolio is None else f'solver v{par.portfolio}'}"
+    if par.blind_median is not None and par.blind_interval is not None:
+        low, high = par.blind_interval
+        text += (f" · blind benchmark {_number(par.blind_median)} ({par.blind_runs} runs, "
+                 f"95% {low}–{high})")
+    return text
+
+
+def par_record(par: ChallengePar) -> dict:
+    """A challenge's yardsticks in the standings JSON: ``par`` and ``portfolio`` as ever, the
+    ``blind_*`` keys when the blind benchmark was measured."""
+    out: dict = {"par": par.par, "portfolio": par.portfolio}
+    if par.blind_median is not None:
+        out |= {"blind_median": _number(par.blind_median), "blind_runs": par.blind_runs,
+                "blind_interval": list(par.blind_interval or ())}
+    return out
+
+
+def _number(x: float) -> int | float:
+    return int(x) if x == int(x) else x
+
+

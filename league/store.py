@@ -189,6 +189,14 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player, code)
     );
     """,
+    # Beside the open-deck par, the blind benchmark (R42, ``bgrid league par --blind``): the
+    # strong player's median score drawing blind, its runs and the median's 95% interval.
+    """
+    ALTER TABLE pars ADD COLUMN blind_median REAL;
+    ALTER TABLE pars ADD COLUMN blind_runs INTEGER;
+    ALTER TABLE pars ADD COLUMN blind_low INTEGER;
+    ALTER TABLE pars ADD COLUMN blind_high INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -453,9 +461,11 @@ def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
 
 
 def league_challenges(conn: sqlite3.Connection) -> list[str]:
-    """Every challenge the league holds an entry for, sorted (logs naming no map left out)."""
+    """Every challenge the league holds an entry for or runs (``bgrid league open``), sorted
+    (logs naming no map left out)."""
     return [row[0] for row in conn.execute(
-        "SELECT DISTINCT challenge FROM entries WHERE challenge IS NOT NULL ORDER BY challenge")]
+        "SELECT challenge FROM entries WHERE challenge IS NOT NULL UNION SELECT code FROM challenges "
+        "ORDER BY 1")]
 
 
 def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),
@@ -483,10 +493,15 @@ def where_clause(challenges: Iterable[str], player: str | None = None,
 
 @dataclass(frozen=True)
 class ChallengePar:
-    """A challenge's par: the solver's (``portfolio`` its version) or given (``portfolio`` None)."""
+    """A challenge's open-deck par: the solver's (``portfolio`` its version) or given
+    (``portfolio`` None); with its blind benchmark when measured (R42): the median, the runs
+    and the median's 95% interval."""
 
     par: int
     portfolio: int | None
+    blind_median: float | None = None
+    blind_runs: int | None = None
+    blind_interval: tuple[int, int] | None = None
 
 
 def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at: str,
@@ -495,12 +510,16 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
     solver's par line (``league.integrity.play_digest``), so an entry playing it is flagged."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256) "
-                     "VALUES (?, ?, ?, ?, ?) "
+        low, high = par.blind_interval or (None, None)
+        conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256, blind_median, "
+                     "blind_runs, blind_low, blind_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                      "ON CONFLICT (challenge) DO UPDATE SET par = excluded.par, "
                      "portfolio = excluded.portfolio, set_at = excluded.set_at, "
-                     "play_sha256 = excluded.play_sha256",
-                     (challenge, par.par, par.portfolio, set_at, play_sha256))
+                     "play_sha256 = excluded.play_sha256, "
+                     "blind_median = excluded.blind_median, blind_runs = excluded.blind_runs, "
+                     "blind_low = excluded.blind_low, blind_high = excluded.blind_high",
+                     (challenge, par.par, par.portfolio, set_at, play_sha256, par.blind_median,
+                      par.blind_runs, low, high))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -510,8 +529,11 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
 def challenge_pars(conn: sqlite3.Connection, challenges: Iterable[str] = ()) -> dict[str, ChallengePar]:
     """The pars recorded for the given challenges (all when none are given)."""
     where, args = where_clause(challenges, table="pars")
-    return {row["challenge"]: ChallengePar(row["par"], row["portfolio"])
-            for row in conn.execute(f"SELECT challenge, par, portfolio FROM pars {where}", args)}
+    return {row["challenge"]: ChallengePar(
+                row["par"], row["portfolio"], row["blind_median"], row["blind_runs"],
+                None if row["blind_low"] is None else (row["blind_low"], row["blind_high"]))
+            for row in conn.execute("SELECT challenge, par, portfolio, blind_median, blind_runs, blind_low, "
+                                    f"blind_high FROM pars {where}", args)}
 
 
 # -- the attempts policy (``bgrid league open``): which entries count ----------------------

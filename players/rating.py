@@ -63,17 +63,59 @@ class Rating:
         return stars_for(self.win_rate)
 
     @property
+    def star_range(self) -> tuple[int, int]:
+        """The stars at the two ends of the win rate's interval, fewest first: the stars the
+        map could have with the games played."""
+        low, high = self.interval
+        return stars_for(high), stars_for(low)
+
+    @property
     def star_text(self) -> str:
         """The stars as printed: ``★★★☆☆`` for 3 of 5."""
         return "★" * self.stars + "☆" * (len(STAR_FLOORS) + 1 - self.stars)
 
     def as_dict(self) -> dict:
         low, high = self.interval
-        return {"stars": self.stars, "win_rate": round(self.win_rate, 4),
+        return {"stars": self.stars, "stars_ci95": list(self.star_range),
+                "win_rate": round(self.win_rate, 4),
                 "ci95": [round(low, 4), round(high, 4)], "games": self.games}
 
 
-def rate_mission(mission, games: int = RATING_GAMES, seed: int = RATING_SEED, progress=None) -> Rating:
+def rate_mission(mission, games: int | None = RATING_GAMES, seed: int = RATING_SEED,
+                 progress=None) -> Rating:
     """The map's rating: ``games`` games of the strong player with the player's own deck
-    (``simulate``'s seeded streams of ``seed``, so the same every time)."""
+    (``simulate``'s seeded streams of ``seed``, so the same every time); ``games`` None plays
+    until the stars hold (:func:`rate_adaptively`)."""
+    if games is None:
+        return rate_adaptively(mission, seed, progress)
     return Rating(simulate(mission, games, seed, player="strong", progress=progress).wins, games)
+
+
+#: An adaptive rating plays batches of this many games …
+RATING_BATCH = 32
+#: … until its interval is this narrow or it holds one star only, …
+RATING_HALF_WIDTH = 0.04
+#: … or it has played this many.
+RATING_MOST = 256
+
+
+def rate_adaptively(mission, seed: int = RATING_SEED, progress=None) -> Rating:
+    """Games of the strong player in batches of :data:`RATING_BATCH` until the win rate's 95%
+    interval lies within one star's band or is at most ±:data:`RATING_HALF_WIDTH` wide, or
+    :data:`RATING_MOST` games are played: a clear map is rated in a few dozen games, one near
+    a star's edge gets the games it needs. Game ``k`` is the same game whatever the batches."""
+    wins = games = 0
+    while True:
+        wins += simulate(mission, RATING_BATCH, seed, player="strong", progress=progress,
+                         first=games).wins
+        games += RATING_BATCH
+        rating = Rating(wins, games)
+        if is_settled(rating) or games >= RATING_MOST:
+            return rating
+
+
+def is_settled(rating: Rating) -> bool:
+    """The rating's stars hold: one star across its interval, or the interval narrow."""
+    low, high = rating.interval
+    fewest, most = rating.star_range
+    return fewest == most or (high - low) / 2 <= RATING_HALF_WIDTH

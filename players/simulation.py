@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..challenges.mission import Mission
-from ..challenges.seeding import stream
+from ..challenges.seeding import SeededStream, stream
 from ..rules.engine import score
 from .greedy import greedy_action
 from .playout import play_out
@@ -24,6 +24,7 @@ class SimulationResult:
     wins: int
     scores: tuple[int, ...]
     causes: Counter  # "victory" or the defeat cause -> count
+    distinct: int = 0  # how many games differ from every other (cards and decisions)
 
     @property
     def win_rate(self) -> float:
@@ -38,16 +39,23 @@ PLAYERS = {"random": random_action, "greedy": greedy_action, "strong": strong_ac
 
 
 def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,
-             player: str = "random", progress=None) -> SimulationResult:
-    """``games`` playouts of ``mission`` by ``player`` (a key of :data:`PLAYERS`); game ``k``
-    uses the seeded stream ``sim-<k>`` of ``seed``. ``progress``, if given, is called with 1
-    after each game."""
+             player: str = "random", progress=None, first: int = 0) -> SimulationResult:
+    """``games`` playouts of ``mission`` by ``player`` (a key of :data:`PLAYERS`). Game ``k``
+    draws every random number (an own deck's cards, the players' tie breaks, the strong
+    player's sampled shuffles) from its own seeded stream, ``sim-<k>`` of ``seed``
+    (:func:`game_stream`): on a challenge deck, where the cards are fixed, that stream is the
+    game's own sampling seed. ``distinct`` counts the different games (equal card and decision
+    sequences are one game): a player that ignores its dice repeats itself on a challenge
+    deck. ``first`` numbers the first game (a run continued where another stopped).
+    ``progress``, if given, is called with 1 after each game."""
     decide = PLAYERS[player]
     wins, scores, causes = 0, [], Counter[str]()
+    seen: set[int] = set()
     start = mission.start(challenge_deck)
-    for k in range(games):
-        rng = stream(mission.ruleset.name, f"sim-{k}", seed)
-        state = play_out(start.copy(), rng, player=decide)
+    for k in range(first, first + games):
+        trace: list = []
+        state = play_out(start.copy(), game_stream(mission, k, seed), trace, player=decide)
+        seen.add(hash(tuple(trace)))
         scores.append(score(state).total)
         if state.cause is None:
             wins += 1
@@ -56,5 +64,9 @@ def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: boo
             causes[str(state.cause)] += 1
         if progress is not None:
             progress(1)
-    return SimulationResult(games, wins, tuple(scores), causes)
+    return SimulationResult(games, wins, tuple(scores), causes, len(seen))
 
+
+def game_stream(mission: Mission, index: int, seed: int) -> SeededStream:
+    """The seeded stream of game ``index`` of a simulation with sim seed ``seed``."""
+    return stream(mission.ruleset.name, f"sim-{index}", seed)

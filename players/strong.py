@@ -1,21 +1,28 @@
-"""The strong own-deck player of ``bgrid simulate --player strong``: determinised look-ahead
-to the end of the turn.
+"""The strong player of ``bgrid simulate --player strong``: determinised look-ahead to the
+start of the next turn's actions, drawing blind on either deck.
 
 The greedy player (``players.greedy``) judges a play by where the bomber ends up and never sees
 the Automa step that follows, which is where most of its missions are lost (damage). This
 player takes greedy's best few plays as candidates and, for each of ``SAMPLES`` shuffles of
-the cards it cannot see (the draw pile of an own deck is unordered, so any order is one the
-deck could hold), plays the candidate, finishes the turn greedily with those cards, lets the
-Automa act, and scores the state the next turn starts from. Every candidate meets the same
-shuffles (common random numbers), so the comparison is between plays, not between shuffles.
-The shuffles come from the simulation's dice: a game is the same for a given sim seed.
-"""
+the cards it cannot see (it never looks at the order of the pile, not even a challenge
+deck's), plays the candidate, finishes the turn greedily, lets the Automa act, draws the next
+hand and scores that state. Every candidate meets the same shuffles and the same Automa card
+(common random numbers), so the comparison is between plays, not between shuffles; greedy's
+own choice stands unless another play beats it by ``MARGIN`` a shuffle.
 
+What a one-turn look-ahead cannot see is written into the value (docs/rating.md tells how
+each was found): a full hand with nothing to play draws nothing again (R6b), so it is valued
+as the loss it leads to (:func:`is_dead_hand`) or a heavy cost (:func:`is_stuck_hand`);
+ending a phase with actions left costs ``TEMPO`` each, more on a full hand; and a wait that
+only brings back the same decision (:func:`waits_in_vain`) is no candidate. The shuffles come
+from the game's own seeded stream: a game is the same for a given sim seed and game index.
+"""
 from __future__ import annotations
 
 from ..rules.actions import EndPhase
 from ..rules.board import distance
 from ..rules.engine import apply_legal, reveal_drawn, score
+from ..rules.legality import legal_plays_by_kind
 from ..rules.ruleset import Play
 from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
 from .greedy import greedy_action, valued_actions
@@ -29,10 +36,26 @@ CANDIDATES = 5
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
 FUEL_WEIGHT = 0.5
+#: What a bomb card and a movement card in hand are worth in :func:`state_value` (a movement
+#: card worth more than a cell of progress was hoarded instead of flown).
+BOMB_CARD = 4.0
+MOVE_CARD = 2.0
+#: The cost of ending a phase, a spare action, and more on a full hand, which draws nothing.
+TEMPO = 4.0
+FULL_HAND_WAIT = 12.0
 #: How much of greedy's own value of a play is added to its look-ahead value: the look-ahead
 #: ends with the turn and cannot see what a bomb kept for later or a target left is worth.
 PRIOR = 0.3
+#: How much better (per shuffle, in :func:`state_value` points) a play must look than
+#: greedy's choice to be played instead.
+MARGIN = 3.0
 
+#: The value of a dead hand (:func:`is_dead_hand`) before its score: next to a defeat.
+DEAD_HAND = -150.0
+#: The value of a stuck hand that an Automa move may free (:func:`is_stuck_hand`).
+STUCK_HAND = -20.0
+
+_ONLY_END = {"end"}
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 
@@ -53,7 +76,16 @@ def strong_action(state: GameState, rng):
         if key in seen:
             continue
         seen.add(key)
+        if isinstance(action, EndPhase) and len(valued) > 1 and waits_in_vain(state):
+            continue
         prior = PRIOR * value
+        if isinstance(action, EndPhase):
+            # Waiting is not free: the Automa turns a card (fuel) and fires either way, and a
+            # one-turn look-ahead cannot see the turns a wait throws away.
+            prior -= TEMPO * (state.ruleset.actions_per_turn - state.actions)
+            if len(state.hand) >= state.ruleset.hand_size:
+                # and a full hand draws nothing (R6b): the next turn offers the same plays
+                prior -= FULL_HAND_WAIT
         ranked.append((prior + state_value(after), i, prior, action))
     ranked.sort(key=lambda item: (-item[0], item[1]))
     chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[3], EndPhase)]
@@ -65,6 +97,13 @@ def strong_action(state: GameState, rng):
         for i, action in enumerate(candidates):
             totals[i] += _turn_value(world, action, rng)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    # Greedy's own choice stands unless another play beats it clearly: eight shuffles are few,
+    # and a play that differs in which card the Automa turns up next differs by chance.
+    mine = greedy_action(state, rng)
+    if mine in candidates:
+        keep = candidates.index(mine)
+        if totals[best] - totals[keep] < SAMPLES * MARGIN:
+            return mine
     return candidates[best]
 
 
@@ -76,22 +115,62 @@ def _shuffle(pile: list, rng) -> None:
 
 
 def _turn_value(world: GameState, action, rng) -> float:
-    """Play ``action`` in a copy of ``world``, the rest of the turn greedily with the top of
-    its (shuffled) pile for every card, and value where the next turn begins."""
+    """Play ``action`` in a copy of ``world`` (its pile shuffled), the rest of the turn
+    greedily, the Automa, and the next turn's draw; value where the next actions begin."""
     state = world.copy()
-    turn = state.turn
+    turn, exhaustions = state.turn, state.exhaustions
     apply_legal(state, action)
-    phases, over = CHANCE_PHASES, Phase.OVER
+    phases, over, automa = CHANCE_PHASES, Phase.OVER, Phase.AUTOMA_REVEAL
     while state.phase is not over:
+        if state.exhaustions != exhaustions:
+            # The discard became the pile (R22) in the engine's order; drawing blind, the
+            # player cannot know it (a challenge's reshuffle numbers, R26, are not looked
+            # at): shuffle it like the rest of the unseen cards.
+            exhaustions = state.exhaustions
+            _shuffle(state.draw_pile, rng)
         if state.phase in phases:
-            if not state.draw_pile:  # an exhaustion restacks the discard (R22): the engine's
-                break               # order, not a shuffle, so stop the look-ahead here
-            reveal_drawn(state, 0)
+            # The Automa's card from the bottom, the player's from the top: in a shuffled
+            # pile any fixed places are a fair draw, and this way every candidate meets the
+            # same Automa card however many cards it draws first.
+            reveal_drawn(state, len(state.draw_pile) - 1 if state.phase is automa else 0)
         elif state.turn - turn >= HORIZON:
             break
         else:
             apply_legal(state, greedy_action(state, rng))
     return state_value(state)
+
+
+def is_stuck_hand(state: GameState) -> bool:
+    """The bomber waits for its actions with a full hand and nothing to play but the end of
+    the phase. The draw only fills the hand up to its size (R6b), so no card comes until one
+    is played: the bomber passes while the Automa fires."""
+    if state.phase is not Phase.ACTIONS or len(state.hand) < state.ruleset.hand_size:
+        return False
+    return legal_plays_by_kind(state).keys() == _ONLY_END
+
+
+def is_dead_hand(state: GameState) -> bool:
+    """A stuck hand (:func:`is_stuck_hand`) that nothing will free (:func:`can_be_freed`).
+    Two red altitude cards at the ceiling, 6s and a bomb off any target is one: the mission
+    ends by the Automa's fire."""
+    return is_stuck_hand(state) and not can_be_freed(state)
+
+
+def can_be_freed(state: GameState) -> bool:
+    """Whether the Automa could make a card of the hand playable without the player: a guns
+    card, at an altitude the guns fire from (R15), while an artillery piece is left to walk
+    into line (R18). Nothing else the Automa does opens a play."""
+    rs = state.ruleset
+    return bool(state.artillery) and state.altitude <= rs.guns_max_altitude and any(
+        rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand)
+
+
+def waits_in_vain(state: GameState) -> bool:
+    """Ending the phase now only brings back this decision: no action taken yet, a full hand
+    (so no card is drawn, R6b) and nothing the Automa could free. Each such wait costs a
+    turn of the Automa's fire and fuel, and a one-turn look-ahead cannot see that it loops."""
+    return (state.phase is Phase.ACTIONS and state.actions == 0
+            and len(state.hand) >= state.ruleset.hand_size and not can_be_freed(state))
 
 
 def state_value(state: GameState) -> float:
@@ -100,7 +179,11 @@ def state_value(state: GameState) -> float:
     total = score(state).total
     if state.phase is Phase.OVER:
         return (1000 if state.outcome is Outcome.VICTORY else -1000) + 10 * total
+    if is_dead_hand(state):
+        return DEAD_HAND + 10 * total
     value = 10.0 * total
+    if is_stuck_hand(state):
+        value += STUCK_HAND
     spare = state.health - state.damage
     if spare <= 1:
         value -= 25  # one more hit ends the mission
@@ -113,9 +196,9 @@ def state_value(state: GameState) -> float:
         value -= 2.5 * near
     kinds = state.ruleset.card_kinds
     if any(kinds[c.rank].play in _BOMB_PLAYS for c in state.hand):
-        value += 4
+        value += BOMB_CARD
     if any(kinds[c.rank].play in _MOVE_PLAYS for c in state.hand):
-        value += 4  # a hand without one cannot fly on
+        value += MOVE_CARD  # a hand without one cannot fly on
     value -= 6 * state.exhaustions
     # Fuel: every card taken from the pile or out of the hand brings the next exhaustion nearer.
     value -= FUEL_WEIGHT * (state.cards_drawn + state.ruleset.hand_size - len(state.hand))

@@ -4,6 +4,7 @@ than greedy where the Automa's fire decides (its win rates are in bench/bench_ra
 from __future__ import annotations
 
 
+import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
@@ -79,3 +80,33 @@ def test_strong_does_not_fly_into_fatal_fire_where_greedy_does():
     assert greedy.cell == Cell.parse("C6") and greedy.is_over and greedy.damage == 5
     strong = _play_turn(start.copy(), strong_action)
     assert not strong.is_over and strong.damage == 4
+
+
+# A fixed small set of maps where greedy's and strong's means are far apart (tuning maps of
+# bench/bench_rating.py, and the weekly challenge strong once lost 24 times out of 24).
+DOMINANCE_MAPS = [("0GDR-FC73-W4T", True), ((301, "normal", 1), False), ((302, "hard", 1), True)]
+
+
+@pytest.mark.parametrize(("which", "challenge_deck"), DOMINANCE_MAPS)
+def test_strong_scores_at_least_greedys_mean_on_a_fixed_map_set(which, challenge_deck):
+    from bgrid.challenges.mission import mission_from_code
+
+    mission = mission_from_code(which) if isinstance(which, str) else mission_from_seed(*which)
+    greedy = simulate(mission, 100, 0, challenge_deck=challenge_deck, player="greedy")
+    strong = simulate(mission, 8, 0, challenge_deck=challenge_deck, player="strong")
+    assert strong.mean_score >= greedy.mean_score
+
+
+def test_strong_does_not_pass_into_a_hand_that_can_never_be_played():
+    # At G9, altitude 5, holding QH JH (red: climb, and 5 is the ceiling), 6C 6D (guns need
+    # altitude 4 or less) and 8H (no target below): nothing to play but the end, and a full
+    # hand draws nothing (R6b), so the bomber would wait for the Automa's fire forever.
+    from bgrid.players.strong import is_dead_hand, is_stuck_hand
+
+    dead = placed(board(bunkers="H9 H10"), "G9", "E", altitude=5, hand="QH 6C 6D JH 8H", own_deck=True)
+    assert is_stuck_hand(dead) and is_dead_hand(dead)
+    # The same hand at altitude 4 is stuck but not dead: an artillery piece walking into line
+    # within 3 cells lets a 6 fire, which frees a place in the hand.
+    stalled = placed(board(bunkers="H9 H10", artillery="A1"), "G9", "E", altitude=4,
+                     hand="6C 6D 7S 8H 8S", own_deck=True)
+    assert is_stuck_hand(stalled) and not is_dead_hand(stalled)

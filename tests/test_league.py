@@ -342,11 +342,11 @@ def test_a_given_par_shows_each_score_against_it_in_text_json_and_csv(tmp_path, 
     db = tmp_path / "l.db"
     run("league", "init", db)
     run("league", "submit", db, inbox)
-    assert run("league", "par", db, CODE, "--par", "15").output == f"{CODE}: par 15, given\n"
+    assert run("league", "par", db, CODE, "--par", "15").output == f"{CODE}: open-deck par 15, given\n"
     scores = {"Ada": games(10)[0].score, "Bo": games(10)[1].score}
     text = run("league", "standings", db).output
-    assert f"{CODE} (par 15, given): 3 ranked" in text
-    assert f"Ada  {scores['Ada']:+d} (par 15, {scores['Ada'] - 15:+d}) " in text
+    assert f"{CODE} (open-deck par 15, given): 3 ranked" in text
+    assert f"Ada  {scores['Ada']:+d} (open-deck par 15, {scores['Ada'] - 15:+d}) " in text
     rows = {s["player"]: s for s in json.loads(run("league", "standings", db, "--json").output)["standings"]}
     assert rows["Bo"]["par"] == 15 and rows["Bo"]["to_par"] == scores["Bo"] - 15
     assert json.loads(run("league", "standings", db, "--json").output)["pars"] == {
@@ -375,8 +375,37 @@ def test_the_page_shows_the_par_and_a_to_par_column(tmp_path, inbox):
     run("league", "par", db, CODE, "--par", "12")
     run("league", "standings", db, "--html", tmp_path / "page.html")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert '<span class="par">(par 12, given)</span>' in page and "<th class=\"num\">to par</th>" in page
+    assert '<span class="par">(open-deck par 12, given)</span>' in page
+    assert "<th class=\"num\">to par</th>" in page
     assert f'<td class="num to-par">{games(10)[0].score - 12:+d}</td>' in page
+
+
+def test_standings_show_each_score_against_the_open_deck_par_and_the_blind_benchmark(tmp_path, inbox):
+    # Two yardsticks (R42): the par given as 15, the blind benchmark measured over 3 runs of
+    # the strong player on the challenge deck; each score is shown against both, and the
+    # standings JSON keeps its keys and adds the blind ones.
+    from bgrid.players.blind import blind_benchmark
+    from bgrid.challenges.mission import mission_from_code
+
+    blind = blind_benchmark(mission_from_code(CODE), 3)
+    db = tmp_path / "l.db"
+    run("league", "init", db)
+    run("league", "submit", db, inbox)
+    recorded = run("league", "par", db, CODE, "--par", "15", "--blind", "3")
+    assert recorded.exit_code == 0, recorded.output
+    assert f"blind benchmark {blind.as_dict()['blind_median']} (3 runs" in recorded.output
+    ada = games(10)[0].score
+    text = run("league", "standings", db).output
+    to_blind = ada - blind.median
+    assert f"(open-deck par 15, {ada - 15:+d} · blind benchmark " in text and f", {to_blind:+g}) " in text
+    data = json.loads(run("league", "standings", db, "--json").output)
+    row = next(s for s in data["standings"] if s["player"] == "Ada")
+    assert (row["par"], row["to_par"], row["to_blind"]) == (15, ada - 15, to_blind)
+    assert data["pars"][CODE] == {"par": 15, "portfolio": None,
+                                  "blind_median": blind.as_dict()["blind_median"],
+                                  "blind_runs": 3, "blind_interval": list(blind.interval)}
+    table = list(csv.DictReader(io.StringIO(run("league", "standings", db, "--csv").output)))
+    assert float(next(r for r in table if r["player"] == "Ada")["to_blind"]) == to_blind
 
 
 def test_the_solvers_par_is_stored_with_its_portfolio_and_kept_on_a_second_run(tmp_path, monkeypatch):
@@ -390,7 +419,7 @@ def test_the_solvers_par_is_stored_with_its_portfolio_and_kept_on_a_second_run(t
     run("league", "init", db)
     first = run("league", "par", db, CODE.lower())
     assert first.exit_code == 0
-    assert first.output == f"{CODE}: par {expected}, solver v{solver.PORTFOLIO_VERSION}\n"
+    assert first.output == f"{CODE}: open-deck par {expected}, solver v{solver.PORTFOLIO_VERSION}\n"
 
     def no_second_solve(*args, **kwargs):
         raise AssertionError("solved again")
@@ -431,6 +460,22 @@ def test_a_league_of_the_previous_schema_is_migrated_to_an_empty_par_table(tmp_p
     run("league", "submit", path, inbox)
     assert run("league", "par", path, CODE, "--par", "10").exit_code == 0
     assert json.loads(run("league", "standings", path, "--json").output)["standings"][0]["par"] == 10
+
+
+def test_a_league_with_pars_is_migrated_to_pars_without_a_blind_benchmark(tmp_path, inbox):
+    from bgrid.league.store import APPLICATION_ID, MIGRATIONS
+
+    path = tmp_path / "v4.db"
+    with sqlite3.connect(path) as raw:  # a league as schema version 4 wrote it, with a par
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        for step in MIGRATIONS[:4]:
+            raw.executescript(step)
+        raw.execute("INSERT INTO pars VALUES (?, 12, NULL, '2026-12-01T10:00:00Z')", (CODE,))
+        raw.execute("PRAGMA user_version = 4")
+    run("league", "submit", path, inbox)
+    data = json.loads(run("league", "standings", path, "--json").output)
+    assert data["pars"] == {CODE: {"par": 12, "portfolio": None}}
+    assert "blind_median" not in data["standings"][0] and data["standings"][0]["par"] == 12
 
 
 def test_a_row_form_log_is_recorded_and_its_statement_form_is_its_duplicate(league):

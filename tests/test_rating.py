@@ -35,7 +35,8 @@ def test_stars_go_up_as_the_win_rate_goes_down():
 
 
 def test_rating_record():
-    assert Rating(3, 20).as_dict() == {"stars": 3, "win_rate": 0.15,
+    # 3 wins of 20: 15% (3 stars); the interval 5.2%-36.0% spans 2 stars (>= 20%) to 4 (>= 4%).
+    assert Rating(3, 20).as_dict() == {"stars": 3, "stars_ci95": [2, 4], "win_rate": 0.15,
                                        "ci95": [round(x, 4) for x in wilson_interval(3, 20)],
                                        "games": 20}
 
@@ -66,7 +67,8 @@ def test_the_sheet_prints_the_stars_and_the_games_only_when_rated():
 
     mission = mission_from_seed(1944, "hard")
     rated = render_sheet_html(mission, rating=Rating(5, 64))
-    assert "★★★★☆</b> hard · rated over 64 games" in rated
+    # the interval's ends: 17% is 3 stars (10-20%), 3.4% is 5 (< 4%)
+    assert "★★★★☆</b> hard (stars 3–5 within the interval) · rated over 64 games" in rated
     assert "strong player won 5, 95% interval 3–17%" in rated  # Wilson 5/64 by hand: 0.0338–0.1702
     assert "rated over" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
 
@@ -99,3 +101,27 @@ def test_a_rating_needs_a_generated_map_and_a_game_count(tmp_path):
     zero = runner.invoke(cli, ["pack", "--seed", "6", "--rate", "0", "--out", str(tmp_path)])
     assert zero.exit_code == 2 and "0 is out of range" in zero.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_rating_is_settled_when_its_interval_holds_one_star_or_is_narrow():
+    from bgrid.players.rating import is_settled
+
+    # 60/64: Wilson 85.0%-97.6%, all of it 1 star (>= 40%).
+    assert is_settled(Rating(60, 64))
+    # 0/32: 0%-10.7%, stars 3 to 5, and ±5.4 points: not yet.
+    assert not is_settled(Rating(0, 32))
+    # 5/256: 0.8%-4.5%, stars 4 to 5 but only ±1.8 points wide: settled.
+    assert is_settled(Rating(5, 256))
+
+
+def test_an_adaptive_rating_plays_the_same_games_as_a_fixed_one(monkeypatch):
+    import bgrid.players.rating as rating
+    from bgrid.challenges.mission import mission_from_seed
+    from bgrid.players.simulation import simulate
+
+    monkeypatch.setattr(rating, "RATING_BATCH", 2)
+    monkeypatch.setattr(rating, "RATING_MOST", 4)
+    monkeypatch.setattr(rating, "is_settled", lambda r: False)  # play to the most
+    mission = mission_from_seed(21, "easy")
+    adaptive = rating.rate_mission(mission, None)
+    assert adaptive.games == 4 and adaptive.wins == simulate(mission, 4, 0, player="strong").wins

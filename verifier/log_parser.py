@@ -75,7 +75,9 @@ def plays_of(ruleset: Ruleset) -> dict[str, tuple[frozenset[int], str]]:
 # ruleset is read with its own table once its header is read (_Parser.use_ruleset).
 _PLAYS = plays_of(load_ruleset(DEFAULT_RULESET))
 STATE_KEYS = ("at", "facing", "alt", "dmg", "art")
-_DESTROYED = ("x", "X", "✕")  # a destroyed piece in an art check (the sheet prints ✕)
+# a destroyed piece in an art check: the sheet prints ✕; ×, ✗, ✘ and ✖ are the crosses
+# a keyboard or a character picker offers for it
+_DESTROYED = ("x", "X", "✕", "×", "✗", "✘", "✖")
 _EXAMPLES = {
     "turn": "turn 3", "enter": "enter 7H, or enter QS C", "draw": "draw 2S 9H KD",
     "resupply": "resupply KD -> 4S", "move": "move 5C FFLF", "alt": "alt QH",
