@@ -9,6 +9,11 @@ session's score.
 
     .venv/bin/python bench/drive_companion_tmux.py OUT_FOLDER --code 0MER-60SV-GHE
     .venv/bin/python bench/drive_companion_tmux.py OUT_FOLDER --seed 1944
+    .venv/bin/python bench/drive_companion_tmux.py OUT_FOLDER --code 0MER-60SV-GHE --kill-at 8
+
+Measured (2026-12-01): challenge 0MER-60SV-GHE blind, 27 statements, 102 keys, valid -3 as the
+companion said, also when SIGKILLed mid-turn 2 (one action played) and reopened (same engine
+state, same screen); own deck seed 1944, 41 statements, 415 keys, valid -1.
 
 tmux runs on its own socket (``-L``), so no other tmux server is touched; the script kills
 only the session it started.
@@ -146,7 +151,26 @@ def ansi_html(text: str, title: str) -> str:
             "\"DejaVu Sans Mono\",monospace;color:#d0d0d0;background:#1e1e1e'>" + "".join(out) + "</pre>")
 
 
-def drive(out: Path, options: list[str], header: str, seed: int, shots: set[int], tag: str) -> dict:
+def kill_and_reopen(name: str, command: str, log: Path, session: Session) -> str:
+    """SIGKILL the ``bgrid play`` of the pane (by its process id, found as the pane shell's
+    child) in the middle of a turn, check the log on disk, and start it again in the same
+    pane: the screen must come back at the same turn. Returns what the reopened pane shows."""
+    shell = int(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").split()[0])
+    children = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(shell)], capture_output=True,
+                              text=True, check=False).stdout.split("\n")
+    pid = next(int(row.split()[0]) for row in children if "bgrid" in row)
+    killed_text = log.read_text(encoding="utf-8")
+    subprocess.run(["kill", "-KILL", str(pid)], check=True)
+    assert killed_text == session.log_text(), "the log on disk is not the game played"
+    assert Session.resume(killed_text)[0].state == session.state, "the reopened game differs"
+    tmux("respawn-pane", "-k", "-t", name, command)
+    assert wait_for(lambda: f"turn {session.turn} ›" in tmux("capture-pane", "-t", name, "-p")), (
+        "the reopened terminal is not at the same turn:\n" + tmux("capture-pane", "-t", name, "-p"))
+    return tmux("capture-pane", "-t", name, "-p")
+
+
+def drive(out: Path, options: list[str], header: str, seed: int, shots: set[int], tag: str,
+          kill_at: int = 0) -> dict:
     name = f"play-{tag}"
     log = out / f"{tag}.log"
     if log.exists():
@@ -159,6 +183,11 @@ def drive(out: Path, options: list[str], header: str, seed: int, shots: set[int]
         rng = random.Random(seed)
         keys = typed = 0
         while not session.is_over:
+            if kill_at and typed >= kill_at and session.state.phase.value == "actions" \
+                    and session.state.actions == 1:  # mid-turn: one action played, one to come
+                screen = kill_and_reopen(name, command, log, session)
+                (out / f"{tag}-reopened.txt").write_text(screen, encoding="utf-8")
+                kill_at = 0
             line = next_line(session, rng)
             keys += type_line(name, session, line)
             typed += 1
@@ -191,15 +220,17 @@ def main() -> None:
     parser.add_argument("--code")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--shots", default="3,8,20")
+    parser.add_argument("--kill-at", type=int, default=0,
+                        help="SIGKILL bgrid play mid-turn after this many statements, then reopen it")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     shots = {int(s) for s in args.shots.split(",") if s}
     if args.code:
         row = drive(args.out, ["--code", args.code], f"bgrid-log: 1\nchallenge: {args.code}\n", 1, shots,
-                    f"code-{args.code}")
+                    f"code-{args.code}", args.kill_at)
     else:
         row = drive(args.out, ["--seed", str(args.seed)], f"bgrid-log: 1\nseed: {args.seed}\n", args.seed,
-                    shots, f"seed-{args.seed}")
+                    shots, f"seed-{args.seed}", args.kill_at)
     print(json.dumps(row))
 
 

@@ -403,10 +403,10 @@ def typed_row(cells: tuple[str, ...]) -> str:
     >>> typed_row(("3", "", "2S 4S", "", "8D → QC", "", "QS", "E4 W", "2", "0", "", "", "", ""))
     '3 | | 2S 4S | | 8D → QC | | QS | E4 W | 2 | 0'
     """
-    cells = list(cells)
-    while cells and not cells[-1]:
-        cells.pop()
-    return " ".join(" | ".join(cells).split())
+    kept = list(cells)
+    while kept and not kept[-1]:
+        kept.pop()
+    return " ".join(" | ".join(kept).split())
 
 
 def log_pages(paper: str, turns: int) -> list[list[int]]:

@@ -127,6 +127,14 @@ def merge(conn: sqlite3.Connection, name: str, into: str, reason: str | None, no
             raise AdminError(f"'{name}' and '{into}' are the same player")
         conn.execute("UPDATE entries SET player = ? WHERE player = ?", (kept["name"], gone["name"]))
         conn.execute("DELETE FROM results WHERE player = ?", (gone["name"],))
+        # a game in progress on the phone (web/play.py) follows the player, unless the kept
+        # player is playing the same challenge: theirs is kept
+        conn.execute(
+            "UPDATE companion_games SET player = ? WHERE player = ? AND code NOT IN "
+            "(SELECT code FROM companion_games WHERE player = ?)",
+            (kept["id"], gone["id"], kept["id"]),
+        )
+        conn.execute("DELETE FROM companion_games WHERE player = ?", (gone["id"],))
         conn.execute("DELETE FROM players WHERE id = ?", (gone["id"],))
         _rebuild_player(conn, kept["name"])
         audit(conn, now, "merge", f"player {gone['name']} -> {kept['name']}", why)

@@ -461,9 +461,11 @@ def find_entry(conn: sqlite3.Connection, ref: str) -> sqlite3.Row | None:
 
 
 def league_challenges(conn: sqlite3.Connection) -> list[str]:
-    """Every challenge the league holds an entry for, sorted (logs naming no map left out)."""
+    """Every challenge the league holds an entry for or runs (``bgrid league open``), sorted
+    (logs naming no map left out)."""
     return [row[0] for row in conn.execute(
-        "SELECT DISTINCT challenge FROM entries WHERE challenge IS NOT NULL ORDER BY challenge")]
+        "SELECT challenge FROM entries WHERE challenge IS NOT NULL UNION SELECT code FROM challenges "
+        "ORDER BY 1")]
 
 
 def list_entries(conn: sqlite3.Connection, challenges: Iterable[str] = (),

@@ -152,6 +152,20 @@ def test_a_face_card_entry_waits_for_its_column():
     assert "1 damage for a face-card entry (R13); DMG 1/5" in reply.said
 
 
+def test_a_play_typed_as_the_sheet_writes_it_without_its_verb_is_taken():
+    # the sheet teaches 'A play is its cards: 5C FFLF'; typed so, it was E106 "'5D' is not a
+    # statement". Own deck on the small map: enter 3H puts the bomber on C1 facing S, alt 4
+    session = Session.start("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"
+                            "map artillery: B9 F8 J1 D10\n")
+    for line in ("enter 3H", "draw 2S 3S 4S QS 6S"):
+        assert session.submit(line).ok
+    reply = session.submit("2S FF")  # C1 -> C2 -> C3, over the bunker
+    assert reply.ok and reply.written == ["move 2S FF"]
+    reply = session.submit("QS")  # a black Queen: altitude 4 - 2
+    assert reply.ok and reply.written == ["alt QS"]
+    assert (session.state.altitude, str(session.state.cell)) == (2, "C3")
+
+
 def test_an_own_deck_refuses_a_card_already_drawn_with_the_verifiers_message():
     session = Session.start("bgrid-log: 1\nseed: 5\n")
     assert session.submit("enter 7H").ok
@@ -237,3 +251,28 @@ def test_the_board_svg_shows_pieces_by_number_and_the_bomber_facing():
     marks = [t.firstChild.data for t in xml.dom.minidom.parseString(svg).getElementsByTagName("text")
              if t.getAttribute("class") != "l"]  # not the row and column labels
     assert sorted(m for m in marks if m != "B") == ["1", "2", "3"]  # piece 4 was shot down in turn 2
+
+
+def test_an_exhaustion_at_the_automa_card_says_its_damage_is_beside_the_fire_cap():
+    """R40: the deck of challenge seed 2 runs out as greedy's 53rd statement, the Automa card,
+    reveals it: the restack comes first (R26), then the exhaustion's own damage."""
+    session = _challenge(2)
+    rng = random.Random(2)
+    for _ in range(52):
+        session.submit(next_line(session, rng))
+    line = next_line(session, rng)
+    reply = session.submit(line)
+    at = reply.written.index("reshuffle")  # the marker stands before the statement that met it
+    assert line == "automa" and reply.written[at + 1].startswith("automa ")
+    assert reply.said[0].startswith("reshuffle now, the deck ran out at the automa card (R22); restack")
+    assert "1 damage: the deck ran out at the automa card (R40); DMG 2/5" in reply.said
+
+
+def test_an_open_deck_offers_the_cards_to_come_and_a_blind_one_does_not():
+    blind, shown = _challenge(1), Session.start(
+        f"bgrid-log: 1\nchallenge: {mission_from_seed(1).code}\n", open_deck=True)
+    for session in (blind, shown):
+        session.submit("enter")
+    coming = " ".join(map(str, shown.state.draw_pile[:5]))
+    assert [o.text for o in shown.offers()] == [f"draw {coming}"]
+    assert [o.text for o in blind.offers()] == ["draw"]

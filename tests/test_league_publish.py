@@ -30,7 +30,10 @@ def league(tmp_path):
     inbox = tmp_path / "home" / "ada.lovelace@example.org" / "inbox"
     pool = sorted(games(12), key=lambda g: -g.turns)
     write_logs(inbox, {"ada.log": pool[0].by("Ada"), "bo.log": pool[1].by("Ada\u202egnp.exe"),
-                       "cy.log": pool[2].by("Cy")})
+                       "cy.log": pool[2].by("Cy"),
+                       # an invalid and an incomplete entry, without a player: line
+                       "dee.log": pool[3].by(None).replace(b"claim:", b"claim: victory 99\n#", 1),
+                       "eve.log": b"\n".join(pool[4].by(None).split(b"\n")[:12]) + b"\n"})
     db = tmp_path / "l.db"
     assert run("league", "init", db).exit_code == 0
     assert run("league", "submit", db, inbox).exit_code == 0
@@ -63,7 +66,8 @@ def test_nothing_published_names_a_path_of_the_submitting_machine(league, tmp_pa
     page.parent.mkdir()
     assert run("league", "standings", db, "--html", page).exit_code == 0
     published = b"".join(p.read_bytes() for p in page.parent.rglob("*") if p.is_file())
-    for leak in (str(tmp_path), "example.org", "ada.lovelace", "inbox", "ada.log", "bo.log"):
+    assert b"invalid" in published and b"incomplete" in published
+    for leak in (str(tmp_path), "example.org", "ada.lovelace", "inbox", "ada.log", "bo.log", "/home"):
         assert leak.encode() not in published, leak
     assert b"entry #1" in published
 
@@ -95,12 +99,12 @@ def test_a_site_published_by_the_defective_version_is_republished_with_full_repo
     for report in folder.iterdir():  # what bgrid c92c520 left: every report "turn 1 of 1"
         report.write_text(old, encoding="utf-8")
     again = run("league", "standings", db, "--html", page)
-    assert again.exit_code == 0 and "3 replay reports, 3 written" in again.output
+    assert again.exit_code == 0 and "5 replay reports, 5 written" in again.output
     assert all(REPORT_FORMAT in text and "turn 1 of 1</output>" not in text
                for text in reports_of(page).values())
     mtimes = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
     third = run("league", "standings", db, "--html", page)
-    assert third.exit_code == 0 and "3 replay reports, 0 written" in third.output
+    assert third.exit_code == 0 and "5 replay reports, 0 written" in third.output
     assert mtimes == {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
 
 

@@ -525,9 +525,54 @@ def test_behind_a_proxy_the_limits_see_each_players_address(league_db):
 def test_another_face_adds_its_pages_as_a_blueprint_under_the_same_safety(league_db):
     from flask import Blueprint
 
-    play = Blueprint("play", __name__, url_prefix="/play")
-    play.add_url_rule("/<code>", "table", lambda code: f"table of {code}")
-    client = create_app(league_db, testing=True, blueprints=[play]).test_client()
-    answer = client.get(f"/play/{CODE}")
+    extra = Blueprint("extra", __name__, url_prefix="/extra")
+    extra.add_url_rule("/<code>", "table", lambda code: f"table of {code}")
+    client = create_app(league_db, testing=True, blueprints=[extra]).test_client()
+    answer = client.get(f"/extra/{CODE}")
     assert answer.status_code == 200 and answer.get_data(as_text=True) == f"table of {CODE}"
     assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+
+
+def test_merging_a_player_with_a_game_in_progress_moves_the_game(league_db):
+    from bgrid.league.admin import merge
+    from bgrid.league.players import register as register_player
+
+    conn = open_league(league_db)
+    ada, _ = register_player(conn, "Ada", NOW)
+    two, _ = register_player(conn, "Ada Two", NOW)
+    for player, code in ((ada.id, CODE), (two.id, CODE), (two.id, "0GDR-FC73-W4T")):
+        conn.execute("INSERT INTO companion_games (player, code, log, updated_at) VALUES (?, ?, 'x', ?)",
+                     (player, code, NOW))
+    merge(conn, "Ada Two", "Ada", "one person", NOW)
+    held = conn.execute("SELECT player, code FROM companion_games ORDER BY code").fetchall()
+    conn.close()
+    assert [tuple(r) for r in held] == [(ada.id, "0GDR-FC73-W4T"), (ada.id, CODE)]
+
+
+def test_random_bodies_and_names_never_give_a_500(league_db):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    client = league_client(league_db)
+    key = register(client, "Fuzz")
+    valid = games(4)[0].by(None)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(cut=st.integers(0, len(valid)), junk=st.binary(max_size=64), name=st.text(max_size=40))
+    def check(cut, junk, name):
+        # a log cut anywhere and spliced with junk: refused or stored, never a failure
+        answer = send(client, key, valid[:cut] + junk + valid[cut:])
+        assert answer.status_code in (200, 201, 403, 413, 422), answer.json
+        assert set(answer.json) == {"error"} or answer.json["player"] == "Fuzz"
+        named = client.post("/api/players", json={"name": name})
+        assert named.status_code in (201, 409, 422) and "error" in named.json or "key" in named.json
+
+    check()
+
+
+def test_an_open_challenge_without_entries_has_the_clis_empty_standings(client, league_db):
+    answer = client.get(f"/api/standings/{CODE}")
+    printed = CliRunner().invoke(cli, ["league", "standings", str(league_db), "--challenge", CODE, "--json"])
+    assert answer.status_code == 200 and printed.exit_code == 0, printed.output
+    assert answer.json == json.loads(printed.output) == {"standings": [], "unranked": [],
+                                                         "season": {"best": None, "table": []}}

@@ -127,10 +127,11 @@ def test_a_player_registers_downloads_submits_and_finds_themselves(
     assert str(games(4)[game].score) in page.inner_text("main")
     # the replay: in its frame, and as its own page (the whole course without script)
     frame = page.frame_locator("iframe.replay")
-    assert frame.locator("svg").first.is_visible()
+    frame.locator("svg").first.wait_for(state="visible", timeout=60_000)  # the frame loads after the page
     page.screenshot(path=str(folder / f"verdict-{width}.png"), full_page=True)
     page.click("#replay-link")
-    assert page.locator("svg").first.is_visible() and "mission log verification" in page.inner_text("h1")
+    page.locator("svg").first.wait_for(state="visible", timeout=60_000)
+    assert "mission log verification" in page.inner_text("h1")
     assert page.locator("svg polyline").count() > 1  # the bomber's path, turn by turn (the whole course)
     assert not page.locator(".stepper").is_visible()  # its buttons need the script the CSP refuses
     page.screenshot(path=str(folder / f"replay-{width}.png"))

@@ -95,6 +95,19 @@ def test_the_game_is_found_again_from_another_device_with_the_key(app):
     assert "turn 1\nenter " in page  # the log so far, as the phone left it
 
 
+def test_a_stored_game_that_no_longer_replays_starts_again_and_says_why(app):
+    from bgrid.league.companion_games import save_game
+    from bgrid.web.db import connection
+
+    client = app.test_client()
+    sign_in(client, register(client, "Di"))
+    say(client, "enter")
+    with app.app_context():
+        save_game(connection(), 1, CODE, f"bgrid-log: 1\nchallenge: {CODE}\n\nturn 1\nenter 2C\n", {}, NOW)
+    page = client.get(f"/play/{CODE}").get_data(as_text=True)
+    assert "could not be replayed (E206" in page  # 2C is not the deck's entry card
+
+
 def test_the_challenge_page_links_to_the_companion(app):
     page = app.test_client().get(f"/challenges/{CODE}").get_data(as_text=True)
     assert f'href="/play/{CODE}"' in page

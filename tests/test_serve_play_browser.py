@@ -59,6 +59,7 @@ def test_a_whole_mission_on_a_phone_without_javascript(server, browser, shots): 
         assert page.locator("#status").count(), page.content()
         assert not page.locator(".error-box").count(), page.inner_text(".error-box")
     assert page.locator("#result").count()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scroll
     page.screenshot(path=str(shots / "play-end.png"), full_page=True)
     with page.expect_navigation():
         page.click("#submit")

@@ -23,6 +23,7 @@ from ..league.intake import Refusal, submit_entry
 from ..league.players import Player, player_by_key
 from ..league.public import runs_challenge
 from ..league.submit import utc_now
+from ..verifier.messages import LogError
 from .app import failure, limiter
 from .db import connection, verifier, write_lock
 from .views import utc_second
@@ -44,7 +45,12 @@ def _game(player: Player, code: str) -> tuple[Session, dict]:
     stored = load_game(connection(), player.id, code)
     if stored is None:
         return Session.start(f"bgrid-log: 1\nchallenge: {code}\nplayer: {player.name}\n"), {}
-    game, _ = Session.resume(stored[0])
+    try:
+        game, _ = Session.resume(stored[0])
+    except LogError as exc:  # a game stored by a version whose rules read it otherwise
+        game = Session.start(f"bgrid-log: 1\nchallenge: {code}\nplayer: {player.name}\n")
+        return game, {"error": f"the game kept here could not be replayed ({exc.code}: {exc.message}); "
+                               "it starts again"}
     return game, stored[1]
 
 
