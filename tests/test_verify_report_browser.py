@@ -83,7 +83,8 @@ def test_the_board_fits_a_phone_and_keeps_its_size_on_a_desk(page, width, mobile
             tab.goto(page.as_uri())
             scroll_width = tab.evaluate("document.documentElement.scrollWidth")
             board = tab.evaluate("(() => { const r = document.querySelector('.board svg')"
-                                 ".getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; })()")
+                                 ".getBoundingClientRect();"
+                                 " return [r.left, r.right, r.width, r.height]; })()")
             label = tab.evaluate("document.querySelector('.board svg text').getBoundingClientRect().height")
         finally:
             browser.close()

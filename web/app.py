@@ -18,6 +18,7 @@ from werkzeug.routing import IntegerConverter
 from ..league.store import create_league, transaction
 from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
 from .db import close_connection, connection
+from .moments import time_element
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
 # 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
@@ -71,6 +72,7 @@ def create_app(
     app.config["SECRET_KEY"] = _session_secret(app)
     # every template is escaped: Flask's default escapes by file name, and ours end in .j2
     app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
+    app.add_template_filter(time_element, "moment")
     csrf.init_app(app)
     limiter.init_app(app)
     app.teardown_appcontext(close_connection)
