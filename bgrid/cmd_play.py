@@ -25,6 +25,7 @@ from .verifier.log_parser import BODY_KEYWORDS, read_log_bytes
 from .verifier.messages import LogError
 
 WIDTH = 80
+REPLY_LINES = 4  # at least, under the legend; more when fewer offers are shown
 HELP = ("type a statement (Tab completes the legal ones, Up/Down recall), or: undo (back one "
         "statement), help, quit (the log keeps the game; play again with the same --log to resume)")
 
@@ -84,6 +85,10 @@ def play_command(seed, code, difficulty, ridges, header, own_deck, open_deck, pl
     named = log_path is not None and log_path.exists()
     given = any(v is not None for v in (seed, code, header))
     header_text = None
+    if not given and not named:
+        missing = "" if log_path is None else f" ('{log_path}' does not exist yet)"
+        raise click.UsageError("give the mission: --seed N, --code CODE or --header FILE, or --log "
+                               f"FILE of a game to carry on{missing}")
     if given or not named:
         header_text = _header_text(seed, code, difficulty, ridges, header, own_deck, player)
     if log_path is None:
@@ -100,7 +105,7 @@ def play_command(seed, code, difficulty, ridges, header, own_deck, open_deck, pl
             raise BGridError(f"the mission: {exc}") from None
         log.save(session.log_text())
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return _terminal(session, log)
+        return _terminal(session, log, resumed=named)
     return _scripted(session, log)
 
 
@@ -176,7 +181,7 @@ def _scripted(session: Session, log: LogFile) -> int:
             continue
         word = raw.strip().lower()
         if word in ("quit", "exit"):
-            click.echo("bye: the log keeps the game")
+            click.echo(f"bye: the log keeps the game in {log.path}")
             break
         if word == "help":
             click.echo(HELP)
@@ -192,7 +197,7 @@ def _scripted(session: Session, log: LogFile) -> int:
 
 # -- the terminal -------------------------------------------------------------------------
 
-def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driven through tmux
+def _terminal(session: Session, log: LogFile, resumed: bool) -> int:  # pragma: no cover - tmux
     from prompt_toolkit import PromptSession, print_formatted_text
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import InMemoryHistory
@@ -221,7 +226,7 @@ def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driv
     prompt: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=_Completer(session),
                            complete_while_typing=True, style=style, color_depth=depth,
                            reserve_space_for_menu=3, key_bindings=keys)
-    last: list[tuple[str, str]] = [("", "Tab completes the legal statements; 'help' for more.")]
+    last: list[tuple[str, str]] = [("", opening_text(log.path, resumed, session.turn))]
     while True:
         clear()
         screen = [(f"class:{name}" if name else "", text) for name, text in _screen(session, last)]
@@ -237,13 +242,22 @@ def _terminal(session: Session, log: LogFile) -> int:  # pragma: no cover - driv
         word = text.strip().lower()
         if word in ("quit", "exit"):
             break
+        if not word:  # Enter on an empty line: the screen stays as it was
+            continue
         if word == "help":
             last = [("", HELP)]
             continue
         reply = session.submit(text)
         log.sync(session)
         last = _reply_pieces(reply)
+    print(f"the log is in {log.path}: play it again with the same --log to carry on")
     return 0
+
+
+def opening_text(path: Path, resumed: bool, turn: int) -> str:
+    """The first words under the board: which file is the save file, and how to get help."""
+    where = f"resumed {path} at turn {turn}" if resumed else f"the log goes to {path}"
+    return f"{where}; Tab completes the legal statements; 'help' for more."
 
 
 def _Completer(session: Session):  # pragma: no cover - driven through tmux
@@ -275,16 +289,23 @@ def _screen(session: Session, last: list[tuple[str, str]]) -> list[tuple[str, st
             out.append(("", "  " + side[i][:WIDTH - 37]))
         out.append(("", "\n"))
     out.append(("dim", LEGEND[:WIDTH - 1] + "\n"))
-    out.extend(last)
+    offers = _offer_pieces(session.offers())
+    room = reply_lines(len(offers) // 2, session.is_over)
+    out.extend((name, _wrapped(text, room)) for name, text in last)
     out.append(("", "\n"))
-    out.extend(_offer_pieces(session.offers()))
+    out.extend(offers)
     return out
 
 
+def reply_lines(offer_lines: int, is_over: bool) -> int:
+    """The lines the last reply may take: the seven under the legend that the offers leave
+    (a restack order with the damage and the draw after it takes five), less the line that
+    names the log at the end."""
+    return max(REPLY_LINES, 7 - offer_lines - is_over)
+
+
 def _reply_pieces(reply: Reply) -> list[tuple[str, str]]:
-    if reply.error is not None:
-        return [("error", _wrapped(reply.one_line(), 4))]
-    return [("", _wrapped(reply.one_line(), 4))]
+    return [("error" if reply.error is not None else "", reply.one_line())]
 
 
 def _wrapped(text: str, lines: int) -> str:
@@ -322,14 +343,23 @@ def _offer_pieces(offers: list[Offer]) -> list[tuple[str, str]]:
     groups = _grouped(offers)
     out: list[tuple[str, str]] = []
     for group, texts in list(groups.items())[:3]:
-        room = WIDTH - len(group) - 4
-        shown, used = [], 0
-        for t in texts:
-            if used + len(t) + 3 > room:
-                break
-            shown.append(t)
-            used += len(t) + 3
-        more = f" +{len(texts) - len(shown)}" if len(shown) < len(texts) else ""
+        room = WIDTH - 1 - len(f"{group}: ")
+        shown = _fitting(texts, room)
+        if len(shown) < len(texts):
+            shown = _fitting(texts, room - len(" · 99 more (Tab)"))
+        hidden = len(texts) - len(shown)
+        more = ((" · " if shown else "") + f"{hidden} more (Tab)") if hidden else ""  # not '+3':
+        # an offer reads 'alt 10C', and '+3' next to it reads as three more altitude
         out.append(("group", f"{group}: "))
         out.append(("", " · ".join(shown) + more + "\n"))
     return out
+
+
+def _fitting(texts: list[str], room: int) -> list[str]:
+    """The first of ``texts`` that fit in ``room`` characters, joined by ' · '."""
+    shown: list[str] = []
+    for t in texts:
+        if len(" · ".join(shown + [t])) > room:
+            break
+        shown.append(t)
+    return shown

@@ -36,6 +36,7 @@ from ..rules.errors import IllegalActionError
 from ..rules.events import Drew, Event, Reshuffled, Revealed
 from ..rules.state import CardPurpose, GameState, Phase
 from ..verifier.log_parser import parse_log
+from ..verifier.log_rows import play_with_verb
 from ..verifier.map_source import MissionSource, mission_source
 from ..verifier.messages import LogError, cites
 from ..verifier.replay import Replay
@@ -323,6 +324,8 @@ class Session:
             if len(said) == 1 and said.upper() in COLUMN_LETTERS:
                 return [f"enter {self.pending_entry} {said.upper()}"]
             return [word]
+        word = play_with_verb(word, self.state.ruleset.name)  # '5C FFLF', as on the sheet
+        said = " ".join(word.split()).lower()
         for offer in self.offers():
             if offer.text.lower() == said and offer.full is not None:
                 return offer.full.split(" / ")

@@ -5,15 +5,14 @@ from __future__ import annotations
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..challenges.mission import Mission
 
-MARKS = {"mountain": "M", "bunker": "B", "artillery": "A", "open": "."}
-
-
 def ascii_board(mission: Mission) -> str:
-    """The board with coordinates: M mountain, B bunker, A artillery, . open."""
+    """The board with coordinates: M mountain, B bunker, 1-4 the artillery by number (its
+    placement order, R43, as the sheet, the companion and the log's art checks number it),
+    . open."""
     m = mission.game_map
     marks = {c: "M" for c in m.mountains}
     marks.update({c: "B" for c in m.bunkers})
-    marks.update({c: "A" for c in m.artillery})
+    marks.update({c: str(n) for n, c in enumerate(m.artillery, start=1)})
     header = "    " + " ".join(COLUMN_LETTERS)
     lines = [header]
     for row in range(1, SIZE + 1):

@@ -1,7 +1,7 @@
 """The one way bgrid puts a file or a folder on disk: whole or not at all.
 
-A file is written to a fresh temporary name in its own folder (``tempfile.mkstemp``:
-random, ``O_EXCL``, never through a symlink), flushed to the disk and renamed over the
+A file is written to a fresh temporary name in its own folder (random, ``O_EXCL``, never
+through a symlink, as ``tempfile.mkstemp`` makes one), flushed to the disk and renamed over the
 target, so a crash, an interrupt or a full disk never leaves a half file under the real
 name, and the temporary file is removed on every way out. Only a regular file (or nothing)
 is ever replaced: a symlink, a FIFO or a device named as an output is refused, not
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import stat
 import tempfile
@@ -34,6 +35,20 @@ class OutputError(BGridError):
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
+
+
+def _temp_name(folder: Path) -> str:
+    """A fresh temporary name in ``folder``. The caller records it before :func:`_create`
+    makes the file: a signal raised as the file is created (Python runs handlers when a call
+    returns) then still finds the name on the way out, where ``mkstemp`` would have lost it."""
+    return str(folder / f"{TEMP_PREFIX}{secrets.token_hex(6)}{TEMP_SUFFIX}")
+
+
+def _create(tmp: str) -> int:
+    """Create ``tmp`` for writing, as ``mkstemp`` does: new (``O_EXCL``), never through a
+    symlink, readable by its owner only until it is complete."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    return os.open(tmp, flags, 0o600)
 
 
 def _umask() -> int:
@@ -155,17 +170,19 @@ def open_atomic(path: str | os.PathLike, what: str = "the output", *,
     """A handle to write ``path`` through; the file appears whole when the block ends without
     an exception, and not at all otherwise. Raises :class:`OutputError`."""
     path = check_target(path, what)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
-    except OSError as exc:
-        raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+    tmp = _temp_name(path.parent)
     done = False
     try:
+        try:
+            fd = _create(tmp)
+        except OSError as exc:
+            done = True  # nothing of ours to remove: the name may even be another's
+            raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
         with os.fdopen(fd, "w", encoding="utf-8", newline="") if text else os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an output is an ordinary file
+        os.chmod(tmp, 0o666 & ~_umask())  # created 0600; an output is an ordinary file
         check_target(path, what)  # it may have become a symlink or a FIFO meanwhile
         os.replace(tmp, path)
         done = True
@@ -220,11 +237,13 @@ def write_batch(items: Iterable[tuple[str | os.PathLike, bytes | str]], what: st
     try:
         for target, data in items:
             path = check_target(target, what)
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
-            except OSError as exc:
-                raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
+            tmp = _temp_name(path.parent)
             pending.append((tmp, path))
+            try:
+                fd = _create(tmp)
+            except OSError as exc:
+                pending.pop()  # nothing of ours to remove: the name may even be another's
+                raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             os.chmod(tmp, 0o666 & ~_umask())

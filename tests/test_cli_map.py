@@ -36,7 +36,9 @@ def test_board_text_shows_the_hand_checked_map():
     marks = {f"{'ABCDEFGHIJ'[c]}{row}": board[row][c] for row in board for c in range(10)}
     assert {cell for cell, m in marks.items() if m == "M"} == {"J3", "J4", "I5", "J5", "I6", "I7"}
     assert {cell for cell, m in marks.items() if m == "B"} == {"E2", "G1", "B3", "I4", "G3", "H4"}
-    assert {cell for cell, m in marks.items() if m == "A"} == {"H7", "A10", "D6", "C5"}
+    # the artillery by number, in placement order (R43), as the sheet numbers it (it was 'A')
+    assert {m: cell for cell, m in marks.items() if m.isdigit()} == {"1": "H7", "2": "A10", "3": "D6",
+                                                                     "4": "C5"}
 
 
 def test_json_record():

@@ -13,7 +13,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.companion import Session
+from bgrid.cmd_play import _offer_pieces, _reply_pieces, _screen, opening_text, reply_lines
+from bgrid.companion import Offer, Session
 from bgrid.companion.autoplay import next_line
 from bgrid.challenges import mission_from_seed
 from bgrid.verifier.verify import verify_log
@@ -77,7 +78,18 @@ def test_another_missions_options_on_an_existing_log_are_refused(tmp_path):
 
 def test_mission_options_are_checked():
     result = CliRunner().invoke(cli, ["play"])
-    assert result.exit_code == 2 and "give exactly one of --seed N or --code CODE" in result.output
+    assert result.exit_code == 2
+    assert "give the mission: --seed N, --code CODE or --header FILE" in result.output
+    both = CliRunner().invoke(cli, ["play", "--seed", "1", "--code", CODE])
+    assert both.exit_code == 2 and "give exactly one of --seed N or --code CODE" in both.output
+
+
+def test_no_mission_and_no_log_to_resume_says_every_way_to_give_one(tmp_path):
+    # it said "give exactly one of --seed N or --code CODE", leaving out --header and --log
+    result = CliRunner().invoke(cli, ["play", "--log", str(tmp_path / "new.log")], input="quit\n")
+    assert result.exit_code == 2
+    assert "--seed N, --code CODE or --header FILE, or --log FILE of a game to carry on" in result.output
+    assert "new.log' does not exist yet" in result.output and not (tmp_path / "new.log").exists()
 
 
 def test_killed_mid_turn_the_log_holds_every_accepted_statement(tmp_path):
@@ -104,3 +116,46 @@ def test_killed_mid_turn_the_log_holds_every_accepted_statement(tmp_path):
     assert text == session.log_text()
     again, dropped = Session.resume(text)
     assert dropped == 0 and again.state == session.state and session.state.actions == 1
+
+
+# -- the terminal's screen (its pure parts; keys through a real terminal: test_cmd_play_terminal)
+
+def test_quitting_names_the_file_that_keeps_the_game(tmp_path):
+    # it said only "bye: the log keeps the game", and the default log's name was told nowhere
+    result, path = _play(tmp_path, ["quit"], "--code", CODE)
+    assert result.output == f"bye: the log keeps the game in {path}\n"
+    assert opening_text(Path("m.log"), False, 1).startswith("the log goes to m.log; Tab completes")
+    assert opening_text(Path("m.log"), True, 5).startswith("resumed m.log at turn 5; Tab completes")
+
+
+def test_offers_that_do_not_fit_are_counted_in_words_not_as_plus_n():
+    # 'alt 10C +3' read as three more altitude; it meant three more offers
+    offers = [Offer("first action", f"bomb {r}H -> 2S", f"bomb {r}H -> 2S") for r in range(2, 8)]
+    (_, group), (_, line) = _offer_pieces(offers)
+    # 'first action: ' leaves 65 columns; six offers of 13 need 93, so room is kept for the
+    # count (16): three offers (45 columns) and 'three more'
+    assert group == "first action: "
+    assert line == "bomb 2H -> 2S · bomb 3H -> 2S · bomb 4H -> 2S · 3 more (Tab)\n"
+    assert len(group + line) <= 80
+
+
+def test_the_reply_takes_the_lines_the_offers_leave():
+    assert reply_lines(3, False) == 4   # resupply, an action and Automa: 4 + 3 = 7 lines
+    assert reply_lines(2, False) == 5
+    assert reply_lines(0, True) == 6    # the end: no offers, one line names the log
+
+
+def test_a_restack_order_is_shown_whole_under_the_board():
+    """At the exhaustion of this mission the reply (the restack order of 51 discards, the
+    damage, the DMG) wraps to five lines; the screen cut it to four, ending '1 damage: the
+    deck ran out at the draw…' without the DMG. One offer line is left there, so it fits."""
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    rng = random.Random(0)
+    reply = session.submit(next_line(session, rng))
+    while "reshuffle now" not in reply.one_line():
+        reply = session.submit(next_line(session, rng))
+    screen = "".join(text for _, text in _screen(session, _reply_pieces(reply)))
+    under_board = screen.split("suppressed\n")[1]
+    assert " ".join(reply.one_line().split()) in " ".join(under_board.split())
+    assert "…" not in under_board and under_board.count("\n") <= 7
+    assert screen.count("\n") <= 19 and max(map(len, screen.splitlines())) < 80

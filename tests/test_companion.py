@@ -152,6 +152,20 @@ def test_a_face_card_entry_waits_for_its_column():
     assert "1 damage for a face-card entry (R13); DMG 1/5" in reply.said
 
 
+def test_a_play_typed_as_the_sheet_writes_it_without_its_verb_is_taken():
+    # the sheet teaches 'A play is its cards: 5C FFLF'; typed so, it was E106 "'5D' is not a
+    # statement". Own deck on the small map: enter 3H puts the bomber on C1 facing S, alt 4
+    session = Session.start("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"
+                            "map artillery: B9 F8 J1 D10\n")
+    for line in ("enter 3H", "draw 2S 3S 4S QS 6S"):
+        assert session.submit(line).ok
+    reply = session.submit("2S FF")  # C1 -> C2 -> C3, over the bunker
+    assert reply.ok and reply.written == ["move 2S FF"]
+    reply = session.submit("QS")  # a black Queen: altitude 4 - 2
+    assert reply.ok and reply.written == ["alt QS"]
+    assert (session.state.altitude, str(session.state.cell)) == (2, "C3")
+
+
 def test_an_own_deck_refuses_a_card_already_drawn_with_the_verifiers_message():
     session = Session.start("bgrid-log: 1\nseed: 5\n")
     assert session.submit("enter 7H").ok

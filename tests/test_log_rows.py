@@ -20,7 +20,7 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import PLAYERS
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.log_rows import is_row
+from bgrid.verifier.log_rows import is_row, play_with_verb
 from bgrid.verifier.verify import row_form, verify_log
 
 LOGS = Path(__file__).parent / "logs"
@@ -66,6 +66,16 @@ def test_a_play_without_its_verb_is_read_by_its_cards_rank(cell, statement):
     assert body(f"1 | 3H | 2S 3S 4S 5S 6S |  | {cell}\n")[3] == statement
 
 
+@pytest.mark.parametrize(("typed", "statement"), [
+    ("5C FFLF", "move 5C FFLF"), ("8S AS", "bomb 8S -> AS"), ("8S->AS", "bomb 8S -> AS"),
+    ("JK=6S C4 2S", "guns JK=6S C4 -> 2S"), ("9S 3C FFFFF", "throttle 9S move 3C FFFFF"),
+    ("9S QC", "throttle 9S alt QC"), ("KD 4S", "resupply KD -> 4S"), ("10H", "alt 10H"),
+    ("bomb 8S", "bomb 8S"), ("draw", "draw"), ("C", "C"), ("enter 7H", "enter 7H"),
+])
+def test_one_play_without_its_verb_gets_the_verb_of_its_cards_rank(typed, statement):
+    assert play_with_verb(typed, "standard-1") == statement
+
+
 def test_two_kings_a_king_after_an_action_and_a_second_draw_share_a_cell():
     got = body("1 | 3H | 2S; 3S KH KC 4S | KH->5S KC 6S | 2S FF; KD->7S | QS\n")
     assert got == ["turn 1", "enter 3H", "draw 2S", "draw 3S KH KC 4S", "resupply KH -> 5S",
@@ -83,6 +93,48 @@ def test_the_state_cells_check_what_they_hold_and_nothing_else():
     assert got[3] == "state at C1 facing S alt 4 dmg 0/5 art - F7s x -s"
     assert got[6] == "state at off"
     assert body("1 | 3H | | | | | 8C\n")[-1] == "automa 8C"  # no state cell, no state check
+
+
+def test_a_pencilled_dash_is_an_empty_cell():
+    # a player dashes out the cells with nothing in them; in an art cell it was already
+    # "not checked", in the others it was refused as a card (E101) or a cell (E102)
+    got = body("1 | 3H | 2S 3S 4S 5S 6S | - | 2S FF | \u2014 | 8C | \u2013 | 4 | - | - | F8\n")
+    assert got == ["turn 1", "enter 3H", "draw 2S 3S 4S 5S 6S", "move 2S FF", "automa 8C",
+                   "state alt 4 art - F8"]
+
+
+def test_commas_between_cards_and_plays_read_as_spaces():
+    # 'KH->10D, KC->8D' was E101 "'10D,' is not a card"
+    got = body("1 | 3H | 2S, 3S, KH, KC, 4S | KH->5S, KC 6S | 2S FF, KD->7S | QS\n")
+    assert got == ["turn 1", "enter 3H", "draw 2S 3S KH KC 4S", "resupply KH -> 5S",
+                   "resupply KC -> 6S", "move 2S FF", "resupply KD -> 7S", "alt QS"]
+
+
+def test_a_cell_and_facing_written_close_and_every_cross_for_destroyed():
+    # 'C1S' was E102 "'C1S' is not a cell"; × ✗ ✘ ✖ were E102 "not an artillery piece's place"
+    got = body("1 | 3H | | | | | 8C | C1S | 4 | 0 | × | ✗ | ✘ | ✖\n2 | | | | | | 2H | A10w, \n")
+    assert got[3] == "state at C1 facing S alt 4 dmg 0 art x x x x"
+    assert got[6] == "state at A10 facing W"
+    assert body("turn 1\nstate art × ✕ X x\n")[1] == "state art x x x x"
+
+
+def test_a_joker_declared_with_spaces_around_the_equals_sign():
+    # 'JK = 6S' was E111 "a played Joker carries the card it stands for, e.g. JK=7H"
+    got = body("1 | 3H | 2S JK 4S 5S 6S |  | JK = 5H FF | JK =QS\n")
+    assert got[3:] == ["move JK=5H FF", "alt JK=QS"]  # read only, not replayed
+    line = "1 | 3H | 2S JK 4S 5S 6S |  | JK = 5H FF"
+    st = parse_log(MAP + line + "\n").statements[-1]
+    assert [(t.text, t.column) for t in st.tokens[1:]] == [("JK=5H", line.index("JK =") + 1),
+                                                          ("FF", line.index("FF") + 1)]
+
+
+def test_the_pencil_rows_with_a_players_punctuation_keep_their_id():
+    typed = (HAND_ROWS.replace("KH→10D KC→8D", "KH → 10D, KC → 8D").replace("| ✕", "| ×")
+             .replace("3 |  | 2S 4S |  |", "3 | - | 2S 4S | - |").replace("| F3 E |", "| F3E |"))
+    assert typed.count("F3E") == 2 and "×" in typed and "- | 2S 4S | - |" in typed
+    rows, pencil = verify_log(typed), verify_log(HAND_ROWS)
+    assert rows.verdict == "valid" and rows.score.total == 4
+    assert rows.verification_id == pencil.verification_id
 
 
 def test_rows_and_statement_lines_mix():

@@ -106,6 +106,14 @@ def test_the_example_rows_are_typed_as_they_stand(raw_log_pages):
             assert written in table
 
 
+def test_the_example_rows_say_they_come_from_other_missions(log_pages):
+    """Every sheet prints seed 1944's turn 1 as its grey example: on seed 7's sheet, under its
+    own challenge header, a player typing it was told only 'The grey rows are typed:' and got
+    E206 for the entry card."""
+    for page in log_pages:
+        assert "The grey rows, examples from other missions, are typed: 1 | 7H |" in page
+
+
 def test_the_printed_example_rows_typed_as_printed_are_read_by_the_verifier(raw_log_pages):
     """The type-in box's lines, copied from the printed page character for character, go
     through the verifier's row reader: turn 1 of seed 1944 is a legal turn whose art cells

@@ -73,7 +73,9 @@ _PLAYS = {
                           ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
 }
 STATE_KEYS = ("at", "facing", "alt", "dmg", "art")
-_DESTROYED = ("x", "X", "✕")  # a destroyed piece in an art check (the sheet prints ✕)
+# a destroyed piece in an art check: the sheet prints ✕; ×, ✗, ✘ and ✖ are the crosses
+# a keyboard or a character picker offers for it
+_DESTROYED = ("x", "X", "✕", "×", "✗", "✘", "✖")
 _EXAMPLES = {
     "turn": "turn 3", "enter": "enter 7H, or enter QS C", "draw": "draw 2S 9H KD",
     "resupply": "resupply KD -> 4S", "move": "move 5C FFLF", "alt": "alt QH",

@@ -20,6 +20,7 @@ import re
 from functools import lru_cache
 
 from ..rules.log_rows import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
+from ..rules.cards import Card
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from ..rules.errors import BGridError
 from .statements import Statement, Token
@@ -33,6 +34,9 @@ _VERB_OF_PLAY = {Play.MOVE: "move", Play.ALTITUDE: "alt", Play.GUNS: "guns", Pla
 _PLAY_VERBS = frozenset(_VERB_OF_PLAY.values())
 _WHOLE_PART = ("turn", "enter", "draw", "automa", "state")  # with its verb: the rest of the part
 _FACINGS = ("N", "E", "S", "W", "n", "e", "s", "w")
+_DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: nothing there
+_JOKER_SPACED = re.compile(r"(JK|jk|Jk|jK)[ \t]*=[ \t]*([^ \t;,|]+)")  # 'JK = 6S' for 'JK=6S'
+_CELL_AND_FACING = re.compile(r"([A-Ja-j](?:10|[1-9]))([NESWnesw])")  # 'F3E' for 'F3 E'
 
 
 def is_row(code: str) -> bool:
@@ -49,6 +53,32 @@ def verbs_by_rank(ruleset: str) -> dict[int, str]:
     except BGridError:
         rs = load_ruleset(DEFAULT_RULESET)
     return {kind.rank: _VERB_OF_PLAY[kind.play] for kind in rs.card_kinds if kind.play in _VERB_OF_PLAY}
+
+
+def play_with_verb(text: str, ruleset: str) -> str:
+    """A play as a row's cell holds it, its verb left out (``5C FFLF``, ``8S AS``, ``JK=6S C4
+    2S``, ``9S 3C FFFFF``), as its statement line (``move 5C FFLF``, ``bomb 8S -> AS``); text
+    that does not start with a played card comes back as it is. For a typed line (the
+    companion) that follows the sheet's notation."""
+    words = re.sub("->|→", " -> ", text).split()
+    if not words or not (words[0][:1].isdigit() or words[0][:1] in "AJQKTajqkt"):
+        return text
+    try:
+        card = Card.parse(words[0])
+    except BGridError:
+        return text
+    verb = verbs_by_rank(ruleset).get(card.acting.rank)
+    if verb is None:
+        return text
+    body = _arrowed(verb, [Token(w, k) for k, w in enumerate(words)])
+    if verb == "throttle" and len(body) > 1 and body[1].text.lower() not in ("move", "alt"):
+        try:
+            paired = verbs_by_rank(ruleset).get(Card.parse(body[1].text).acting.rank)
+        except BGridError:
+            paired = None
+        if paired in ("move", "alt"):
+            body.insert(1, Token(paired, 0))
+    return " ".join([verb] + [t.text for t in body])
 
 
 class RowReader:
@@ -72,9 +102,13 @@ class RowReader:
                           "has more", extra[0] if extra else None, column=cells[len(COLUMNS)][1])
         number = self.tokens_of(*cells[0])
         out.append(p.st_turn("turn", (number[0],) + tuple(number), number))
+        cells[1:ART] = [("", at) if text.strip(" \t") in _DASHES else (text, at) for text, at in cells[1:ART]]
         for column, (text, offset) in enumerate(cells[1:AT], start=ENTER):
             if not text or text.isspace():  # most cells of most rows are empty
                 continue
+            text = text.replace(",", " ")  # a list in pencil: 'KH->10D, KC->8D', '5S, JK, 8S'
+            if "=" in text:  # closed up, the room it took after the card: later columns stay
+                text = _JOKER_SPACED.sub(lambda m: f"{m[1]}={m[2]}".ljust(len(m[0])), text)
             parts = _split(text, ";", offset) if ";" in text else ((text, offset),)
             for part, at in parts:
                 tokens = self.tokens_of(part, at)
@@ -182,7 +216,7 @@ class RowReader:
             return None
         named = [self.tokens_of(text, at) for text, at in cells]
         if named and named[0]:
-            at_facing = named[0]
+            at_facing = _cell_then_facing(self.tokens_of(cells[0][0].replace(",", " "), cells[0][1]))
             for t in at_facing:
                 key = "facing" if t.text in _FACINGS else "at"
                 if any(w.text == key for w in words):
@@ -206,11 +240,23 @@ class RowReader:
         return p.st_state("state", (head,) + tuple(words), words)
 
 
+def _cell_then_facing(tokens: list[Token]) -> list[Token]:
+    """The 'at facing' cell's words, ``F3E`` written close read as ``F3 E``."""
+    out = []
+    for t in tokens:
+        glued = _CELL_AND_FACING.fullmatch(t.text)
+        if glued:
+            out += [Token(glued[1], t.column), Token(glued[2], t.column + len(glued[1]))]
+        else:
+            out.append(t)
+    return out
+
+
 def _piece_token(parser, tokens: list[Token], column: int) -> Token:
     """One art cell as the one word of an ``art`` check: ``B4``, ``B4s`` (also written ``B4 s``),
     ``x``, ``-s`` (written ``s``), ``-`` for an empty cell."""
-    if not tokens:
-        return Token("-", column + 1)
+    if not tokens or len(tokens) == 1 and tokens[0].text in _DASHES:
+        return Token("-", tokens[0].column if tokens else column + 1)
     if len(tokens) == 2 and tokens[1].text in ("s", "S"):
         return Token(tokens[0].text + "s", tokens[0].column)
     if len(tokens) > 1:
