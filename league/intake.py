@@ -141,12 +141,20 @@ def submit_entry(
         return _receipt(conn, known["id"], duplicate=True)
     row = entry_row(data, f"{player.name}.log", verdict, submitted_at, bgrid_version())
     row |= {"player": player.name, "player_from_file": 0, "play_sha256": verdict.play_digest}
+    raised: list[dict] = []
+
+    def flag(c: sqlite3.Connection, entry_id: int, r: dict) -> None:
+        raised.extend(f | {"raised_at": submitted_at} for f in raise_flags(c, entry_id, r, submitted_at))
+
     with writing:
-        stored = record(conn, [row], then=lambda c, entry_id, r: raise_flags(c, entry_id, r, submitted_at))[0]
-    return _receipt(conn, stored.entry_id, duplicate=not stored.is_new)
+        stored = record(conn, [row], then=flag)[0]
+    # a new entry's flags are the ones just raised: no need to read them back
+    return _receipt(conn, stored.entry_id, duplicate=not stored.is_new,
+                    flags=raised if stored.is_new else None)
 
 
-def _receipt(conn: sqlite3.Connection, entry_id: int, *, duplicate: bool) -> Receipt:
+def _receipt(conn: sqlite3.Connection, entry_id: int, *, duplicate: bool,
+             flags: list[dict] | None = None) -> Receipt:
     row = conn.execute(
         "SELECT entries.id, entries.challenge, entries.player, entries.verdict, entries.score, "
         "entries.verification_id, results.entry_id AS counted FROM entries LEFT JOIN results "
@@ -163,5 +171,5 @@ def _receipt(conn: sqlite3.Connection, entry_id: int, *, duplicate: bool) -> Rec
         row["verification_id"],
         duplicate,
         row["counted"] == row["id"],
-        entry_flags(conn, entry_id),
+        entry_flags(conn, entry_id) if flags is None else flags,
     )

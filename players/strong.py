@@ -54,6 +54,8 @@ MARGIN = 3.0
 DEAD_HAND = -150.0
 #: The value of a stuck hand that an Automa move may free (:func:`is_stuck_hand`).
 STUCK_HAND = -20.0
+#: A mean value below this (a defeat in most shuffles): a wait in vain is looked at after all.
+LOST = -500.0
 
 _ONLY_END = {"end"}
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)
@@ -68,7 +70,7 @@ def strong_action(state: GameState, rng):
         return valued[0][1]
     # A first sift without cards: greedy's value plus the value of the state the play leaves
     # (before any card it needs); plays that leave equal states are one candidate.
-    ranked, seen = [], set()
+    ranked, seen, vain = [], set(), None
     for i, (value, action) in enumerate(valued):
         after = state.copy()
         apply_legal(after, action)
@@ -77,6 +79,7 @@ def strong_action(state: GameState, rng):
             continue
         seen.add(key)
         if isinstance(action, EndPhase) and len(valued) > 1 and waits_in_vain(state):
+            vain = action  # looked at only if every play looks lost (below)
             continue
         prior = PRIOR * value
         if isinstance(action, EndPhase):
@@ -97,6 +100,15 @@ def strong_action(state: GameState, rng):
         for i, action in enumerate(candidates):
             totals[i] += _turn_value(world, action, rng)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    if vain is not None and totals[best] < SAMPLES * LOST:
+        # Every play looks like the end of the mission: waiting, even in vain, lives longer.
+        waiting = 0.0
+        for _ in range(SAMPLES):
+            world = state.copy()
+            _shuffle(world.draw_pile, rng)
+            waiting += _turn_value(world, vain, rng)
+        if waiting > totals[best]:
+            return vain
     # Greedy's own choice stands unless another play beats it clearly: eight shuffles are few,
     # and a play that differs in which card the Automa turns up next differs by chance.
     mine = greedy_action(state, rng)

@@ -115,6 +115,8 @@ def test_a_cell_and_facing_written_close_and_every_cross_for_destroyed():
     got = body("1 | 3H | | | | | 8C | C1S | 4 | 0 | × | ✗ | ✘ | ✖\n2 | | | | | | 2H | A10w, \n")
     assert got[3] == "state at C1 facing S alt 4 dmg 0 art x x x x"
     assert got[6] == "state at A10 facing W"
+    # the state line's own words in the cell ('F3 facing E' was E108 "one cell too many")
+    assert body("1 | 3H | | | | | 8C | at C1 facing S\n")[3] == "state at C1 facing S"
     assert body("turn 1\nstate art × ✕ X x\n")[1] == "state art x x x x"
 
 

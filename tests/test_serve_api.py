@@ -396,6 +396,8 @@ def test_the_same_plays_as_another_players_entry_are_flagged_with_evidence(clien
     [flag] = answer.json["flags"]
     assert flag["kind"] == "identical_play" and f"#{first}" in flag["evidence"] and "Ada" in flag["evidence"]
     assert answer.json["ranked"] is True  # a flag is evidence, never a disqualification
+    # the receipt's flags are the stored ones, time included
+    assert client.get(f"/api/entries/{answer.json['entry']}").json["flags"] == answer.json["flags"]
 
 
 def test_the_solvers_par_line_is_flagged(client, league_db):

@@ -119,6 +119,10 @@ def test_the_challenge_page_has_standings_window_policy_and_a_chart(client):
         "Ada" in page and "Bo" in page and "2100-01-01T00:00:00Z" in page and "best of all attempts" in page
     )
     assert '<svg class="chart"' in page and "<script" not in page
+    # the window as a person reads it (1 Jan 2000 was a Saturday; 36,525 days later, a Friday)
+    assert ('<time datetime="2000-01-01T00:00:00Z">Sat 1 Jan 2000 00:00</time> – '
+            '<time datetime="2100-01-01T00:00:00Z">Fri 1 Jan 2100 00:00</time> UTC') in page
+    assert ">score</text>" in page and ">players</text>" in page  # the chart's axes are named
     home = client.get("/").get_data(as_text=True)
     assert CODE in home and "sheet-a4.pdf" in home and "map.json" in home
     player = client.get("/players/Ada")

@@ -169,7 +169,8 @@ def test_daily_winnable_pack_says_winnable_with_the_par_on_its_map(tmp_path, mon
     found = solve_mission(mission_from_seed(record["seed"], record["difficulty"],
                                             len(record["ridges"])))
     assert record["winnable"] is True and record["par"] == found.best.score
-    assert f"winnable · par {found.best.score})" in result.output.splitlines()[0]
+    assert f"winnable · open-deck par {found.best.score} · blind benchmark " in result.output.splitlines()[0]
+    assert record["open_deck_par"] == found.best.score and record["blind_runs"] == 40
 
 
 def test_verify_par_shows_the_challenge_par_beside_the_score(tmp_path, monkeypatch):

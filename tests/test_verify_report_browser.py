@@ -69,3 +69,30 @@ def test_stepping_to_a_turn_shows_the_board_of_that_turn(page, tmp_path, turn):
     now = re.findall(r'<li id="log-1-line-(\d+)" data-turn="(\d+)" class="[^"]*now', dom)
     assert now and all(int(t) == turn for _, t in now)
     assert '<div class="stepper">' in dom or '<div class="stepper" hidden="">' not in dom
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (Debian package chromium)")
+@pytest.mark.parametrize("width, mobile", [(390, True), (1280, False)])
+def test_the_board_fits_a_phone_and_keeps_its_size_on_a_desk(page, width, mobile):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            tab = browser.new_page(viewport={"width": width, "height": 900}, is_mobile=mobile)
+            tab.goto(page.as_uri())
+            scroll_width = tab.evaluate("document.documentElement.scrollWidth")
+            board = tab.evaluate("(() => { const r = document.querySelector('.board svg')"
+                                 ".getBoundingClientRect();"
+                                 " return [r.left, r.right, r.width, r.height]; })()")
+            label = tab.evaluate("document.querySelector('.board svg text').getBoundingClientRect().height")
+        finally:
+            browser.close()
+    left, right, board_width, board_height = board
+    assert scroll_width <= width  # no sideways scroll
+    assert 0 <= left and right <= width and board_width == pytest.approx(board_height, abs=1)  # square
+    if mobile:
+        assert board_width >= width * 0.85  # the board takes the phone's width ...
+        assert label >= 9  # ... and its letters stay readable (12 px at full size, not 6)
+    else:
+        assert board_width == 660  # 11 cells of 60 px, as printed before

@@ -84,7 +84,7 @@ def big_folder(tmp_path_factory):
     """Enough logs that two workers are still busy when one is killed."""
     folder = tmp_path_factory.mktemp("many")
     logs = [g.by(f"P{k}") for k, g in enumerate(games(20))]
-    for k in range(3000):
+    for k in range(12000):  # still busy when the signal comes, on an idle machine too
         (folder / f"g{k:05d}.log").write_bytes(logs[k % len(logs)] + f"# copy {k}\n".encode())
     return folder
 

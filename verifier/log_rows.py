@@ -241,9 +241,12 @@ class RowReader:
 
 
 def _cell_then_facing(tokens: list[Token]) -> list[Token]:
-    """The 'at facing' cell's words, ``F3E`` written close read as ``F3 E``."""
+    """The 'at facing' cell's words, ``F3E`` written close read as ``F3 E``, the state line's
+    own words ``at`` and ``facing`` left out (``at F3 facing E``)."""
     out = []
     for t in tokens:
+        if t.text.lower() in ("at", "facing"):
+            continue
         glued = _CELL_AND_FACING.fullmatch(t.text)
         if glued:
             out += [Token(glued[1], t.column), Token(glued[2], t.column + len(glued[1]))]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, g, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -18,6 +19,7 @@ from werkzeug.routing import IntegerConverter
 from ..league.store import create_league, transaction
 from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
 from .db import close_connection, connection
+from .moments import time_element
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
 # 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
@@ -68,9 +70,11 @@ def create_app(
         JSON_SORT_KEYS=False,
     )
     app.json = LeagueJSON(app)
+    app.session_interface = KeptSessionSigner()
     app.config["SECRET_KEY"] = _session_secret(app)
     # every template is escaped: Flask's default escapes by file name, and ours end in .j2
     app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
+    app.add_template_filter(time_element, "moment")
     csrf.init_app(app)
     limiter.init_app(app)
     app.teardown_appcontext(close_connection)
@@ -122,6 +126,21 @@ class LeagueJSON(DefaultJSONProvider):
 
     sort_keys = False
     ensure_ascii = False
+
+
+class KeptSessionSigner(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, their signer built once per secret instead of on
+    every request (a request that has no cookie, as every API call, paid for it too)."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[tuple, object] | None = None
+
+    def get_signing_serializer(self, app: Flask):
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        kept = self._kept
+        if kept is None or kept[0] != keys:
+            kept = self._kept = (keys, super().get_signing_serializer(app))
+        return kept[1]
 
 
 class EntryNumber(IntegerConverter):

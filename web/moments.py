@@ -1,0 +1,36 @@
+"""Moments as a person reads them: the league stores UTC moments in ISO form
+(``2026-11-30T00:00:00Z``); pages print ``Mon 30 Nov 2026 00:00`` inside a ``<time>`` element
+that keeps the ISO form for machines."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from markupsafe import Markup, escape
+
+# English names whatever the server's locale (strftime's %a and %b follow the locale)
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def readable_moment(iso: str) -> str:
+    """``2026-11-30T00:00:00Z`` -> ``Mon 30 Nov 2026 00:00`` (seconds only when not zero); a
+    moment that does not read as ISO is returned as it is.
+
+    >>> readable_moment("2026-12-07T18:30:00Z")
+    'Mon 7 Dec 2026 18:30'
+    >>> readable_moment("2026-12-07T18:30:05Z")
+    'Mon 7 Dec 2026 18:30:05'
+    """
+    try:
+        moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    seconds = f":{moment.second:02d}" if moment.second else ""
+    return (f"{DAYS[moment.weekday()]} {moment.day} {MONTHS[moment.month - 1]} {moment.year} "
+            f"{moment.hour:02d}:{moment.minute:02d}{seconds}")
+
+
+def time_element(iso: str) -> Markup:
+    """The moment for a page: ``<time datetime="ISO">readable</time>``, escaped."""
+    return Markup('<time datetime="{}">{}</time>').format(escape(iso), readable_moment(iso))
