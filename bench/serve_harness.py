@@ -174,12 +174,15 @@ def burst(
     keys: dict[str, str],
     clients: int,
     stop_after: float | None = None,
+    kill_after: int | None = None,
 ) -> list[tuple[int, int, dict, float]]:
     """Submit ``jobs`` from ``clients`` threads; returns (job index, status, body, seconds)
     for every answer received. A connection that fails (the server killed) ends its client;
-    status 0 records a request with no answer."""
+    status 0 records a request with no answer. ``kill_after``: SIGKILL the server once that
+    many answers are in, so the kill lands inside the burst however fast the machine is."""
     results: list[tuple[int, int, dict, float]] = []
     lock = threading.Lock()
+    killed = False
     cursor = iter(range(len(jobs)))
     started = time.monotonic()
 
@@ -198,8 +201,12 @@ def burst(
                 with lock:
                     results.append((k, 0, {}, time.perf_counter() - t0))
                 break
+            nonlocal killed
             with lock:
                 results.append((k, status, body, time.perf_counter() - t0))
+                if kill_after is not None and not killed and len(results) >= kill_after:
+                    killed = True
+                    server.kill()
         conn.close()
 
     threads = [threading.Thread(target=client) for _ in range(clients)]

@@ -8,6 +8,7 @@ imported only when run, so ``bgrid map`` does not pay for loading WeasyPrint.
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 import sys
 
@@ -88,6 +89,13 @@ class BGridGroup(click.Group):
         except click.Abort:
             click.echo("Aborted.", err=True)
             code = 130
+            workers = sys.modules.get(f"{__package__}.workers")  # loaded only by a --jobs run
+            if workers is not None and workers.abandoned and standalone_mode:
+                # the workers are ended and every file closed or removed while unwinding; only
+                # the executor's exit-time join is left, and it may never return (bgrid.workers)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
         except BrokenPipeError:
             code = 1
         except OSError as exc:  # the last net under a file the commands could not read or write

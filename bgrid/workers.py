@@ -29,6 +29,11 @@ from .rules.errors import BGridError
 
 JOIN_SECONDS = 5  # how long a terminated worker is waited for before it is killed
 
+# True once a run was interrupted with a pool open: its workers are gone, but the executor's
+# manager thread, which the interpreter joins at exit, may wait on a lock the signal left held.
+# The command line then ends the process without those exit handlers (bgrid.cli).
+abandoned = False
+
 
 def available_cores() -> int:
     """The cores this process may run on."""
@@ -66,14 +71,17 @@ def _quiet_broken_pool_race(pool: ProcessPoolExecutor) -> None:
     threading.excepthook = hook
 
 
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate every worker of ``pool`` now and reap them (SIGKILL after JOIN_SECONDS)."""
+def _end_workers(pool: ProcessPoolExecutor, *, shut_down: bool = True) -> None:
+    """Terminate every worker of ``pool`` now and reap them (SIGKILL after JOIN_SECONDS).
+    ``shut_down=False`` leaves the pool's own shutdown out: a signal may have struck inside
+    the executor while it held one of its locks, and its shutdown would wait on it forever."""
     _quiet_broken_pool_race(pool)
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    if shut_down:
+        pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
             process.join(JOIN_SECONDS)
@@ -97,6 +105,8 @@ def worker_pool(jobs: int, doing: str) -> Iterator[ProcessPoolExecutor]:
         raise BGridError(f"a process {doing} died before it answered (killed, or out of memory); "
                          "run again, or with --jobs 1") from None
     except BaseException:
-        _end_workers(pool)
+        global abandoned
+        abandoned = True
+        _end_workers(pool, shut_down=False)
         raise
     pool.shutdown(wait=True)
