@@ -11,7 +11,7 @@ finished log.
     nice -n 10 .venv/bin/python bench/bench_companion.py            # seeds 1-20
     nice -n 10 .venv/bin/python bench/bench_companion.py --seeds 3  # a quick look
 
-Measured (2026-12-01, state lines with the artillery check): 40/40 valid with the companion's
+Figures (seeds 1-20, state lines checking the artillery): 40/40 valid with the companion's
 score, no refusal, the piped log byte for byte the in-process one; keys / log characters 0.120
 (challenge 0.075, own deck 0.170); keys / play statements alone 0.377 (0.255, 0.489).
 """

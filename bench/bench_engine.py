@@ -8,6 +8,11 @@ The aim is 2,000 complete random missions per second. ``--profile`` prints where
 goes (cProfile).
 The warm runs replay the cold pass's games, so every movement cache hits: compare a change
 against the old code interleaved (old, new, old, new …) and by medians, the machine is shared.
+
+Figures (defaults, CPU medians of 5 runs, the shared 2-core machine): random missions 2,780 a
+second on the player's own deck (1,840 cold) and 2,410 on the challenge deck, 1.39x the aim;
+198,000 ``legal_actions`` calls a second (30 actions listed a call); 760,000 state copies a
+second.
 """
 
 from __future__ import annotations

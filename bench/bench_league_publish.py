@@ -10,7 +10,11 @@ each its own log) is submitted once (not timed). Then, ``--rounds`` times each, 
    jobs) and by wall clock; target at least 100 a second;
 2. a republish of the unchanged site: how many reports it writes (target 0) and its time;
 3. a republish after a tenth of the reports were replaced by a report of an older format
-   (what bgrid c92c520 wrote): how many it writes (target: that tenth, no more).
+   (``OLD_REPORT``): how many it writes (target: that tenth, no more).
+
+Figures (2,000 entries, a loaded 2-core machine): the first publish 156 reports a second of
+CPU (26 of wall clock); a republish of the unchanged site writes 0 in 0.06 s of CPU; with a
+tenth of the reports stale, 200 of 200 rewritten.
 """
 
 from __future__ import annotations

@@ -12,9 +12,12 @@ builds maps for a fresh block of seeds, and the median of the runs is reported.
 The first run also warms the ridge cache (``board.ridge_cells``, at most 100×100 pairs); its
 rate is printed apart as "cold" and the median is over all runs.
 
-To measure an older version side by side, put its ``rules/`` under ``DIR/bgrid/rules`` (with
-an empty ``DIR/bgrid/__init__.py``) and run with ``PYTHONPATH=DIR``: a path entry wins over
-the editable install. Run both under ``taskset -c 0`` for one core.
+To measure an older version side by side, put its ``rules/`` and ``challenges/`` under
+``DIR/bgrid/`` (with an empty ``DIR/bgrid/__init__.py``) and run with ``PYTHONPATH=DIR``: a
+path entry wins over the editable install. Run both under ``taskset -c 0`` for one core.
+
+Figures (defaults, wall clock, the shared 2-core machine at a load average of about 3): a
+median of 4,820 maps a second (3,870 cold), 0.96 of the target (the test suite ran beside it).
 """
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ and prints the distribution of the number of turns (the last turn counted is the
 which the mission ended). The sheet prints turn rows up to the deck's bound
 (:func:`bgrid.generator.sheet.log_rows_needed`), which must not be below the 99.9th
 percentile measured here.
+
+Figures (``--games 150``: 14,400 missions, random and greedy, four maps, easy/normal/ace, 1
+and 4 ridges, both decks): median 14 turns, 90th percentile 85, 99th 95, 99.9th 98, longest
+98, within the 101 rows the sheet prints.
 """
 
 from __future__ import annotations

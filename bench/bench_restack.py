@@ -29,6 +29,11 @@ Procedures:
   no flip); order each pile of at most ten by binary insertion on the corner numbers.
 
 Prints the mean counts per card over all discards, and the median pile size.
+
+Figures (``--games 150``: 142 first exhaustions of 600 missions, median 49 cards), per card
+as lookups / row reads / flips / comparisons: before, real deck 5.31 / 0 / 0 / 4.31; before,
+printed deck 0 / 0 / 1.00 / 4.31; after, real deck 1.00 / 1.09 / 0 / 0; after, printed deck
+0 / 0 / 0 / 2.03 (the table is in the README's restack section).
 """
 
 from __future__ import annotations

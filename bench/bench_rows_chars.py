@@ -1,4 +1,4 @@
-"""Characters typed: the row form of the log body against the statement form (issue 20).
+"""Characters typed: the row form of the log body against the statement form (goal: at most one half).
 
     .venv/bin/python bench/bench_rows_chars.py [--missions 200]
 
@@ -20,7 +20,7 @@ ways:
   verbs and the art cells included, which the typed log did not check).
 
 Reports per set the total characters both ways and the ratio (goal: at most one half), and
-the median ratio per log. Measured (200 missions): corpus 0.56 (median 0.53); simulated,
+the median ratio per log. Figures (200 missions): corpus 0.56 (median 0.53); simulated,
 no state checks 0.55 (0.52); simulated, a state check a turn 0.36 (0.38); the hand-played
 mission 0.42 printed with --rows, 0.87 as pencilled (docs/log-format.md has the table).
 """

@@ -1,4 +1,4 @@
-"""The row form against the statement form on many simulated missions (issue 20).
+"""The row form against the statement form on many simulated missions: same verdicts.
 
     nice -n 10 .venv/bin/python bench/bench_rows_equivalence.py [--missions 2000] [--start 0]
 
@@ -10,7 +10,7 @@ LOG --rows`` prints it and verified again, and the simulator's own row-form log 
 cause and score, and the printed rows keep the verification id (the same statements). Prints
 the counts and every mission that disagrees; exit status 1 if any does.
 
-Measured: 2,000 of 2,000 missions agree, every statement-form log valid (1,000 on the
+Figures: 2,000 of 2,000 missions agree, every statement-form log valid (1,000 on the
 challenge deck, 1,000 on the own deck); 32 s of CPU on a shared 2-core machine.
 """
 

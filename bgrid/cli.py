@@ -14,7 +14,7 @@ import sys
 import click
 
 from .rules.errors import BGridError
-from .verifier.safe_text import one_line
+from .safeio.safe_text import one_line
 
 # name -> (module, attribute, one-line help shown in `bgrid --help`)
 COMMANDS = {

@@ -94,8 +94,8 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
     if with_pack:
         from .challenges.mission import mission_from_spec
         from .generator.pack import write_pack
-        from .generator.safe_output import make_folder
-        from .verifier.safe_text import display_name
+        from .safeio.safe_output import make_folder
+        from .safeio.safe_text import display_name
 
         make_folder(Path(out), "the --out folder")
         for path in write_pack(mission_from_spec(spec), paper, Path(out), par=par, blind=blind):

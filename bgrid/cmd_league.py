@@ -25,7 +25,7 @@ from .options import Utf8Text, WholeNumber
 from .players.blind import BLIND_RUNS
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
-from .verifier.safe_text import display_name, one_line, printable_lines, terminal_text
+from .safeio.safe_text import display_name, one_line, printable_lines, terminal_text
 
 DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
@@ -97,7 +97,7 @@ def init_command(league, key_file):
     """
     if not league.strip():
         raise click.BadParameter("needs a file name, e.g. week49.db", param_hint="LEAGUE.db")
-    from .generator.safe_output import check_target
+    from .safeio.safe_output import check_target
 
     if key_file is not None:  # before any work: a bad key file name is the one line of output
         if Path(key_file).exists():
@@ -382,7 +382,7 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
         raise click.UsageError("give one of --json, --csv and --html")
     page = None
     if html is not None:  # before any work: a bad page name is the one line of output
-        from .generator.safe_output import check_target, refuse_input_as_output
+        from .safeio.safe_output import check_target, refuse_input_as_output
 
         page = check_target(html, "the standings page", [league])
         refuse_input_as_output(page.parent / reports_folder_name(page), "the replay reports folder", [league])

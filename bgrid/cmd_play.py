@@ -17,7 +17,7 @@ import click
 
 from .companion import Offer, Reply, Session, refusal_text
 from .companion.board_text import LEGEND, board_lines, side_lines, status_text
-from .generator.safe_output import check_target, write_atomic
+from .safeio.safe_output import check_target, write_atomic
 from .header_options import read_named_log
 from .options import mission_options, pick_mission
 from .rules.errors import BGridError

@@ -1,6 +1,6 @@
 """``bgrid sheet``, ``bgrid deck`` and ``bgrid pack``: the printables.
 
-Every file is written whole or not at all (``generator.safe_output``), a pack folder too;
+Every file is written whole or not at all (``safeio.safe_output``), a pack folder too;
 errors (a bad --out, a bad paper, a bad offset, a symlink or FIFO as the output) are one
 line and exit status 2.
 """
@@ -14,7 +14,7 @@ import click
 from .generator.paper import PAPERS
 from .header_options import header_options, pick_source
 from .options import DEFAULT_OUT, WholeNumber, mission_options, pick_mission
-from .verifier.safe_text import display_name
+from .safeio.safe_text import display_name
 
 
 
@@ -98,7 +98,7 @@ def _deck_settings(low_ink: bool, gutter_fold: bool, duplex_offset: str) -> dict
 def _target(out: Path, default_name: str, header: Path | None = None) -> Path:
     """``--out`` as the PDF's path: a ``.pdf`` name as given, else a folder for the default
     name; never the ``--header`` log it was made from."""
-    from .generator.safe_output import check_target, make_folder
+    from .safeio.safe_output import check_target, make_folder
 
     inputs = [header] if header is not None else []
     if out.suffix.lower() == ".pdf":
@@ -109,7 +109,7 @@ def _target(out: Path, default_name: str, header: Path | None = None) -> Path:
 
 def _write(path: Path, pdf: bytes, png: bool) -> None:
     from .generator.preview import page_previews
-    from .generator.safe_output import write_atomic
+    from .safeio.safe_output import write_atomic
 
     pages = page_previews(path, pdf) if png else {}
     write_atomic(path, pdf)
@@ -225,7 +225,7 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
       bgrid pack --seed 1944 --winnable
       bgrid pack --seed 1944 --rate 200
     """
-    from .generator.safe_output import make_folder
+    from .safeio.safe_output import make_folder
 
     settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
     source = pick_source(seed, code, difficulty, ridges, header, blank)

@@ -77,7 +77,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         # written in batches (one sync a batch, not an fsync a log: 13 min of wall time for
         # 100 s of CPU), each log whole under its real name or absent; an interrupted run
         # keeps the batches it finished
-        from .generator.safe_output import write_batch
+        from .safeio.safe_output import write_batch
         from .players.simulated_logs import simulated_logs
 
         prepare_log_folder(write_logs, force)
@@ -146,7 +146,7 @@ def prepare_log_folder(folder: str, force: bool) -> None:
     folder would be verified as one batch. With ``force`` an earlier run's logs are removed.
 
     Raises :class:`BGridError` (exit status 2) naming the folder and the reason."""
-    from .generator.safe_output import make_folder
+    from .safeio.safe_output import make_folder
 
     if not folder.strip():
         raise BGridError("--write-logs needs a folder name, e.g. --write-logs logs/")

@@ -71,7 +71,7 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
             raise click.UsageError(f"{flag} goes with --write-log")
     mission = _mission(seed, code, difficulty, ridges, header_file)
     if write_log_file is not None:  # before the search: it may run for minutes
-        from .generator.safe_output import check_target, refuse_inputs_as_outputs
+        from .safeio.safe_output import check_target, refuse_inputs_as_outputs
 
         check_target(write_log_file, "--write-log")
         refuse_inputs_as_outputs({"--write-log": write_log_file}, [header_file] if header_file else [])
@@ -173,6 +173,6 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
 
 
 def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
-    from .generator.safe_output import write_atomic
+    from .safeio.safe_output import write_atomic
 
     write_atomic(path, solution_log(mission, line, state_lines, rows), "--write-log")

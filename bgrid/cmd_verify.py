@@ -6,7 +6,7 @@ a folder of any size runs in the same memory. Folders are read defensively: they
 strangers. Symlinks inside a folder are not followed, FIFOs and devices are never opened,
 and every entry that matches the pattern is either verified or listed as skipped with its
 reason (``verifier.log_inputs``); names and log text are shown through
-``verifier.safe_text``.
+``safeio.safe_text``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import click
 
-from .generator.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
+from .safeio.safe_output import check_target, is_same_file, open_atomic, refuse_inputs_as_outputs
 from .verifier.json_text import indented_json
 from .verifier.log_inputs import Input, Unreadable, list_inputs, read_input
 from .options import WholeNumber
 from .workers import available_cores
-from .verifier.safe_text import display_name, one_line, printable_lines
+from .safeio.safe_text import display_name, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID
 from .verifier.verify import Verifier, row_form
@@ -202,7 +202,7 @@ def _verify_one(item: Input, as_json: bool, html: str | None, options: Options) 
             _echo(f"  par: {par} (bgrid solve, portfolio v{_portfolio()})" if par is not None else
                   "  par: none (a challenge log only: a seed, setup or map has no known deck)")
     if html is not None:
-        from .generator.safe_output import write_atomic
+        from .safeio.safe_output import write_atomic
         from .verifier.report_html import render_report
 
         write_atomic(html, render_report([verdict]), "the report")

@@ -20,8 +20,9 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from .rules.errors import BGridError
@@ -48,8 +49,26 @@ def _worker_start() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _quiet_broken_pool_race(pool: ProcessPoolExecutor) -> None:
+    """Keep the pool's manager thread from printing a traceback as the run ends. Python 3.11's
+    manager marks every pending future broken once its workers are gone, and raises
+    InvalidStateError on a future that the unwinding caller (``Executor.map`` closing) has
+    cancelled meanwhile: a race inside concurrent.futures, harmless here, since the run is
+    ending and no one waits for those futures."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.thread is manager and isinstance(args.exc_value, InvalidStateError):
+            return
+        previous(args)
+
+    threading.excepthook = hook
+
+
 def _end_workers(pool: ProcessPoolExecutor) -> None:
     """Terminate every worker of ``pool`` now and reap them (SIGKILL after JOIN_SECONDS)."""
+    _quiet_broken_pool_race(pool)
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(Exception):

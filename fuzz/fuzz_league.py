@@ -47,7 +47,7 @@ else:
      report_html, verify_log) = _imports()
 
 SEEDS = Path(__file__).resolve().parents[1] / "tests" / "logs"
-# what no terminal, JSON or CSV output may hold raw (verifier.safe_text escapes them)
+# what no terminal, JSON or CSV output may hold raw (safeio.safe_text escapes them)
 RAW_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
                           "\u061c\u200b\u200e\u200f\u2028\u2029\ufeff]")
 RAW_PAGE = re.compile("[\u202a-\u202e\u2066-\u2069\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")

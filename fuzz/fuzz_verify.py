@@ -25,7 +25,7 @@ import atheris
 
 with atheris.instrument_imports(include=["bgrid"]):  # ours only: instrumenting jinja2 too costs 10x
     from bgrid.verifier.report_index import FolderIndex
-    from bgrid.verifier.safe_text import printable_lines
+    from bgrid.safeio.safe_text import printable_lines
     from bgrid.verifier.verify import verify_log
 
 SEEDS = Path(__file__).resolve().parents[1] / "tests" / "logs"

@@ -14,8 +14,8 @@ from ..players.blind import BlindBenchmark
 from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
 from .map_text import mission_json
-from . import safe_output
-from .safe_output import OutputError, is_same_file
+from ..safeio import safe_output
+from ..safeio.safe_output import OutputError, is_same_file
 from .sheet import render_sheet, sheet_name
 
 

@@ -70,7 +70,7 @@ def write_readme_previews(folder) -> list:
     from ..challenges.mission import mission_from_seed
     from ..rules.ruleset import load_ruleset
     from .deck_pdf import render_deck
-    from .safe_output import write_atomic
+    from ..safeio.safe_output import write_atomic
     from .sheet import render_sheet
 
     mission = mission_from_seed(1944)

@@ -9,7 +9,7 @@ import json
 import sqlite3
 import zipfile
 
-from ..verifier.safe_text import terminal_text
+from ..safeio.safe_text import terminal_text
 from .admin import audit_log
 
 ENTRY_COLUMNS = (

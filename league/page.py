@@ -2,7 +2,7 @@
 
 The page is one self-contained HTML file (no scripts, no network, every text autoescaped;
 player names, whatever a log's ``player:`` line says, are also isolated in ``<bdi>``), readable
-on a phone. Every page goes through one cleaning, :func:`~bgrid.verifier.safe_text.html_text`
+on a phone. Every page goes through one cleaning, :func:`~bgrid.safeio.safe_text.html_text`
 (inside the renderers), so a bidi override or a control character in a name, a title or a log
 cannot reorder or spoof what a browser shows.
 
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from ..generator.safe_output import OutputError, check_target, write_batch
+from ..safeio.safe_output import OutputError, check_target, write_batch
 from ..verifier.report_html import page_environment, render_report
-from ..verifier.safe_text import html_text
+from ..safeio.safe_text import html_text
 from ..verifier.verify import Verifier
 from .standings import Standings, par_source
 from .store import find_entry

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-LIBRARY = ("players", "challenges", "generator", "verifier", "league")
+LIBRARY = ("players", "challenges", "generator", "verifier", "league", "safeio")
+SHARED_IO = "safeio"  # the I/O helpers every other package uses: they may lean on the game model only
 CLI_FOLDER = "bgrid"
 
 
@@ -47,6 +48,12 @@ def top(module: str) -> str:
 
 def test_the_game_model_imports_nothing_outside_itself():
     outside = [(f, m) for f, m, _ in imports("rules") if m.startswith("bgrid") and top(m) != "rules"]
+    assert not outside
+
+
+def test_the_shared_io_helpers_import_only_the_game_model():
+    outside = [(f, m) for f, m, _ in imports(SHARED_IO)
+               if m.startswith("bgrid") and top(m) not in (SHARED_IO, "rules")]
     assert not outside
 
 

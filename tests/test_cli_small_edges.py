@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.options import Seconds
-from bgrid.verifier.safe_text import one_line
+from bgrid.safeio.safe_text import one_line
 
 
 def run(*args):

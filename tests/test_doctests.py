@@ -1,5 +1,6 @@
-"""Every doctest in the game model, the players, the challenges, the generator, the verifier and
-the league runs and passes (style guide: doctests on notation helpers run under pytest)."""
+"""Every doctest in the game model, the players, the challenges, the generator, the verifier,
+the league and the shared I/O helpers runs and passes (style guide: doctests on notation
+helpers run under pytest)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ import bgrid.generator
 import bgrid.league
 import bgrid.players
 import bgrid.rules
+import bgrid.safeio
 import bgrid.verifier
 
 
 def _modules():
     for package in (bgrid.rules, bgrid.players, bgrid.challenges, bgrid.generator, bgrid.verifier,
-                    bgrid.league):
+                    bgrid.league, bgrid.safeio):
         yield package.__name__
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             yield info.name
@@ -36,6 +38,7 @@ def test_the_foundation_modules_are_found():
     assert "bgrid.players.playout" in MODULES
     assert "bgrid.generator.map_text" in MODULES
     assert "bgrid.verifier.log_parser" in MODULES and "bgrid.league.store" in MODULES
+    assert "bgrid.safeio.safe_text" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,6 +1,6 @@
 """No output option of any command replaces a file the run reads or a database needs.
 
-One guard (``generator.safe_output.refuse_input_as_output``) answers "is this output also an
+One guard (``safeio.safe_output.refuse_input_as_output``) answers "is this output also an
 input?" for every command. The matrix below puts every output option next to the league's
 database, its companion files (SQLite's write-ahead log ``-wal``, shared memory ``-shm`` and
 rollback journal ``-journal``) and the file standard input reads; each run must be refused

@@ -1,5 +1,5 @@
 """Outputs are written whole or not at all, never over an input, a symlink, a FIFO or a device,
-and no temporary file survives a failure or an interrupt (generator/safe_output.py and the
+and no temporary file survives a failure or an interrupt (safeio/safe_output.py and the
 commands that write: verify --html, simulate --write-logs, sheet/deck/pack)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.generator import safe_output
-from bgrid.generator.safe_output import OutputError, write_atomic
+from bgrid.safeio import safe_output
+from bgrid.safeio.safe_output import OutputError, write_atomic
 
 LOG = "bgrid-log: 1\nseed: 1944\n\nturn 1\nenter 7H\n"
 
@@ -242,7 +242,7 @@ def test_solve_refuses_to_write_its_line_over_the_header_log(tmp_path):
 def test_a_batch_write_interrupted_keeps_whole_batches_and_no_temporary(tmp_path):
     """write_batch (simulate --write-logs, the league's reports): one sync a batch instead of
     an fsync a file; an interruption keeps the finished batches, whole, and nothing else."""
-    from bgrid.generator.safe_output import write_batch
+    from bgrid.safeio.safe_output import write_batch
 
     def logs():
         for k in range(7):

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.verifier.safe_text import terminal_text
+from bgrid.safeio.safe_text import terminal_text
 from bgrid.verifier.verify import verify_log
 from league_logs import games, write_logs
 

@@ -140,3 +140,29 @@ def test_no_more_workers_than_cores_and_tasks():
     assert worker_count(1024) == cores
     assert worker_count(256, tasks=3) == min(3, cores)
     assert worker_count(1) == 1
+
+
+def test_the_pool_managers_cancelled_future_race_prints_no_traceback():
+    """Seen in CI: Ctrl-C during ``verify DIR --jobs 2`` exited 130 but printed "Exception in
+    thread Thread-1: Traceback … InvalidStateError: CANCELLED" from concurrent.futures' manager
+    thread, which marks a future broken that the unwinding ``map`` had just cancelled."""
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    from bgrid.workers import _quiet_broken_pool_race, worker_pool
+
+    reported = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: reported.append(args.thread)  # stands for the printing hook
+    try:
+        with worker_pool(1, "testing") as pool:
+            assert pool.submit(abs, -3).result() == 3
+            _quiet_broken_pool_race(pool)
+            manager = pool._executor_manager_thread
+            other = threading.Thread(target=lambda: None)
+            for thread in (manager, other):
+                exc = InvalidStateError("CANCELLED: <Future state=cancelled>")
+                threading.excepthook(threading.ExceptHookArgs((type(exc), exc, None, thread)))
+    finally:
+        threading.excepthook = previous
+    assert reported == [other]  # the manager's race is silenced, any other thread's error is not

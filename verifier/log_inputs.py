@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 
 from .log_lexer import MAX_BYTES
-from .safe_text import display_name
+from ..safeio.safe_text import display_name
 
 LOG_SUFFIXES = (".log", ".txt")
 

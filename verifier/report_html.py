@@ -22,7 +22,7 @@ import jinja2
 from ..rules.board import COLUMN_LETTERS, FORWARD, SIZE
 from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, Moved, Suppressed,
                             TurnStarted)
-from .safe_text import html_text
+from ..safeio.safe_text import html_text
 from .verdict import Verdict
 
 CELL = 60  # pixels per cell: the board is 660 px wide
@@ -265,7 +265,7 @@ def log_view(verdict: Verdict) -> list[dict]:
 def page_environment() -> jinja2.Environment:
     """The templates of every page bgrid writes, each compiled once per process (compiling
     the report's template cost ten times its rendering, 0.19 s a report). ``untrusted``
-    marks text from a log or a file name (:func:`~bgrid.verifier.safe_text.html_text`)."""
+    marks text from a log or a file name (:func:`~bgrid.safeio.safe_text.html_text`)."""
     folder = resources.files("bgrid.templates")
     env = jinja2.Environment(loader=jinja2.FunctionLoader(
         lambda name: (folder.joinpath(name).read_text(encoding="utf-8"), None, lambda: True)),

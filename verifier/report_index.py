@@ -16,7 +16,7 @@ from typing import IO
 
 
 from .report_html import page_environment
-from .safe_text import html_text
+from ..safeio.safe_text import html_text
 from .verdict import Verdict
 
 TEMPLATE = "report_index.html.j2"
