@@ -28,7 +28,7 @@ so it is a floor on the work. The aim is the whole ``verify --json`` process at 
 
 Figures (a shared 2-core machine, CPU medians; absolute figures swing by ±15% with the load,
 ratios less): in process, about 1,100-1,300 logs/s a core for many missions and 1,600-1,900
-for runs of one challenge; per log about 150 us parsing, 100 us building a mission not
+for runs of one challenge; per log about 150 us parsing, 60 us building a mission not
 remembered, 25 us the verification id and 450-600 us the replay. Whole process, 2,000
 logs: 3.8 s with ``--jobs 1`` (521 logs/s a core, 0.20 s of it start-up), 1.36x the
 yardstick's CPU time where the aim is 0.5x; the notes and the damage ledger add about a

@@ -99,18 +99,40 @@ class MissionError(BGridError):
 @dataclass(frozen=True)
 class Mission:
     """``difficulty`` is None only for a blank mission on which the player picks it at the
-    table; ``game_map`` is None only for a blank mission. ``deck`` and ``reshuffle`` are the
-    challenge deck, top first (R25), and each position's reshuffle number (R26), for a
-    seeded mission; ``setup`` its setup draws ``{"ridges": [[Card]], "bunkers": [Card],
-    "artillery": [Card]}`` in draw order."""
+    table; ``game_map`` is None only for a blank mission. ``given_deck`` and
+    ``given_reshuffle``: a deck order the builder names outright (a hand-built challenge, a
+    map played on a seed's deck); :attr:`deck` and :attr:`reshuffle` read them, or for a
+    seeded mission without them the seed's own. ``setup``: a seeded mission's setup draws
+    ``{"ridges": [[Card]], "bunkers": [Card], "artillery": [Card]}`` in draw order."""
 
     origin: Origin
     ruleset: Ruleset
     difficulty: str | None
     game_map: GameMap | None
-    deck: tuple[Card, ...] | None = None
-    reshuffle: tuple[int, ...] | None = None
+    given_deck: tuple[Card, ...] | None = None
+    given_reshuffle: tuple[int, ...] | None = None
     setup: dict | None = None
+
+    @cached_property  # on first use: a verifier reading a seed log never deals its deck
+    def _deck_order(self) -> tuple[tuple[Card, ...], tuple[int, ...]] | None:
+        if self.given_deck is not None and self.given_reshuffle is not None:
+            return self.given_deck, self.given_reshuffle
+        origin = self.origin
+        if not isinstance(origin, (ChallengeOrigin, SeedOrigin)):
+            return None
+        return seeded_deck_order(origin.spec)
+
+    @property
+    def deck(self) -> tuple[Card, ...] | None:
+        """The challenge deck, top first (R25); None without a known deck order."""
+        order = self._deck_order
+        return None if order is None else order[0]
+
+    @property
+    def reshuffle(self) -> tuple[int, ...] | None:
+        """Each deck position's reshuffle number (R26); None without a known deck order."""
+        order = self._deck_order
+        return None if order is None else order[1]
 
     @property
     def spec(self) -> ChallengeSpec:
@@ -159,9 +181,10 @@ class Mission:
     def challenge_deck(self) -> tuple[tuple[Card, ...], tuple[int, ...]]:
         """The challenge deck, top first (R25), and each position's reshuffle number (R26).
         Raises :class:`BGridError` for a mission with no known deck order."""
-        if self.deck is None or self.reshuffle is None:
+        order = self._deck_order
+        if order is None:
             raise BGridError(f"a mission from {self.origin.kind} has no challenge deck")
-        return self.deck, self.reshuffle
+        return order
 
     def as_challenge(self) -> Mission:
         """A seeded mission named by its challenge code (a log of its challenge deck)."""
@@ -231,16 +254,22 @@ def validate_spec(ruleset: Ruleset, difficulty: str | None, ridges: int | None, 
 
 
 def _seeded(spec: ChallengeSpec, origin: ChallengeOrigin | SeedOrigin, rs: Ruleset | None = None) -> Mission:
-    """The seeded mission: two setup draws (R5), the map (R1–R3), the play deck (R25) and
-    the reshuffle numbers (R26), each from its own seeded stream (``challenges.seeding``).
-    ``rs``: the ruleset ``spec`` names, when the caller holds it already."""
+    """The seeded mission: two setup draws (R5) and the map (R1–R3), each from its own
+    seeded stream (``challenges.seeding``); its deck order is dealt on first use
+    (:func:`seeded_deck_order`). ``rs``: the ruleset ``spec`` names, when the caller holds
+    it already."""
     rs = load_ruleset(spec.ruleset) if rs is None else rs
     ridge_draw = shuffled_deck(rs.name, "ridge-draw", spec.seed)
     target_draw = shuffled_deck(rs.name, "target-draw", spec.seed)
     game_map, record = build_map(ridge_draw, target_draw, spec.ridges)
-    deck = tuple(shuffled_deck(rs.name, "play-deck", spec.seed))
-    numbers = jokers_adjacent(reshuffle_numbers(rs.name, spec.seed), deck)
-    return Mission(origin, rs, spec.difficulty, game_map, deck, tuple(numbers), record)
+    return Mission(origin, rs, spec.difficulty, game_map, setup=record)
+
+
+def seeded_deck_order(spec: ChallengeSpec) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The play deck of ``spec``'s seed, top first (R25), and each position's reshuffle
+    number (R26), from their own seeded streams."""
+    deck = tuple(shuffled_deck(spec.ruleset, "play-deck", spec.seed))
+    return deck, tuple(jokers_adjacent(reshuffle_numbers(spec.ruleset, spec.seed), deck))
 
 
 def mission_from_spec(spec: ChallengeSpec) -> Mission:

@@ -38,6 +38,7 @@ _PLAY_NOUNS = {Play.MOVE: "a movement card", Play.ALTITUDE: "an altitude card", 
                Play.BOMB: "a bomb card", Play.THROTTLE: "a throttle card",
                Play.RESUPPLY: "a resupply card", Play.WILD: "a Joker"}
 _RANK_KEYS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # by rank
+_RANK_NAMES = ("Joker", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,15 @@ class Ruleset:
         else:
             listed = "".join(names)
         return f"{_PLAY_NOUNS[play]} {listed}".rstrip()
+
+    def rank_names(self, *plays: Play) -> str:
+        """How a sentence names the cards of ``plays`` by rank, in the order given: ``King or
+        Joker`` for (resupply, wild) in standard-1, ``Queen, King or Joker`` if a variant's
+        Queen resupplies too."""
+        names = [_RANK_NAMES[r] for play in plays for r in self.ranks_of(play)]
+        if len(names) < 2:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} or {names[-1]}"
 
     def aid_ranks(self, play: Play, *, points: int | None = None, precise: bool | None = None) -> str:
         """The ranks of ``play`` as the player aid prints them: ``2–5``, ``7 8``, ``10 J``;

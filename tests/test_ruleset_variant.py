@@ -25,7 +25,7 @@ from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Damage
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.ruleset import Play, load_ruleset, parse_ruleset
-from bgrid.rules.state import Phase
+from bgrid.rules.state import CardPurpose, Phase
 from bgrid.verifier.log_parser import parse_log
 from bgrid.challenges.mission import MapOrigin, Mission
 from bgrid.challenges.seeding import stream
@@ -34,6 +34,7 @@ from bgrid.players.playout import play_out, replay
 from bgrid.players.solver import Member, hand_tables, solve_mission
 from bgrid.rules.log_writer import write_log
 from bgrid.verifier.ledger import damage_entries
+from bgrid.verifier.explain import card_noun
 from bgrid.verifier.messages import LogError
 from bgrid.verifier.narrative import explain
 from bgrid.verifier.replay import Replay
@@ -159,10 +160,10 @@ def variant_mission() -> Mission:
     return Mission(MapOrigin(), VARIANT, "normal", SEEDED.game_map, SEEDED.deck, SEEDED.reshuffle)
 
 
-def variant_logs(count: int):
+def variant_logs(count: int, ruleset=VARIANT):
     """Random games of the variant on the player's own deck, written as logs: (log text,
     the engine's final state)."""
-    mission = variant_mission()
+    mission = dataclasses.replace(variant_mission(), ruleset=ruleset)
     for k in range(count):
         rng = stream("standard-1", f"variant-{k}", 1)
         trace: list = []
@@ -239,6 +240,40 @@ def test_explain_tells_the_variant_damage_and_actions():
     assert fired and all("(2 damage at most, R18)" in line for line in fired)
     ended = [line for line in told if "actions and no King or Joker left" in line]
     assert ended and all("three actions" in line for line in ended)
+
+
+# The variant with the Queen and the King swapped: the Queen resupplies (R29), the King
+# changes the altitude by 2.
+QUEEN_RESUPPLIES = dataclasses.replace(VARIANT, name="queen-resupply-1", card_kinds=tuple(
+    dataclasses.replace(VARIANT.card_kinds[25 - k.rank], rank=k.rank) if k.rank in (12, 13) else k
+    for k in VARIANT.card_kinds))
+
+
+def test_messages_name_the_ranks_of_the_variants_card_table():
+    assert load_ruleset().rank_names(Play.RESUPPLY, Play.WILD) == "King or Joker"
+    assert QUEEN_RESUPPLIES.rank_names(Play.RESUPPLY, Play.WILD) == "Queen or Joker"
+    verifier = Verifier(rulesets={"queen-resupply-1": QUEEN_RESUPPLIES})
+    told, refused = [], []
+    for text, _ in variant_logs(6, QUEEN_RESUPPLIES):
+        verdict = verifier.verify(text, history=True)
+        assert verdict.verdict == "valid", verdict.errors
+        told += explain(verdict)
+        # a card drawn where the Automa card is due: the replay says why the phase ended
+        lines = text.splitlines()
+        automa = [i for i, line in enumerate(lines) if line.startswith("automa ")]
+        for i in automa:
+            slipped = verifier.verify("\n".join(lines[:i] + ["draw 2H"] + lines[i:]) + "\n")
+            refused += [e.message for e in slipped.errors if e.code == "E202"]
+    ended = [line for line in told if "three actions and no" in line]
+    assert ended and all("no Queen or Joker left" in line for line in ended)
+    assert any("three actions were played and no Queen or Joker is left to play (R6)" in m
+               for m in refused)
+    assert not any("King" in line for line in told + refused)
+
+
+def test_the_resupply_card_is_named_by_its_rank_in_the_ruleset():
+    assert card_noun(CardPurpose.RESUPPLY, load_ruleset()) == "King's replacement card"
+    assert card_noun(CardPurpose.RESUPPLY, QUEEN_RESUPPLIES) == "Queen's replacement card"
 
 
 def test_the_score_values_come_from_the_ruleset():

@@ -14,19 +14,28 @@ from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import Card
 from ..rules.engine import chance_outcomes, chance_pending, check_action, legal_actions
 from ..rules.errors import IllegalActionError
+from ..rules.ruleset import Play, Ruleset
 from ..rules.state import CardPurpose, GameState, Phase
 
 _SHOW_PILE = 8  # list the draw pile's cards when it is this small
 # The card each purpose takes, in words: "the guns card" would be the 6 the player fires,
 # not the card revealed for it.
 _CARD_NOUNS = {CardPurpose.ENTRY: "entry card", CardPurpose.DRAW: "draw card",
-               CardPurpose.RESUPPLY: "King's replacement card", CardPurpose.GUNS: "guns' reveal card",
+               CardPurpose.RESUPPLY: "{resupply}'s replacement card", CardPurpose.GUNS: "guns' reveal card",
                CardPurpose.BOMB: "bomb's reveal card", CardPurpose.AUTOMA: "Automa card"}
 
 
-def card_noun(purpose) -> str:
-    """``guns' reveal card``: the card a purpose takes, for 'the … was needed'."""
-    return _CARD_NOUNS[CardPurpose(purpose)]
+def card_noun(purpose, ruleset: Ruleset) -> str:
+    """``guns' reveal card``: the card a purpose takes, for 'the … was needed'; the resupply
+    card named by the ruleset's card table (``King's replacement card`` in standard-1, R29)."""
+    noun = _CARD_NOUNS[CardPurpose(purpose)]
+    return noun.format(resupply=ruleset.rank_names(Play.RESUPPLY)) if "{" in noun else noun
+
+
+def phase_open_cards(ruleset: Ruleset) -> str:
+    """The cards that keep a player phase open after its actions, by rank: ``King or Joker``
+    in standard-1 (R6, R29)."""
+    return ruleset.rank_names(Play.RESUPPLY, Play.WILD)
 
 
 def describe_state(state: GameState, log_turn: int | None = None, pieces=None) -> str:
@@ -96,11 +105,12 @@ def _legal_plays(state: GameState, pieces=None, declared: Card | None = None) ->
     purpose = chance_pending(state)
     if purpose is not None:
         outcomes = chance_outcomes(state)
+        noun = card_noun(purpose, state.ruleset)
         if state.challenge:
-            return [f"the {card_noun(purpose)}, which the challenge deck fixes as {outcomes[0]}"]
+            return [f"the {noun}, which the challenge deck fixes as {outcomes[0]}"]
         if len(state.draw_pile) <= _SHOW_PILE:
-            return [f"the {card_noun(purpose)}, one of {' '.join(sorted(set(map(str, outcomes))))}"]
-        return [f"the {card_noun(purpose)}, any of the {len(state.draw_pile)} cards in the draw pile"]
+            return [f"the {noun}, one of {' '.join(sorted(set(map(str, outcomes))))}"]
+        return [f"the {noun}, any of the {len(state.draw_pile)} cards in the draw pile"]
     if state.phase is Phase.ENTRY_COLUMN:
         return [f"an entry column {COLUMN_LETTERS[0]}-{COLUMN_LETTERS[-1]}"]
     if state.phase is not Phase.ACTIONS:

@@ -50,7 +50,8 @@ def damage_entries(turn: int, line: int, events, index: int, state: GameState,
     elif cause is DamageCause.EXHAUSTION:
         shuffled = next((e for e in reversed(events[:index]) if type(e) is Reshuffled), None)
         message = ("exhaustion: the draw pile ran out" if shuffled is None else
-                   f"exhaustion: the draw pile ran out when the {card_noun(shuffled.purpose)} was needed, "
+                   f"exhaustion: the draw pile ran out when the "
+                   f"{card_noun(shuffled.purpose, state.ruleset)} was needed, "
                    f"and the discard pile ({shuffled.count} cards) became the draw pile")
     else:
         card = entry_card or next((e.card for e in events if type(e) is Revealed

@@ -15,6 +15,7 @@ from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, Arti
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
                             Suppressed, Victory)
 from ..rules.notation import count_word
+from .explain import phase_open_cards
 
 _SUIT_WORDS = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
 _MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
@@ -23,7 +24,7 @@ _MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
 _SUIT_WORD = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
               "exit": "the bomber has left the map: the player phase ends (R6)",
-              "actions": "{actions} actions and no King or Joker left: the player phase ends (R6)"}
+              "actions": "{actions} actions and no {open_cards} left: the player phase ends (R6)"}
 _HOLD_WHY = {"hold": "the card says hold", "no-bunker": "no bunker is left (R19)"}
 
 
@@ -132,7 +133,8 @@ def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | N
         return f"{pieces.name_at(ev.cell)} holds ({_HOLD_WHY[ev.reason]})"
     if kind is PlayerPhaseEnded:
         why = _PHASE_END.get(ev.reason)
-        return None if why is None else why.format(actions=count_word(ruleset.actions_per_turn))
+        return None if why is None else why.format(actions=count_word(ruleset.actions_per_turn),
+                                                   open_cards=phase_open_cards(ruleset))
     if kind is ArtilleryFired:  # several pieces firing together deal one step's damage (R18)
         return (", ".join(pieces.name_at(c) for c in ev.cells) + " fire" + ("s" if len(ev.cells) == 1 else "")
                 + f" ({ruleset.artillery_damage} damage at most, R18)")

@@ -21,7 +21,7 @@ from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonu
                             TurnStarted)
 from ..rules.notation import count_word
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
-from .explain import card_noun, describe_state, legal_summary, outcome_text
+from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
 from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
 from .messages import LogError
@@ -35,7 +35,7 @@ _KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",
                     CardPurpose.BOMB: "bomb", CardPurpose.AUTOMA: "automa"}
 _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
               PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
-              PhaseEndReason.ACTIONS: "{actions} actions were played and no King or Joker is "
+              PhaseEndReason.ACTIONS: "{actions} actions were played and no {open_cards} is "
                                       "left to play (R6)",
               PhaseEndReason.END: "the player phase was ended"}
 
@@ -225,10 +225,12 @@ class Replay:
             raise self.fail("E211", self._ended_for_want_of_card(), index)
         if card is None:
             left = len(state.draw_pile)
-            raise self.fail("E210", f"'none', but the mission goes on here: the {card_noun(purpose)} comes "
+            raise self.fail("E210", "'none', but the mission goes on here: the "
+                            f"{card_noun(purpose, state.ruleset)} comes "
                             f"from a draw pile of {left} card{'s' if left != 1 else ''}", index)
         if state.card_purpose is not purpose:  # engine.chance_pending
-            raise self.fail("E202", f"no {card_noun(purpose)} is drawn here; {self._expected()}", index)
+            raise self.fail("E202", f"no {card_noun(purpose, state.ruleset)} is drawn here; "
+                            f"{self._expected()}", index)
         turn = state.turn
         try:
             events = reveal(state, card)
@@ -243,12 +245,14 @@ class Replay:
         state, card = self.state, exc.card
         assert card is not None  # a refusal of a card names it
         if exc.expected is not None:
-            return self.fail("E206", f"the challenge deck gives {exc.expected} as the {card_noun(purpose)} "
+            return self.fail("E206", f"the challenge deck gives {exc.expected} as the "
+                             f"{card_noun(purpose, state.ruleset)} "
                              f"here, not {card}{self._deck_hint(card, index)}", index, rule=exc.rule)
         where = _PILE_WORDS.get(exc.pile, "out of the deck")
         after = (" (after the reshuffle the draw pile is the discard pile of that moment, R35)"
                  if state.exhaustions else "")
-        return self.fail("E205", f"{card} cannot be the {card_noun(purpose)}: it is already drawn in this "
+        return self.fail("E205", f"{card} cannot be the {card_noun(purpose, state.ruleset)}: it is "
+                         "already drawn in this "
                          f"pass through the deck, now {where}{after}", index,
                          rule="R35" if state.exhaustions else "R22")
 
@@ -278,7 +282,8 @@ class Replay:
                else "the damage of the reshuffle reached the health (R22)")
         assert s.end_card_purpose is not None  # the mission ended wanting that card
         kind = _KIND_OF_PURPOSE[s.end_card_purpose]
-        return (f"the mission ended here: {why} when the {card_noun(s.end_card_purpose)} was needed; "
+        return (f"the mission ended here: {why} when the {card_noun(s.end_card_purpose, s.ruleset)} "
+                "was needed; "
                 f"the log writes '{kind} none' there (R36) and nothing after it but state lines")
 
     def _turn_closed(self) -> str:
@@ -314,7 +319,8 @@ class Replay:
         if self.phase_end not in _PHASE_END:
             return "the player phase is over"
         actions = self.state.ruleset.actions_per_turn
-        return _PHASE_END[self.phase_end].format(actions=count_word(actions))
+        return _PHASE_END[self.phase_end].format(actions=count_word(actions),
+                                                 open_cards=phase_open_cards(self.state.ruleset))
 
     # -- the walk -----------------------------------------------------------------------
     def run(self) -> GameState:
