@@ -17,13 +17,14 @@ took 4.1 GB and 52.7 s against 82 MB and 4.1 s with 2).
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import InvalidStateError, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the pool's modules load only for a --jobs run: a plain verify starts without them
+    from concurrent.futures import ProcessPoolExecutor
 
 from .rules.errors import BGridError
 
@@ -60,6 +61,8 @@ def _quiet_broken_pool_race(pool: ProcessPoolExecutor) -> None:
     InvalidStateError on a future that the unwinding caller (``Executor.map`` closing) has
     cancelled meanwhile: a race inside concurrent.futures, harmless here, since the run is
     ending and no one waits for those futures."""
+    from concurrent.futures import InvalidStateError
+
     manager = getattr(pool, "_executor_manager_thread", None)
     previous = threading.excepthook
 
@@ -95,6 +98,10 @@ def worker_pool(jobs: int, doing: str) -> Iterator[ProcessPoolExecutor]:
     """A process pool of ``jobs`` workers (already capped, :func:`worker_count`) whose
     failures end as the module docstring says. ``doing`` names the work for the message
     ("verifying logs"). Raises :class:`BGridError` when a worker dies."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
