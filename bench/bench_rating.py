@@ -9,10 +9,11 @@ greedy's win rate and with how many of the solver's searches win.
     .venv/bin/python bench/bench_rating.py --report rating.jsonl
 
 The validation runs, each on seeds never used for tuning (the strong player was tuned on
-seeds 300-331, all difficulties, ridges 1-4, both decks, and on 0GDR-FC73-W4T):
+seeds 300-331 and 7000-7047, all difficulties, ridges 1-4, both decks, and on
+0GDR-FC73-W4T):
 
     nice -n 10 .venv/bin/python bench/bench_rating.py --out dominance.jsonl \
-        --dominance-maps 48 --greedy-games 100 --strong-games 16 --first-seed 7000 --jobs 2
+        --dominance-maps 200 --greedy-games 100 --strong-games 24 --first-seed 8000 --jobs 2
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
         --rerate-maps 50 --rerate-games 64 --first-seed 7100 --jobs 2
 
