@@ -39,6 +39,14 @@ class Verifier:
         self.missions: dict[tuple, Mission] = {}  # header values -> the mission
         self.starts: dict[int, tuple[Mission, GameState]] = {}  # id(mission) -> its start
 
+    def sharing_missions(self) -> Verifier:
+        """Another verifier with its own line memo that shares this one's missions and starts
+        (a server's threads: each mission is built once for all of them, not once a thread;
+        the memos are safe to share, see :mod:`verifier.memo`)."""
+        other = Verifier(self.rulesets)
+        other.missions, other.starts = self.missions, self.starts
+        return other
+
     def verify(self, data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
         """The verdict on one log given as bytes (a file) or text (see :func:`verify_log`)."""
         return verify_log(data, source, history=history, verifier=self)

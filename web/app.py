@@ -77,6 +77,11 @@ def create_app(
     app.add_template_filter(time_element, "moment")
     csrf.init_app(app)
     limiter.init_app(app)
+    # No limit applies to every route (no default or application limits), so the check that
+    # Flask-Limiter runs before each request only works out that there is nothing to count:
+    # a tenth of a small request's time. Each limited view checks its limits once, in its
+    # decorator (a view's stacked decorators are checked together).
+    app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.teardown_appcontext(close_connection)
 
     app.url_map.converters["entry"] = EntryNumber
