@@ -578,3 +578,17 @@ def test_an_open_challenge_without_entries_has_the_clis_empty_standings(client, 
     assert answer.status_code == 200 and printed.exit_code == 0, printed.output
     assert answer.json == json.loads(printed.output) == {"standings": [], "unranked": [],
                                                          "season": {"best": None, "table": []}}
+
+
+def test_a_submission_checks_its_rate_limits_once(league_db, monkeypatch):
+    """Flask-Limiter evaluates limits in its before-request pass and again in the view's
+    decorators; with no limit on every route, a submission is evaluated once, by the view."""
+    from bgrid.web.app import limiter
+
+    client = league_client(league_db)
+    key = register(client, "Once")
+    checks = []
+    evaluate = limiter._Limiter__evaluate_limits
+    monkeypatch.setattr(limiter, "_Limiter__evaluate_limits", lambda *a: checks.append(a) or evaluate(*a))
+    assert send(client, key, games(1)[0].by("Once")).status_code == 201
+    assert len(checks) == 1

@@ -58,6 +58,14 @@ def warm_missions(database: str) -> list[str]:
     return codes
 
 
+def close_held_connections() -> None:
+    """Close this thread's connections (the parent of forked workers: a SQLite connection
+    must not be carried into a child process)."""
+    held = getattr(_local, "connections", None) or {}
+    while held:
+        held.popitem()[1].close()
+
+
 def close_connection(exc=None) -> None:
     """End of a request: a transaction left open by a failure is rolled back."""
     conn = g.pop("league", None)
