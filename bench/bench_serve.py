@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import sqlite3
@@ -42,6 +43,7 @@ from pathlib import Path
 from serve_harness import BGRID, Server, burst, distinct_logs, invalid_logs, register_all
 
 from bgrid.challenges.daily import WEEKLY, dated_code
+from bgrid.web.workers import default_workers
 
 
 def run(cmd: list[str]) -> str:
@@ -64,7 +66,8 @@ def main() -> int:
     parser.add_argument("--invalid", type=int, default=500)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=4, help="bgrid serve --threads (each worker's)")
+    parser.add_argument("--workers", type=int, default=None, help="bgrid serve --workers (default: its own)")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     if not (
@@ -72,8 +75,11 @@ def main() -> int:
         and 0 <= args.invalid <= 5000
         and 1 <= args.clients <= 64
         and 1 <= args.rounds <= 9
+        and (args.workers is None or 1 <= args.workers <= 8)
     ):
-        parser.error("bounded: --valid 1-20000, --invalid 0-5000, --clients 1-64, --rounds 1-9")
+        parser.error(
+            "bounded: --valid 1-20000, --invalid 0-5000, --clients 1-64, --rounds 1-9, --workers 1-8"
+        )
     import datetime
 
     code = dated_code(datetime.date(2026, 12, 1), period=WEEKLY)
@@ -86,6 +92,7 @@ def main() -> int:
     shuffled = [jobs[k] for k in order]
     cli_count = len(valid) + len(stored_invalid)
     rounds = []
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         inbox = folder / "inbox"
@@ -109,7 +116,7 @@ def main() -> int:
             db = folder / f"served-{r}.db"
             run([BGRID, "league", "init", str(db)])
             run([BGRID, "league", "open", str(db), code, "--from", "2000-01-01", "--until", "2100-01-01"])
-            server = Server(db, threads=args.threads)
+            server = Server(db, threads=args.threads, workers=args.workers)
             try:
                 keys = register_all(server, [p for p, _ in valid])
                 cpu0 = server.cpu_seconds()
@@ -132,6 +139,7 @@ def main() -> int:
                 f"server {len(answers) / wall:.0f} submissions/s wall, {len(answers) / cpu:.0f}/s CPU"
             )
     med = statistics.median
+    workers = args.workers or default_workers()
     cli_rate = med(cli_count / r[0] for r in rounds)
     cli_cpu_rate = med(cli_count / r[1] for r in rounds)
     rate = med(len(jobs) / r[2] for r in rounds)
@@ -147,7 +155,8 @@ def main() -> int:
         f"{cli_cpu_rate:.0f} logs/s (CPU)"
     )
     print(
-        f"bgrid serve, {args.clients} clients, {args.threads} threads: {len(jobs)} submissions, "
+        f"bgrid serve, {args.clients} clients, {workers} workers of {args.threads} threads: "
+        f"{len(jobs)} submissions, "
         f"{rate:.0f} submissions/s (wall), {cpu_rate:.0f} submissions/s (server CPU)"
     )
     print(
@@ -155,6 +164,11 @@ def main() -> int:
         f"p99 {latencies[int(0.99 * (len(latencies) - 1))] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
     )
     print(f"server/CLI: {rate / cli_rate:.2f} wall, {cpu_rate / cli_cpu_rate:.2f} CPU (goal ≥ 0.80)")
+    load_after = os.getloadavg()
+    print(
+        f"machine load (1-minute average) before {load_before[0]:.1f}, after {load_after[0]:.1f}, "
+        f"on {os.cpu_count()} cores"
+    )
     ok_rounds = []
     for _, _, _, _, answers, status, served, cli_standings, entries in rounds:
         statuses = [s for _, s, _, _ in answers]
