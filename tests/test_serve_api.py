@@ -580,15 +580,18 @@ def test_an_open_challenge_without_entries_has_the_clis_empty_standings(client, 
                                                          "season": {"best": None, "table": []}}
 
 
-def test_a_submission_checks_its_rate_limits_once(league_db, monkeypatch):
-    """Flask-Limiter evaluates limits in its before-request pass and again in the view's
-    decorators; with no limit on every route, a submission is evaluated once, by the view."""
-    from bgrid.web.app import limiter
+def test_a_submission_counts_each_of_its_two_rate_limits_once(league_db, monkeypatch):
+    """Per address and per key: two counters, each counted once a submission (Flask-Limiter
+    evaluated them in its before-request pass and again in the view's decorators)."""
+    from bgrid.web.rate_limits import EXTENSION
 
-    client = league_client(league_db)
+    app = create_app(league_db, testing=True, submit_limit="50 per minute", register_limit="50 per minute")
+    client = app.test_client()
     key = register(client, "Once")
-    checks = []
-    evaluate = limiter._Limiter__evaluate_limits
-    monkeypatch.setattr(limiter, "_Limiter__evaluate_limits", lambda *a: checks.append(a) or evaluate(*a))
+    counters = app.extensions[EXTENSION]
+    counted = []
+    hit = counters.hit
+    monkeypatch.setattr(counters, "hit", lambda item, *who: counted.append(who) or hit(item, *who))
     assert send(client, key, games(1)[0].by("Once")).status_code == 201
-    assert len(checks) == 1
+    assert len(counted) == 2 and len(set(counted)) == 2
+    assert any(who[-1] == f"key:{key}" for who in counted)
