@@ -29,7 +29,7 @@ from flask import Flask
 from .db import close_held_connections
 
 GRACEFUL_SECONDS = 30  # requests in flight at a stop get this long to finish
-MOST_WORKERS = 8  # each worker holds its own missions, connections and memory (~60 MB)
+MOST_WORKERS = 8  # each worker holds its own missions, connections and memory (~55 MB)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
