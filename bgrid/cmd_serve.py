@@ -36,7 +36,11 @@ def _limit(ctx, param, value: str) -> str:
     "--port", type=WholeNumber(1, 65535), default=8000, show_default=True, help="Port to listen on."
 )
 @click.option(
-    "--threads", type=WholeNumber(1, 64), default=4, show_default=True, help="Requests handled at once."
+    "--threads",
+    type=WholeNumber(1, 64),
+    default=4,
+    show_default=True,
+    help="Requests each worker handles at once.",
 )
 @click.option(
     "--workers",
