@@ -595,3 +595,20 @@ def test_a_submission_counts_each_of_its_two_rate_limits_once(league_db, monkeyp
     assert send(client, key, games(1)[0].by("Once")).status_code == 201
     assert len(counted) == 2 and len(set(counted)) == 2
     assert any(who[-1] == f"key:{key}" for who in counted)
+
+
+def test_the_servers_threads_share_the_missions_warmed_before_serving(league_db):
+    import threading
+
+    from bgrid.web.db import verifier, warm_missions
+
+    assert warm_missions(str(league_db)) == [CODE]  # the one challenge the league runs, open
+    seen = []
+    threads = [threading.Thread(target=lambda: seen.append(verifier())) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    first, second = seen
+    assert first is not second and first.missions is second.missions and first.lines is second.lines
+    assert [key[1] for key in first.missions] == [CODE]  # built once, before any submission

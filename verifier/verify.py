@@ -40,11 +40,12 @@ class Verifier:
         self.starts: dict[int, tuple[Mission, GameState]] = {}  # id(mission) -> its start
 
     def sharing_missions(self) -> Verifier:
-        """Another verifier with its own line memo that shares this one's missions and starts
-        (a server's threads: each mission is built once for all of them, not once a thread;
-        the memos are safe to share, see :mod:`verifier.memo`)."""
+        """Another verifier sharing this one's memos of lines, missions and starts (a server's
+        threads: each mission is built once for all of them, not once a thread). The memos
+        are safe to share between threads: a lookup or an insertion is one dict operation,
+        and making room (:mod:`verifier.memo`, ``log_parser``'s clear) tolerates a race."""
         other = Verifier(self.rulesets)
-        other.missions, other.starts = self.missions, self.starts
+        other.lines, other.missions, other.starts = self.lines, self.missions, self.starts
         return other
 
     def verify(self, data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:

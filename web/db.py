@@ -1,5 +1,5 @@
-"""One league connection and one verifier per worker thread, opened on first use; the
-missions the verifiers build are shared by the process's threads."""
+"""One league connection and one verifier per worker thread, opened on first use; what the
+verifiers remember (body lines, missions) is shared by the process's threads."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def connection() -> sqlite3.Connection:
 
 
 def verifier() -> Verifier:
-    """This thread's verifier: its own memo of body lines, the process's missions."""
+    """This thread's verifier, sharing the process's memos (body lines, missions)."""
     mine = getattr(_local, "verifier", None)
     if mine is None:
         mine = _local.verifier = _missions.sharing_missions()
