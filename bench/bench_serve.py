@@ -1,28 +1,29 @@
 """Benchmark: the league server under concurrent submissions, beside `bgrid league submit`.
 
-    nice -n 10 .venv/bin/python bench/bench_serve.py [--valid 2000] [--invalid 500] [--clients 8] [--rounds 3]
+    nice -n 10 .venv/bin/python bench/bench_serve.py [--valid 2000] [--invalid 500] [--clients 8]
+        [--rounds 3] [--workers N] [--threads 4]
 
 1. ``--valid`` distinct valid logs of one weekly challenge by ``--players`` players and
    ``--invalid`` invalid ones (half with a claim one point off, stored as invalid; half not a
    log at all, refused with 422), written first (not timed).
 2. `bgrid league submit` of the valid logs and the stored-invalid ones into a fresh league:
    logs/s, wall clock and CPU time (its startup included).
-3. `bgrid serve` (127.0.0.1 only) on another fresh league with the challenge open and the
-   players registered; ``--clients`` threads submit every log over keep-alive connections, in
-   a shuffled order. Reported: submissions/s (wall clock, and per second of the server's CPU
-   time), p50/p99 latency, 5xx answers. Steps 2 and 3 alternate for ``--rounds`` rounds
-   (medians): on a shared machine the wall clock mostly measures the other jobs.
+3. `bgrid serve` (127.0.0.1 only; its default workers, one a core, unless ``--workers``) on
+   another fresh league with the challenge open and the players registered; ``--clients``
+   threads submit every log over keep-alive connections, in a shuffled order, with requests
+   built before the clock starts and answers parsed after it (``serve_harness.LeanConnection``:
+   the clients share the cores with the server and should take little of them). Reported:
+   submissions/s (wall clock, and per second of the CPU of the server and its workers),
+   p50/p99 latency, 5xx answers, and the machine's load average. Steps 2 and 3 alternate for
+   ``--rounds`` rounds (medians): on a shared machine the wall clock mostly measures the
+   other jobs, and there the server's processes get more of the cores than the CLI's one, so
+   the CPU figures are the fair comparison of the work done per log.
 4. Checks: every valid log answered 201 and stored exactly once, every 'not a log' 422, no
    5xx, and the challenge's standings equal to the CLI's (rank order up to ties broken by
    submission time, which differ between the two runs).
 Goal on the 2-core machine: ≥ 80% of the CLI's logs/s, p99 ≤ 1 s.
 
-Figures (2,000 valid and 500 invalid logs, 200 players, 8 clients, ``bgrid serve --threads
-4``, the shared 2-core machine; the table is in docs/league.md): the CLI 304 logs/s wall, 997
-logs/s CPU; the server 180 submissions/s wall, 430 a second of its CPU; latency p50 33 ms,
-p99 161 ms, max 0.5 s; server / CLI 0.59 wall and 0.43 CPU (medians of 3 rounds; over four
-runs 0.59-0.90 wall, 0.41-0.43 CPU: the 80% goal met in one run of four); zero 5xx, every
-valid log stored once, standings equal to the CLI's.
+@@FIGURES@@
 """
 
 from __future__ import annotations
