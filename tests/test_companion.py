@@ -187,6 +187,17 @@ def test_a_resumed_log_is_the_same_game_and_a_torn_last_line_is_dropped():
     assert again.log_text() == text
 
 
+def test_a_resumed_log_recalls_the_players_statements_oldest_first_without_the_bookkeeping():
+    # the hand-played log's first turn and the start of its second, as the player wrote them;
+    # its 'turn' and 'state' lines are the ones the companion writes itself
+    text = HAND.read_text(encoding="utf-8")
+    resumed, _ = Session.resume(text[:text.index("guns JK=6S")])
+    assert resumed.recalled_lines() == [
+        "enter 4H", "draw 5S JK 8S KH KC", "resupply KH -> 10D", "resupply KC -> 8D",
+        "move 5S FFLFF", "bomb 8S -> AS", "automa 9D", "draw JK 7H", "alt JK=QS"]
+    assert Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n").recalled_lines() == []
+
+
 def test_completion_offers_whole_statements_and_own_deck_cards():
     session = _challenge(1)
     assert session.completions("e") == ["enter"]
