@@ -21,6 +21,8 @@ from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.verify import verify_log
 
+from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
+
 HERE = Path(__file__).parent
 HAND = HERE / "logs" / "hand" / "daily-statements.log"
 CODE = "0MER-60SV-GHE"
@@ -196,6 +198,14 @@ def test_a_resumed_log_recalls_the_players_statements_oldest_first_without_the_b
         "enter 4H", "draw 5S JK 8S KH KC", "resupply KH -> 10D", "resupply KC -> 8D",
         "move 5S FFLFF", "bomb 8S -> AS", "automa 9D", "draw JK 7H", "alt JK=QS"]
     assert Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n").recalled_lines() == []
+
+
+def test_a_clubs_automa_card_says_the_artillery_holds_and_moves_no_piece():
+    before, _ = Session.resume(CLUBS_AUTOMA[:CLUBS_AUTOMA.index("automa 2C")])
+    reply = before.submit("automa 2C")
+    assert reply.said == [CLUBS_AUTOMA_TEXT, "artillery 1 (D2) fires (R18)",
+                          "1 damage from artillery fire (R18); DMG 1/5"]
+    assert reply.written == ["automa 2C", "state at D1 facing S alt 4 dmg 1 art D2 H5 J9 A1"]
 
 
 def test_completion_offers_whole_statements_and_own_deck_cards():
