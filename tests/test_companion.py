@@ -168,6 +168,16 @@ def test_a_play_typed_as_the_sheet_writes_it_without_its_verb_is_taken():
     assert (session.state.altitude, str(session.state.cell)) == (2, "C3")
 
 
+@pytest.mark.parametrize("typed", ["guns JK = 6S G3 -> JD", "JK = 6S G3 -> JD", "JK= 6S G3"])
+def test_a_joker_declared_with_spaces_is_taken_as_a_row_cell_takes_it(typed):
+    # turn 2 of the hand-played log: 'guns JK=6S G3 -> JD'; spaced out around '=' it was E111,
+    # and without its verb E106 "'JK' is not a statement"
+    text = HAND.read_text(encoding="utf-8")
+    session, _ = Session.resume(text[:text.index("guns JK=6S")])
+    reply = session.submit(typed)
+    assert reply.ok and reply.written[0] == "guns JK=6S G3 -> JD"
+
+
 def test_an_own_deck_refuses_a_card_already_drawn_with_the_verifiers_message():
     session = Session.start("bgrid-log: 1\nseed: 5\n")
     assert session.submit("enter 7H").ok
