@@ -171,7 +171,8 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
     """Write a printable 54-card deck (PDF), poker size with crop marks.
 
     With --seed or --code it is that challenge's deck in stack order, each back marked with
-    its stack position and reshuffle number; with neither, a plain deck.
+    its stack position and reshuffle number, each front with the reshuffle number in its
+    corners (for restacking face up, R26); with neither, a plain deck.
 
     \b
     Examples:
