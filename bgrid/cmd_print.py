@@ -33,7 +33,8 @@ def _out_path(ctx, param, value: str) -> Path:
     """--out as a Path. An empty value is refused: Path('') is '.', the current folder, which
     nobody means by typing --out ''."""
     if not value.strip():
-        raise click.BadParameter("needs a folder, or a file name ending in .pdf, e.g. --out output")
+        pdf = "" if ctx.command.name == "pack" else ", or a file name ending in .pdf"  # a pack is a folder
+        raise click.BadParameter(f"needs a folder{pdf}, e.g. --out output")
     return Path(value)
 
 
