@@ -210,7 +210,9 @@ class _Parser:
                 if recall(raw, index):  # the first turn line, read in an earlier log
                     continue
             if "=" in code:  # 'JK = 6S': a played Joker spaced out, read as a row reads it
-                tokens = split_tokens(joker_closed_up(code))
+                closed = joker_closed_up(code)
+                if closed != code:
+                    tokens = split_tokens(closed)
             statement = self.statement(tokens)
             statements.append(statement)
             canonical = statement.canonical()
