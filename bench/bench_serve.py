@@ -24,13 +24,14 @@
 Goal on the 2-core machine: ≥ 80% of the CLI's logs/s, p99 ≤ 1 s.
 
 Figures (2,000 valid and 500 invalid logs, 200 players, 8 clients, ``bgrid serve``'s default
-of 2 workers of 4 threads, the shared 2-core machine at a load average of 12.7-13.8; the
-table is in docs/league.md): the CLI 374 logs/s wall, 1,043 logs/s CPU; the server 410
-submissions/s wall, 571 a second of its CPU (1.75 ms a submission); latency p50 10 ms, p99
-116 ms, max 0.63 s; server / CLI 1.09 wall and 0.55 CPU (medians of 3 rounds; another run,
-load 12.7-13.1: 1.42 wall, 0.60 CPU, p99 113 ms); zero 5xx, every valid log stored once,
-standings equal to the CLI's. Before the workers (one waitress process, Flask-Limiter,
-missions built per thread): 0.59 wall, 0.43 CPU.
+of 2 workers of 4 threads, the shared 2-core machine at its lowest load of the afternoon, a
+load average of 6.7-7.7; the table is in docs/league.md): the CLI 455 logs/s wall, 1,062
+logs/s CPU; the server 568 submissions/s wall, 604 a second of its CPU (1.66 ms a
+submission); latency p50 7 ms, p99 76 ms, max 0.41 s; server / CLI 1.25 wall and 0.57 CPU
+(medians of 3 rounds; two runs at a load of 12.7-13.8: 1.09 and 1.42 wall, 0.55 and 0.60
+CPU, p99 116 and 113 ms); zero 5xx, every valid log stored once, standings equal to the
+CLI's. Before the workers (one waitress process, Flask-Limiter, missions built per thread):
+0.59 wall, 0.43 CPU.
 """
 
 from __future__ import annotations
