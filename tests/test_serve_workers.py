@@ -162,3 +162,21 @@ def test_workers_do_not_outlive_a_killed_parent(league_db):
             time.sleep(0.1)
     finally:
         server.end()
+
+
+def test_a_killed_worker_is_replaced_and_the_server_keeps_answering(league_db):
+    server = Served(league_db, workers=2)
+    try:
+        victim = server.workers[0]
+        os.kill(victim, signal.SIGKILL)  # the out-of-memory killer, say
+        deadline = time.monotonic() + 20
+        while True:
+            workers = _children(server.process.pid)
+            if len(workers) == 2 and victim not in workers:
+                break
+            assert time.monotonic() < deadline, "the killed worker was not replaced"
+            time.sleep(0.1)
+        assert all(server.request("GET", "/api/challenges")[0] == 200 for _ in range(6))
+        assert server.process.poll() is None
+    finally:
+        server.end()
