@@ -39,11 +39,12 @@ the maps already there. Tasks go round the cells map by map, so a cut run has ev
 CPU is ``time.process_time`` of the worker, one core.
 
 Figures (the validation runs above, a shared 2-core machine, two workers; the tables are in
-docs/rating.md): strong's mean score at least greedy's on 81 of 96 map-decks (own deck 45/48,
-challenge deck 36/48; the target 95% is not met), greedy's win rate above strong's beyond both
-Wilson intervals on 0 of 96; 0.090 s of CPU a strong game (median, 1.06 s the slowest).
-Rated twice at 64 games: Spearman 0.76, equal stars on 31 of 50 maps, within one star on 50
-(targets 0.9 and 90% not met); 5.6 s of CPU a rating (median).
+docs/rating.md): strong's mean score at least greedy's on 359 of 400 map-decks, 89.8% (own
+deck 196/200 = 98.0%, challenge deck 163/200 = 81.5%; the target 95% is met on the own deck
+only), greedy's win rate above strong's beyond both Wilson intervals on 1 of 400 (seed 8137,
+challenge deck); 0.083 s of CPU a strong game (median, 0.154 s at the 90th percentile, 1.11 s
+the slowest). Rated twice at 64 games: Spearman 0.76, equal stars on 31 of 50 maps, within one
+star on 50 (targets 0.9 and 90% not met); 5.6 s of CPU a rating (median).
 """
 
 from __future__ import annotations
