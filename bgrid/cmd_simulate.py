@@ -15,7 +15,7 @@ import click
 from .options import WholeNumber, mission_options, pick_mission
 from .rules.errors import BGridError
 from .players.simulation import PLAYERS, simulate
-from .players.rating import Rating, wilson_interval
+from .players.rating import RATING_PLAYER, Rating, wilson_interval
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed into place
@@ -114,8 +114,9 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
         "outcomes": dict(sorted(result.causes.items())),
         "score_counts": {str(k): v for k, v in sorted(Counter(scores).items())},
     }
-    # The rating measures the map for a player who does not know the cards: own deck only.
-    rating = Rating(result.wins, result.games) if player == "strong" and not challenge_deck else None
+    # The rating measures the map for a player who does not know the cards: own deck only,
+    # with the rating's own player (its star bands are that player's).
+    rating = Rating.of(result, player) if player == RATING_PLAYER and not challenge_deck else None
     if rating is not None:
         summary["rating"] = rating.as_dict()
     if as_json:
@@ -131,8 +132,9 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
                f"min {summary['min_score']}, max {summary['max_score']})")
     if rating is not None:
         low, high = rating.interval
-        click.echo(f"Rating      {rating.stars} of 5 stars (95% interval of the win rate "
-                   f"{100 * low:.1f}–{100 * high:.1f}%)")
+        click.echo(f"Rating      {rating.stars} of 5 stars: {rating.mean:.2f} of {rating.bunkers} bunkers "
+                   f"destroyed a game (95% interval {low:.2f}–{high:.2f}, stars "
+                   f"{rating.star_range[0]}–{rating.star_range[1]})")
     click.echo("Outcomes    " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
     click.echo("Scores")
     widest = max(summary["score_counts"].values())
