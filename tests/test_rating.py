@@ -107,8 +107,8 @@ def test_the_sheet_prints_the_stars_their_interval_and_band_only_when_rated():
     mission = mission_from_seed(1944, "hard")
     # 2, 3, 4, 3: mean 3.00, interval 2.20-3.80, stars 1-3; 1 star: 2.65 bunkers or more
     rated = " ".join(render_sheet_html(mission, rating=Rating((2, 3, 4, 3), 1)).split())
-    assert f"★☆☆☆☆</b> hard · the {RATING_PLAYER} player (own deck) destroys <b>3.00</b> of 6 bunkers " \
-           "a game (95% 2.20–3.80, stars 1–3); 1 star: 2.65–6.00 · 4 games, won 1" in rated
+    assert f"★☆☆☆☆</b> hard · 1 star: the {RATING_PLAYER} player destroys 2.65–6.00 of 6 bunkers a game; " \
+           "here <b>3.00</b> (95% 2.20–3.80, stars 1–3, 4 games)" in rated
     assert "bunkers a game" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
 
 
@@ -130,8 +130,8 @@ def test_pack_rate_puts_the_stars_on_the_sheet_and_the_numbers_in_map_json(tmp_p
     assert rating["ci95"][0] <= rating["mean_bunkers"] <= rating["ci95"][1]
     sheet = next(out.glob("*/sheet-a4.pdf")).read_bytes()
     text = " ".join(reader(sheet).pages[0].extract_text().split())
-    assert "12 games, won" in text and "★" * rating["stars"] in text
-    assert f"{rating['mean_bunkers']:.2f} of 6 bunkers a game" in text
+    assert "12 games)" in text and "★" * rating["stars"] in text
+    assert f"of 6 bunkers a game; here {rating['mean_bunkers']:.2f} (95% " in text
     again = tmp_path / "b"
     runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "12", "--out", str(again)])
     assert next(again.glob("*/sheet-a4.pdf")).read_bytes() == sheet  # same seeds, same stars, same bytes
