@@ -13,15 +13,32 @@ seeds 300-331, all difficulties, ridges 1-4, both decks, and on 0GDR-FC73-W4T):
 
     nice -n 10 .venv/bin/python bench/bench_rating.py --out dominance.jsonl \
         --dominance-maps 48 --greedy-games 100 --strong-games 16 --first-seed 7000 --jobs 2
+
+The star rating: tuning maps (the bands were fitted on these), then the unseen maps rated
+twice, and the strong player on the same unseen maps (what a star means for it):
+
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out tune.jsonl \
+        --tune-maps 48 --tune-games 640 --first-seed 5000 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out tune.jsonl \
+        --tune-maps 50 --tune-games 400 --first-seed 7100 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out strong-tune.jsonl \
+        --tune-maps 50 --tune-games 64 --tune-player strong --first-seed 7100 --jobs 2
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
-        --rerate-maps 50 --rerate-games 64 --first-seed 7100 --jobs 2
+        --rerate-maps 50 --first-seed 8600 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
+        --tune-maps 50 --tune-games 64 --tune-player strong --first-seed 8600 --jobs 2
 
 ``--dominance-maps N``: N maps going round the 16 cells (difficulty × ridges), each played by
 greedy and strong on its own deck and on its challenge deck: per map-deck mean scores, wins
 with Wilson intervals, every strong game's CPU, strong's different games on the challenge
-deck. ``--rerate-maps N``: N maps rated twice, sim seeds 0 and 1 (``--rerate-games`` games,
-0 for the adaptive rating of ``bgrid sheet --rate``): Spearman, equal stars, games and CPU a
-rating needs, win rate by difficulty and by ridges.
+deck. ``--tune-maps N``: N maps played ``--tune-games`` times by ``--tune-player`` (own deck,
+sim seed 0): the spread of the map means against one game's noise for the bunkers destroyed,
+the win and the score, the games and CPU a reliability of 0.9 needs, and star floors fitted
+to the maps (:func:`fit_floors`). ``--rerate-maps N``: N maps rated twice, sim seeds 0 and 1
+(``--rerate-games`` games, 0 for the adaptive rating of ``bgrid sheet --rate``): Spearman of
+the mean bunkers destroyed, equal stars with a Wilson interval, games and CPU a rating, and
+the mean by difficulty × ridges; with ``--tune-maps`` records of the same maps in the file,
+the rating against that player's games (rank correlation, its mean and wins per star).
 
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
 (the players were tuned on seeds 100–129 normal and 101–104 easy). Every map is played
@@ -41,8 +58,9 @@ Figures (the validation runs above, a shared 2-core machine, two workers; the ta
 docs/rating.md): strong's mean score at least greedy's on 81 of 96 map-decks (own deck 45/48,
 challenge deck 36/48; the target 95% is not met), greedy's win rate above strong's beyond both
 Wilson intervals on 0 of 96; 0.090 s of CPU a strong game (median, 1.06 s the slowest).
-Rated twice at 64 games: Spearman 0.76, equal stars on 31 of 50 maps, within one star on 50
-(targets 0.9 and 90% not met); 5.6 s of CPU a rating (median).
+Stars: on the tuning maps the strong player's bunkers destroyed need 94 games (8.3 s of CPU)
+for a reliability of 0.9, its win rate 221 (19 s), greedy's bunkers destroyed 108 (0.5 s).
+UNSEEN_FIGURES
 """
 
 from __future__ import annotations
@@ -167,6 +185,10 @@ def _spread(count: int, maps: int) -> set[int]:
 def tasks(args) -> list[dict]:
     if args.dominance_maps:
         return dominance_tasks(args)
+    if args.paired_seeds:
+        return [{"kind": "tune", "difficulty": d, "ridges": r, "seed": args.first_seed + i,
+                 "games": args.tune_games, "player": args.tune_player}
+                for i in range(args.paired_seeds) for r in RIDGES for d in DIFFICULTIES]
     if args.tune_maps:
         return [{"kind": "tune", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
                  "seed": args.first_seed + i, "games": args.tune_games, "player": args.tune_player}
@@ -314,12 +336,13 @@ def rerate_report(rerates: list[dict]) -> None:
             print(f"  differ: seed {r['seed']} {r['difficulty']} {r['ridges']} ridges: "
                   + " against ".join(f"{x.mean:.2f} [{x.interval[0]:.2f}, {x.interval[1]:.2f}] "
                                      f"{x.stars} stars ({x.games} games)" for x in p))
-    print("\nMean bunkers destroyed, both ratings pooled (95% interval), maps:\n")
+    print("\nMean bunkers destroyed a game: the mean of the maps' means (each the mean of its two "
+          "ratings), 95% interval over the maps, maps:\n")
     print("| ridges | " + " | ".join(DIFFICULTIES) + " | all |")
     print("| --- |" + " --- |" * (len(DIFFICULTIES) + 1))
     for ridges in (*RIDGES, "all"):
         row = [_pooled([(r, p) for r, p in zip(rerates, pairs, strict=True)
-                        if r["difficulty"] in (d, "all") and ridges in ("all", r["ridges"])])
+                        if d in ("all", r["difficulty"]) and ridges in ("all", r["ridges"])])
                for d in (*DIFFICULTIES, "all")]
         print(f"| {ridges} | " + " | ".join(row) + " |")
 
@@ -349,12 +372,15 @@ def validity_report(rerates: list[dict], tunes: list[dict]) -> None:
 
 
 def _pooled(cell: list) -> str:
-    """The mean bunkers destroyed over every game of ``cell``'s ratings, its interval and maps."""
+    """The mean over ``cell``'s maps of each map's mean bunkers destroyed (its two ratings
+    averaged), with a 95% interval over the maps when there are 3 or more, and the maps."""
     if not cell:
         return "-"
-    games = tuple(d for _, p in cell for x in p for d in x.destroyed)
-    low, high = mean_interval(games)
-    return f"{statistics.fmean(games):.2f} [{low:.2f}, {high:.2f}] ({len(cell)})"
+    means = [statistics.fmean(x.mean for x in p) for _, p in cell]
+    if len(means) < 3:
+        return f"{statistics.fmean(means):.2f} ({len(means)})"
+    low, high = mean_interval(means)
+    return f"{statistics.fmean(means):.2f} [{low:.2f}, {high:.2f}] ({len(means)})"
 
 
 def tune_report(tunes: list[dict]) -> None:
@@ -392,6 +418,24 @@ def tune_report(tunes: list[dict]) -> None:
 
 def _mean_of(means: list[float], tunes: list[dict], difficulty: str) -> float:
     return statistics.fmean(m for m, r in zip(means, tunes, strict=True) if r["difficulty"] == difficulty)
+
+
+def paired_report(tunes: list[dict]) -> None:
+    """Seeds played at several difficulties or ridge counts (the same map with less health or
+    one more ridge): how often the mean bunkers destroyed falls at each step, and how often it
+    rises with the two 95% intervals apart."""
+    by = {(r["seed"], r["difficulty"], r["ridges"]): r["destroyed"] for r in tunes}
+    for name, steps in (("difficulty", [((s, a, k), (s, b, k)) for s, _, k in by
+                                        for a, b in itertools.pairwise(DIFFICULTIES)]),
+                        ("ridges", [((s, d, a), (s, d, b)) for s, d, _ in by
+                                    for a, b in itertools.pairwise(RIDGES)])):
+        pairs = {(x, y) for x, y in steps if x in by and y in by}
+        if not pairs:
+            continue
+        falls = sum(statistics.fmean(by[y]) <= statistics.fmean(by[x]) for x, y in pairs)
+        rises = sum(mean_interval(by[y])[0] > mean_interval(by[x])[1] for x, y in pairs)
+        print(f"Same map, one step harder in {name}: the mean bunkers destroyed falls (or ties) on "
+              f"{falls}/{len(pairs)} steps, rises beyond both intervals on {rises}")
 
 
 def true_means(tunes: list[dict]) -> tuple[list[float], list[float]]:
@@ -456,6 +500,7 @@ def report(path: Path) -> None:
     if tunes:
         tune_report(tunes)
         print()
+        paired_report(tunes)
     if rerates and tunes:
         validity_report(rerates, tunes)
         print()
@@ -582,6 +627,9 @@ def main() -> None:
     parser.add_argument("--tune-maps", type=int, default=0,
                         help="instead of the table: play this many maps --tune-games times each and fit "
                              "the star floors")
+    parser.add_argument("--paired-seeds", type=int, default=0,
+                        help="instead of the table: each of this many seeds at every difficulty and "
+                             "ridge count (the same map, health or ridges changed), --tune-games each")
     parser.add_argument("--tune-games", type=int, default=640)
     parser.add_argument("--tune-player", default=RATING_PLAYER, choices=("greedy", "strong"))
     parser.add_argument("--dominance-maps", type=int, default=0,
