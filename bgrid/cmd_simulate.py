@@ -30,9 +30,10 @@ LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed int
                    "of the player's own deck each game.")
 @click.option("--player", type=click.Choice(sorted(PLAYERS)), default="random", show_default=True,
               help="random: uniform over the kinds of legal play (a floor); greedy: bombs when "
-                   "over a target, flies toward the nearest bunker, never crashes on purpose; "
-                   "strong: tries greedy's best plays on sampled shuffles of the unseen cards "
-                   "to the end of the turn (with the own deck it also rates the map, 1-5 stars).")
+                   "over a target, flies toward the nearest bunker, never crashes on purpose "
+                   "(with the own deck it also rates the map, 1-5 stars); strong: tries "
+                   "greedy's best plays on sampled shuffles of the unseen cards to the end of "
+                   "the turn.")
 @click.option("--sim-seed", type=WholeNumber(0), default=0, show_default=True,
               metavar="S", help="Seed of the shuffles and the players' dice; game k uses its "
                                 "own stream of it (with --challenge-deck, the strong player's "
