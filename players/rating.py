@@ -7,9 +7,10 @@ extends the win rate to the games lost, and it tells maps apart about twice as w
 as the win rate (the players win only a few percent of their games); the mean score does not
 follow the difficulty at all, since a defeat by damage costs the starting health (6 points on
 easy, 3 on ace: R4, R24). Why the greedy player: a game of it costs a sixteenth of a strong
-game, its mean tells maps apart as well a game as the strong player's, and it ranks maps as
-the strong player does (docs/rating.md), so for the same CPU its stars hold far better. The
-stars' bands were fitted to where generated maps lie (docs/rating.md).
+game and its mean tells maps apart as well a game as the strong player's, so for the same
+CPU its stars hold far better; the strong player's mean falls star by star too, though it
+orders single maps only roughly as greedy does (docs/rating.md). The stars' bands were
+fitted to where generated maps lie (docs/rating.md).
 
 The rating measures the map with the player's own shuffled deck, not the challenge deck:
 the solver's par (``players.solver``) wins almost every challenge at every difficulty, so it
