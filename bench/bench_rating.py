@@ -26,7 +26,7 @@ twice, and the strong player on the same unseen maps (what a star means for it):
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
         --rerate-maps 50 --first-seed 8600 --jobs 2
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
-        --tune-maps 50 --tune-games 64 --tune-player strong --first-seed 8600 --jobs 2
+        --tune-maps 50 --tune-games 48 --tune-player strong --first-seed 8600 --jobs 2
 
 ``--dominance-maps N``: N maps going round the 16 cells (difficulty × ridges), each played by
 greedy and strong on its own deck and on its challenge deck: per map-deck mean scores, wins
