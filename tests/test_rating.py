@@ -107,7 +107,7 @@ def test_the_sheet_prints_the_stars_their_interval_and_band_only_when_rated():
     mission = mission_from_seed(1944, "hard")
     # 2, 3, 4, 3: mean 3.00, interval 2.20-3.80, stars 1-3; 1 star: 2.65 bunkers or more
     rated = " ".join(render_sheet_html(mission, rating=Rating((2, 3, 4, 3), 1)).split())
-    assert f"★☆☆☆☆</b> hard · 1 star: the {RATING_PLAYER} player destroys 2.65–6.00 of 6 bunkers a game; " \
+    assert f"★☆☆☆☆</b> 1 star: a {RATING_PLAYER} player destroys 2.65–6.00 of 6 bunkers a game; " \
            "here <b>3.00</b> (95% 2.20–3.80, stars 1–3, 4 games)" in rated
     assert "bunkers a game" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
 
