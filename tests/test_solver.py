@@ -210,3 +210,31 @@ def test_solve_writes_the_par_line_in_rows_with_state_lines(tmp_path, monkeypatc
     one, other = verify_log(text), verify_log(statements.read_text())
     assert one.verdict == other.verdict == "valid" and one.score.total == other.score.total
     assert " art " in statements.read_text()
+
+
+def test_members_sharing_expanded_turns_find_what_each_finds_alone():
+    # solve() lets its members share the turns they expand (SharedTurns); a member run on its
+    # own expands everything itself. The lines, scores and node counts must be the same.
+    from bgrid.players.solver import beam, start_of
+    mission = mission_from_seed(1944)
+    par = solve(mission.game_map, mission.ruleset, "normal", mission.deck, mission.reshuffle,
+                portfolio=SMALL)
+    alone = [beam(start_of(mission.start(challenge_deck=True)), member) for member in SMALL]
+    assert par.members == tuple(alone)
+
+
+def test_a_search_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    from bgrid.players.search import without_cycle_collection
+    assert gc.isenabled()
+    with without_cycle_collection():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with without_cycle_collection():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
