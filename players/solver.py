@@ -30,7 +30,7 @@ top card of the deck, and a face card or Joker there costs 1 damage (R13) before
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..challenges.mission import Mission, mission_from_spec
 from ..rules.board import CELLS, distance
@@ -41,7 +41,7 @@ from .search import (best_possible, card_mask, play_plan, run_chance, state_key,
                      without_cycle_collection)
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
-PORTFOLIO_VERSION = 2
+PORTFOLIO_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -61,18 +61,33 @@ class Member:
     turn_limit: int = 400  # distinct states looked at within one turn (turn_outcomes' limit)
 
 
-#: The standard portfolio (version :data:`PORTFOLIO_VERSION`): five width-1 beams, the
-#: strongest first (a tie goes to the earlier member). Tuning seeds 5000–5029, normal,
-#: 1 ridge, each beam alone: careful found a victory on 25 of 30, wary 24, balanced 24,
-#: pilot 21, bombardier 12 (but on some that the others lost); together 30 of 30, the
-#: best five of the eight weight sets tried.
-PORTFOLIO: tuple[Member, ...] = (
+#: Portfolio 2's members: five width-1 beams, the strongest first (a tie goes to the earlier
+#: member). Tuning seeds 5000–5029, normal, 1 ridge, each beam alone: careful found a victory
+#: on 25 of 30, wary 24, balanced 24, pilot 21, bombardier 12 (but on some that the others
+#: lost); together 30 of 30, the best five of the eight weight sets tried. Ten times wider
+#: and longer, they are the yardstick ``bench/bench_solve.py`` measures a par against.
+PORTFOLIO_2: tuple[Member, ...] = (
     Member("careful", 1, 50_000, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
     Member("wary", 1, 50_000, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
     Member("balanced", 1, 50_000, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
     Member("pilot", 1, 50_000, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
     Member("bombardier", 1, 50_000, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
 )
+
+#: The standard portfolio (version :data:`PORTFOLIO_VERSION`): portfolio 2's members, run in
+#: passes of growing width (:data:`WIDTHS`) while the solve's budget lasts (:data:`SOLVE_NODES`).
+PORTFOLIO: tuple[Member, ...] = PORTFOLIO_2
+
+#: The width of each pass: every member at width 1, then every member at width 2, and so on.
+WIDTHS: tuple[int, ...] = (1, 2, 3, 4, 6, 8)
+#: Turn outcomes a whole solve may visit, every pass and member together: a pass's members
+#: share what is left equally (a member that spends its share dives to an end, see
+#: :func:`beam`). A pass at width ``w`` after the first runs only if each share is at least
+#: ``LEAST_SHARE × w``: a beam cut much shorter than it needs dives early and rarely finds
+#: better (seen on tuning seeds 1008 and 1012).
+SOLVE_NODES = 180_000
+LEAST_SHARE = 8_000
+
 
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker bombs and moves too (R17)
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
@@ -292,7 +307,7 @@ class Par:
     best: Line | None
     members: tuple[MemberResult, ...]
     upper_bound: int
-    planned: int  # members in the portfolio; fewer ran if a deadline cut the search short
+    planned: int  # searches in the passes begun; fewer ran if a deadline cut the search short
 
     @property
     def complete(self) -> bool:
@@ -320,23 +335,76 @@ def best_of(results) -> Line | None:
     return best
 
 
+def next_pass(results, portfolio=None, widths=None, budget: int | None = None,
+              scale: int = 1) -> tuple[Member, ...]:
+    """The members of the next pass of a solve, given the ``results`` of the passes before
+    (in order); empty when the solve is done. Pass ``k`` runs every member of ``portfolio``
+    at ``widths[k]``, each with its node budget (``nodes``) × the width, capped at an equal
+    share of what is left of ``budget``. Done after the last width, or when the share is
+    below :data:`LEAST_SHARE` × the width (the first pass always runs).
+    ``portfolio`` None: the standard one, with :data:`WIDTHS` and :data:`SOLVE_NODES`.
+    """
+    if portfolio is None:
+        portfolio, widths, budget = PORTFOLIO, WIDTHS, SOLVE_NODES
+    widths = (1,) if widths is None else widths
+    done = len(results) // len(portfolio)
+    if done >= len(widths) or any(not r.complete for r in results):
+        return ()
+    width = widths[done]
+    members = tuple(replace(m, name=m.name if width == 1 else f"{m.name}x{width}", width=m.width * width,
+                            nodes=m.nodes * width) for m in portfolio)
+    if budget is not None:
+        share = (budget * scale - sum(r.nodes for r in results)) // (len(portfolio) * scale)
+        if done and share < LEAST_SHARE * width:
+            return ()
+        members = tuple(replace(m, nodes=max(0, min(m.nodes, share))) for m in members)
+    if done and not any(m.nodes for m in members):
+        return ()
+    return members
+
+
+def run_passes(run, start: GameState, deck, portfolio=None, widths=None, budget: int | None = None,
+               scale: int = 1) -> Par:
+    """The passes of :func:`next_pass` from ``start`` (the mission at its first decision, on
+    ``deck``): ``run(members)`` searches each member of a pass in order (``bgrid solve --jobs``
+    runs them side by side) and returns their results, stopping early if the deadline cuts
+    one short. The passes stop once the best line meets the upper bound."""
+    bound = upper_bound(start, deck)
+    results: list[MemberResult] = []
+    planned = 0
+    while True:
+        best = best_of(results)
+        members = () if best is not None and best.score >= bound else \
+            next_pass(results, portfolio, widths, budget, scale)
+        if not members:
+            return Par(best, tuple(results), bound, max(planned, len(results)))
+        planned += len(members)
+        results.extend(run(members))
+
+
 def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: float | None = None,
-          portfolio=None, scale: int = 1, progress=None) -> Par:
+          portfolio=None, widths=None, budget: int | None = None, scale: int = 1,
+          progress=None) -> Par:
     """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
-    and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
-    line kept. ``progress(result)`` is called after each member."""
-    portfolio = PORTFOLIO if portfolio is None else portfolio
+    and its ``reshuffle`` numbers (R25, R26): the passes of :func:`next_pass` (``portfolio``,
+    ``widths``, ``budget``; the standard portfolio when None), each member in turn, the best
+    line kept; ``scale`` multiplies every width and budget. ``progress(result)`` is called
+    after each member."""
     start = start_of(new_game(game_map, ruleset, difficulty, deck, reshuffle))
-    results = []
     turns = SharedTurns(SHARED_TURN_STATES)
-    for member in portfolio:
-        result = beam(start.copy(), member, deadline, scale, turns)
-        results.append(result)
-        if progress is not None:
-            progress(result)
-        if not result.complete:
-            break
-    return Par(best_of(results), tuple(results), upper_bound(start, deck), len(portfolio))
+
+    def run(members) -> list[MemberResult]:
+        results = []
+        for member in members:
+            result = beam(start.copy(), member, deadline, scale, turns)
+            results.append(result)
+            if progress is not None:
+                progress(result)
+            if not result.complete:
+                break
+        return results
+
+    return run_passes(run, start, deck, portfolio, widths, budget, scale)
 
 
 def solve_mission(mission: Mission, **options) -> Par:

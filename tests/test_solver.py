@@ -238,3 +238,46 @@ def test_a_search_leaves_the_garbage_collector_as_it_found_it():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _ran(members, nodes, score=5, outcome="victory"):
+    from bgrid.players.solver import Line, MemberResult
+    return [MemberResult(m.name, Line(score, outcome, 10, ()), nodes, True) for m in members]
+
+
+def test_the_next_pass_runs_every_member_wider_on_an_equal_share_of_what_is_left():
+    from bgrid.players.solver import next_pass
+    members = (Member("a", 1, 50_000, 1, 1, 1, 1, 1, 1), Member("b", 1, 50_000, 2, 2, 2, 2, 2, 2))
+    first = next_pass([], members, (1, 2, 3), 100_000)
+    assert [(m.width, m.nodes) for m in first] == [(1, 50_000), (1, 50_000)]
+    # 30,000 spent: 70,000 left, 35,000 each (less than 2 x 50,000), at width 2.
+    second = next_pass(_ran(first, 15_000), members, (1, 2, 3), 100_000)
+    assert [(m.name, m.width, m.nodes) for m in second] == [("ax2", 2, 35_000), ("bx2", 2, 35_000)]
+    # 100,000 - 30,000 - 60,000 = 10,000 left: 5,000 each, under LEAST_SHARE x 3.
+    done = _ran(first, 15_000) + _ran(second, 30_000)
+    assert next_pass(done, members, (1, 2, 3), 100_000) == ()
+
+
+def test_the_passes_end_with_the_widths_and_an_explicit_portfolio_runs_once():
+    from bgrid.players.solver import next_pass
+    members = (Member("a", 1, 1_000, 1, 1, 1, 1, 1, 1),)
+    assert next_pass(_ran(members, 10), members, (1, 2)) != ()
+    assert next_pass(_ran(members, 10) * 2, members, (1, 2)) == ()
+    assert next_pass(_ran(members, 10), members) == ()  # widths None: one pass, width 1
+
+
+def test_the_passes_stop_once_the_best_line_meets_the_upper_bound():
+    from bgrid.players.solver import run_passes, start_of
+    from bgrid.rules.engine import new_game
+    game_map = board(bunkers="C3")
+    deck = stacked("3H 2S 7H 10C JC QC 5H")  # upper bound 2: one bunker, a number entry card
+    start = start_of(new_game(game_map, RULESET, "normal", deck))
+    members = (Member("a", 1, 1_000, 1, 1, 1, 1, 1, 1),)
+    asked = []
+
+    def run(pass_members):
+        asked.append(pass_members)
+        return _ran(pass_members, 10, score=2 if len(asked) == 2 else 1)
+
+    par = run_passes(run, start, deck, members, (1, 2, 3, 4))
+    assert len(asked) == 2 and par.best.score == 2 and par.complete
