@@ -15,12 +15,14 @@ turns (:func:`players.search.turn_outcomes`):
   so every first play is kept): a turn with Kings and Jokers holds thousands.
 
 A beam runs until no layer is left (every line ended or pruned). The members differ in
-their heuristic weights: diversity finds more than width, and these five width-1 beams
-found a victory on all 30 tuning challenges (seeds 5000–5029). Every budget is
-counted in states (turn outcomes generated, distinct states within a turn), never in
+their heuristic weights: diversity finds more than width (portfolio 2's five width-1 beams
+found a victory on all 30 tuning challenges, seeds 5000–5029). Portfolio 3 runs them in
+passes of growing width while the solve's budget lasts (:func:`next_pass`): a cheap
+challenge gets wider searches, an expensive one stays near portfolio 2's cost. Every budget
+is counted in states (turn outcomes generated, distinct states within a turn), never in
 seconds, so the par is the same on every machine; a deadline in seconds may only cut a
-search short, and the result says so. A beam that spends its node budget (a safety net,
-about twice the most any tuning challenge needed) dives to an end: see :func:`beam`.
+search short, and the result says so. A beam that spends its node budget dives to an end:
+see :func:`beam`.
 
 The upper bound is a relaxation: 2 points a bunker and 1 an artillery piece, all destroyed
 (R24: 16 on the standard map), minus the damage no line avoids — the first entry card is the
