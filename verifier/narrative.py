@@ -9,6 +9,7 @@ each play did. The account stops where the replay stopped; the verdict follows i
 from __future__ import annotations
 
 from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.automa_words import automa_card_text
 from .log_rows import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
@@ -17,10 +18,6 @@ from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, Arti
 from ..rules.notation import count_word
 from .explain import phase_open_cards
 
-_SUIT_WORDS = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
-_MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
-               "toward-bunker": "the artillery steps toward the nearest bunker",
-               "hold": "the artillery holds"}
 _SUIT_WORD = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
               "exit": "the bomber has left the map: the player phase ends (R6)",
@@ -118,10 +115,7 @@ def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | N
         return f"altitude {ev.old} to {ev.new}"
     if kind is Revealed:
         if ev.purpose == "automa":
-            if ev.card.is_joker:
-                return "Automa card JK: no fire, no movement"
-            suit = ev.card.suit.value
-            return f"Automa card {ev.card}: {_SUIT_WORDS[suit]}, {_MOVE_WORDS[ruleset.automa_suits[suit]]}"
+            return automa_card_text(ev.card, ruleset)
         if ev.purpose in ("guns", "bomb"):
             extra = (f" (a Joker: counts as a {_SUIT_WORD[ruleset.revealed_joker_counts_as]}, R17)"
                      if ev.card.is_joker else "")
