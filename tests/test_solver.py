@@ -281,3 +281,20 @@ def test_the_passes_stop_once_the_best_line_meets_the_upper_bound():
 
     par = run_passes(run, start, deck, members, (1, 2, 3, 4))
     assert len(asked) == 2 and par.best.score == 2 and par.complete
+
+
+def test_solve_in_passes_on_two_processes_finds_what_one_finds(monkeypatch):
+    # Two passes (widths 1 and 2) of two small members: the second pass's budgets depend on
+    # the first pass's node counts, which the workers report back.
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", SMALL)
+    monkeypatch.setattr(cmd, "WIDTHS", (1, 2))
+    monkeypatch.setattr(cmd, "SOLVE_NODES", 100_000)
+    answers = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(cli, ["solve", "--seed", "1944", "--json", "--jobs", jobs])
+        assert result.exit_code == 0 and result.exception is None, repr(result.exception)
+        data = json.loads(result.output)
+        answers.append((data["par"], data["searches"], data["searches_won"], data["complete"]))
+    assert answers[0] == answers[1]
+    assert answers[0][1] == 4  # both passes ran (seed 1944: no search meets the upper bound)
