@@ -42,7 +42,8 @@ from ..rules.state import GameState, Outcome
 from .search import (best_possible, card_mask, play_plan, run_chance, state_key, turn_outcomes,
                      without_cycle_collection)
 
-#: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
+#: Bumped whenever the members, their weights, the passes' widths or any budget change: a par
+#: is quoted with it (a league stores it with each solver par).
 PORTFOLIO_VERSION = 3
 
 
@@ -342,8 +343,9 @@ def next_pass(results, portfolio=None, widths=None, budget: int | None = None,
     """The members of the next pass of a solve, given the ``results`` of the passes before
     (in order); empty when the solve is done. Pass ``k`` runs every member of ``portfolio``
     at ``widths[k]``, each with its node budget (``nodes``) × the width, capped at an equal
-    share of what is left of ``budget``. Done after the last width, or when the share is
-    below :data:`LEAST_SHARE` × the width (the first pass always runs).
+    share of what is left of ``budget``. Done after the last width, when the share is below
+    :data:`LEAST_SHARE` × the width (the first pass always runs), or once a deadline cut a
+    search short.
     ``portfolio`` None: the standard one, with :data:`WIDTHS` and :data:`SOLVE_NODES`.
     """
     if portfolio is None:
