@@ -26,14 +26,14 @@ the table and its reading are in ``docs/solver.md``):
 
     normal 1-ridge, seeds 1100-1149: victory found 50/50 (95% interval 93-100%), mean par 14.66,
         CPU median 5.8 s, 90th percentile 7.1 s, worst 8.2 s (load 5-14); par within 1 of
-        the 10x search on 29/30 (83-99%, seeds 1100-1129; 10x: median 18.2 s each)
+        the 10x search on 49/50 (90-100%; equal or better on 47; 10x: median 16.8 s each)
     hard 1-ridge, seeds 1100-1149:   victory found 50/50 (93-100%), mean par 14.66, CPU median
         5.9 s, worst 8.7 s (load 5-9)
     ace 1-ridge, seeds 1100-1149:    victory found 50/50 (93-100%), mean par 14.68, CPU median
         5.9 s, worst 7.9 s (load 6-12)
     normal 2, 3 and 4 ridges, seeds 1100-1103 (1100-1101 for 4): 10/10 victories, worst 6.5 s
 
-    nice -n 10 .venv/bin/python bench/bench_solve.py --count 50 --long-count 30 --jsonl normal.jsonl
+    nice -n 10 .venv/bin/python bench/bench_solve.py --count 50 --long-count 50 --jsonl normal.jsonl
     nice -n 10 .venv/bin/python bench/bench_solve.py --difficulty hard --count 50 --jsonl hard.jsonl
     nice -n 10 .venv/bin/python bench/bench_solve.py --table normal.jsonl
 """
