@@ -13,8 +13,8 @@ from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
-                             start_of, upper_bound)
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, SOLVE_NODES, WIDTHS, Par, beam, best_of,
+                             run_passes, solution_log, solve_mission, start_of)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -142,11 +142,11 @@ def _mission(seed, code, difficulty, ridges, header_file):
     return mission_from_code(log.header.challenge)
 
 
-def _member_result(code: str, index: int, deadline: float | None):
+def _member_result(code: str, member, deadline: float | None):
     from .challenges.mission import mission_from_code
 
     mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
-    return beam(start_of(mission.start(challenge_deck=True)), PORTFOLIO[index], deadline)
+    return beam(start_of(mission.start(challenge_deck=True)), member, deadline)
 
 
 def _run(mission, deadline, jobs: int, show: bool) -> Par:
@@ -157,19 +157,24 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
         if show:
             best = best_of(results)
             found = "none" if result.line is None else result.line.score
-            click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
+            click.echo(f"  search {len(results)} {result.member}: {found} "
                        f"(best {best.score if best else 'none'})", err=True)
 
     if jobs == 1 or worker_count(jobs) == 1:
-        return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
+        return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, widths=WIDTHS,
+                             budget=SOLVE_NODES, progress=report)
     from .workers import worker_pool
 
     with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
-        futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
-        for future in futures:  # in portfolio order: ties go to the earlier member
-            report(future.result())
-    start = start_of(mission.start(challenge_deck=True))
-    return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
+        def run(members) -> list:
+            futures = [pool.submit(_member_result, mission.code, m, deadline) for m in members]
+            done = [future.result() for future in futures]  # in order: ties go to the earlier member
+            for result in done:
+                report(result)
+            return done
+
+        return run_passes(run, start_of(mission.start(challenge_deck=True)), mission.deck,
+                          PORTFOLIO, WIDTHS, SOLVE_NODES)
 
 
 def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
