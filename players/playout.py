@@ -17,6 +17,7 @@ from ..challenges.seeding import SeededStream
 from ..rules.engine import apply, apply_legal, reveal, reveal_drawn
 from ..rules.state import CHANCE_PHASES, GameState, Phase
 from .random_player import random_action
+from .search import without_cycle_collection
 
 
 class Dice:
@@ -58,20 +59,23 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
     """Play ``state`` to the end with random cards and ``player``'s decisions (a function of
     the state and the dice; :func:`random_action` by default). ``trace`` (a list) receives
     ("card", card) and ("action", action) steps, for replay. The stream is read in batches
-    (:class:`Dice`), so its position afterwards is not one number per choice."""
+    (:class:`Dice`), so its position afterwards is not one number per choice. The game runs
+    with the cyclic collector paused (:func:`search.without_cycle_collection`: the states a
+    look-ahead copies hold no cycles), which changes no game."""
     dice = Dice(rng)
-    while state.phase is not Phase.OVER:
-        if state.phase in CHANCE_PHASES:  # engine.chance_pending(state) is not None
-            index = random_card_index(state, dice)
-            card = state.draw_pile[index]
-            reveal_drawn(state, index)  # the card just taken from the pile: no search, no check
-            step = ("card", card)
-        else:
-            action = player(state, dice)
-            apply_legal(state, action)  # taken from legal_actions: no second check
-            step = ("action", action)
-        if trace is not None:
-            trace.append(step)
+    with without_cycle_collection():
+        while state.phase is not Phase.OVER:
+            if state.phase in CHANCE_PHASES:  # engine.chance_pending(state) is not None
+                index = random_card_index(state, dice)
+                card = state.draw_pile[index]
+                reveal_drawn(state, index)  # the card just taken from the pile: no search, no check
+                step = ("card", card)
+            else:
+                action = player(state, dice)
+                apply_legal(state, action)  # taken from legal_actions: no second check
+                step = ("action", action)
+            if trace is not None:
+                trace.append(step)
     return state
 
 
