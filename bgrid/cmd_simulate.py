@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .options import WholeNumber, mission_options, pick_mission
+from .options import WholeNumber, log_form_options, mission_options, pick_mission
 from .rules.errors import BGridError
 from .players.simulation import PLAYERS, simulate
 from .players.rating import Rating, wilson_interval
@@ -41,12 +41,7 @@ LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed int
 @click.option("--write-logs", "write_logs", default=None, metavar="DIR",
               help="Also write each game as a mission log (DIR/game-00000.log, …) that "
                    "bgrid verify accepts. DIR must be new or empty, unless --force.")
-@click.option("--state-lines", is_flag=True,
-              help="With --write-logs: close every turn with a state line (at, facing, alt, dmg "
-                   "and art, the artillery by number, R43), as a player checks the sheet.")
-@click.option("--rows", is_flag=True,
-              help="With --write-logs: write each body in the row form, a turn a line in the "
-                   "sheet's columns (docs/log-format.md).")
+@log_form_options("--write-logs", body="each body", state_lines_why=", as a player checks the sheet")
 @click.option("--force", is_flag=True,
               help="With --write-logs: write into a folder that already holds files; the "
                    "game-*.log files of an earlier run are removed first, so the folder holds "

@@ -10,7 +10,7 @@ import click
 
 from .header_options import read_header
 from .workers import worker_count
-from .options import Seconds, WholeNumber, mission_options, pick_mission
+from .options import Seconds, WholeNumber, log_form_options, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
 from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
@@ -27,12 +27,7 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "(the only header with a known deck order).")
 @click.option("--write-log", "write_log_file", default=None, metavar="FILE",
               help="Write the par's line as a mission log that bgrid verify accepts.")
-@click.option("--state-lines", is_flag=True,
-              help="With --write-log: close every turn with a state line (at, facing, alt, dmg "
-                   "and art, the artillery by number, R43).")
-@click.option("--rows", is_flag=True,
-              help="With --write-log: write the body in the row form, a turn a line in the "
-                   "sheet's columns (docs/log-format.md).")
+@log_form_options("--write-log")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
