@@ -2,11 +2,9 @@
 
 Logs are verified one at a time and each one's part of the output (terminal, JSON, the
 folder's HTML index) is written as soon as its verdict comes; only the counts are kept, so
-a folder of any size runs in the same memory. Folders are read defensively: they come from
-strangers. Symlinks inside a folder are not followed, FIFOs and devices are never opened,
-and every entry that matches the pattern is either verified or listed as skipped with its
-reason (``verifier.log_inputs``); names and log text are shown through
-``safeio.safe_text``.
+a folder of any size runs in the same memory. Folders come from strangers and are read as
+``verifier.log_inputs`` says (every matching entry verified or listed as skipped with its
+reason); names and log text are shown through ``safeio.safe_text``.
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 at once, with one line, every worker gone; and no more workers start than there are cores.
 
 Real processes, real signals: what each test kills is a worker found among the command's
-children. Before (issue 19, items 3, 4 and 6): after one worker of ``verify DIR --jobs 2`` was
-SIGKILLed "the run never ends"; a first SIGTERM printed "Aborted." and the process stayed, a
-second ended it "with a traceback" and left the other worker orphaned; ``solve --seed 7 --jobs 2``
-with a worker killed printed a ``BrokenProcessPool`` traceback; ``--jobs 256`` started 256
-workers on 2 cores.
+children. What each guards against: a run that never ends after one worker of ``verify DIR
+--jobs 2`` is SIGKILLed; a first SIGTERM that prints "Aborted." and leaves the process up, a
+second that ends it with a traceback and orphans the other worker; a ``BrokenProcessPool``
+traceback from ``solve --seed 7 --jobs 2`` with a worker killed; 256 workers started on 2
+cores by ``--jobs 256``.
 """
 
 from __future__ import annotations
