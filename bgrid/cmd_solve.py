@@ -13,8 +13,9 @@ from .workers import worker_count
 from .options import Seconds, WholeNumber, log_form_options, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Par, beam, best_of, solution_log, solve_mission,
-                             start_of, upper_bound)
+from .challenges.mission import Mission
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Line, MemberResult, Par, beam, best_of,
+                             solution_log, solve_mission, start_of, upper_bound)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -41,8 +42,9 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
               help=f"Also measure the blind benchmark: the strong player's median score on the "
                    f"challenge deck drawing blind, over K runs with distinct sampling seeds "
                    f"(K = {BLIND_RUNS} unless given; about 0.1 s a run).")
-def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
-                  budget, jobs, blind_runs):
+def solve_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                  header_file: str | None, write_log_file: str | None, state_lines: bool, rows: bool,
+                  as_json: bool, budget: float | None, jobs: int, blind_runs: int | None) -> None:
     """Find the open-deck par of a challenge: the best score of a fixed, versioned portfolio
     of searches that knows the whole deck (R25, R26; a challenge's stacking list is public,
     R42), and the line of play that reaches it. With --blind, also the blind benchmark: the
@@ -121,7 +123,8 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
         click.echo(f"Log  {write_log_file}")
 
 
-def _mission(seed, code, difficulty, ridges, header_file):
+def _mission(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+             header_file: str | None) -> Mission:
     if header_file is None:
         return pick_mission(seed, code, difficulty, ridges)
     if seed is not None or code is not None or difficulty is not None or ridges is not None:
@@ -134,20 +137,21 @@ def _mission(seed, code, difficulty, ridges, header_file):
         raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
                          "header plays the player's own shuffled deck): solve needs a "
                          "'challenge:' header")
+    assert log.header.challenge is not None  # the source "challenge" is a header's challenge: line
     return mission_from_code(log.header.challenge)
 
 
-def _member_result(code: str, index: int, deadline: float | None):
+def _member_result(code: str, index: int, deadline: float | None) -> MemberResult:
     from .challenges.mission import mission_from_code
 
     mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
     return beam(start_of(mission.start(challenge_deck=True)), PORTFOLIO[index], deadline)
 
 
-def _run(mission, deadline, jobs: int, show: bool) -> Par:
+def _run(mission: Mission, deadline: float | None, jobs: int, show: bool) -> Par:
     results = []
 
-    def report(result) -> None:
+    def report(result: MemberResult) -> None:
         results.append(result)
         if show:
             best = best_of(results)
@@ -159,15 +163,18 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
         return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
     from .workers import worker_pool
 
+    code = mission.code
+    assert code is not None  # solve's missions are seeded, and a seed has a challenge code too (R25)
     with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
-        futures = [pool.submit(_member_result, mission.code, i, deadline) for i in range(len(PORTFOLIO))]
+        futures = [pool.submit(_member_result, code, i, deadline) for i in range(len(PORTFOLIO))]
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())
     start = start_of(mission.start(challenge_deck=True))
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
-def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
+def _write_solution(mission: Mission, line: Line, path: str, state_lines: bool = False,
+                    rows: bool = False) -> None:
     from .safeio.safe_output import write_atomic
 
     write_atomic(path, solution_log(mission, line, state_lines, rows), "--write-log")

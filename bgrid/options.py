@@ -28,7 +28,7 @@ class WholeNumber(click.ParamType):
     def __init__(self, low: int, high: int | None = None):
         self.low, self.high = low, high
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: str | int, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return value
         text = value.strip()
@@ -56,7 +56,7 @@ class Seconds(click.ParamType):
     def __init__(self, high: float):
         self.high = high
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: str | float, param: click.Parameter | None, ctx: click.Context | None) -> float:
         if isinstance(value, float):
             return value
         text = value.strip()
@@ -74,7 +74,7 @@ class Utf8Text(click.ParamType):
 
     name = "text"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
@@ -82,7 +82,7 @@ class Utf8Text(click.ParamType):
         return value
 
 
-def mission_options(func):
+def mission_options(func: F) -> F:
     """Add --seed, --code, --difficulty and --ridges to a command."""
     func = click.option("--ridges", type=WholeNumber(-SEED_LIMIT), default=None, metavar="N",
                         help="Ridge count 1-4 (default 1). With --seed only.")(func)
