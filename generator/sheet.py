@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import jinja2
@@ -43,6 +43,9 @@ from ..rules.setup import ARTILLERY, BUNKERS
 from .paper import paper_size
 from .qr import qr_svg
 from .sealed_pdf import TEMPLATES, html_to_pdf, pdf_identifier, sheet_stylesheet
+
+if TYPE_CHECKING:  # ReportLab loads only to measure text
+    from reportlab.pdfbase.ttfonts import TTFont
 
 SHEET_TEMPLATE = "sheet.html.j2"
 MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
@@ -145,7 +148,7 @@ def longest_mission_turns(ruleset: Ruleset) -> int:
 
 
 @functools.cache
-def _font_face(font_file: str):
+def _font_face(font_file: str) -> TTFont:
     """ReportLab's reading of one of the sheet's fonts (for advance widths only)."""
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -432,7 +435,7 @@ def stackgrid_context(mission: Mission) -> dict:
             "height": _mm(rows * (box_h + STACK_GAP_MM))}
 
 
-def _drawing(template: str, **context) -> str:
+def _drawing(template: str, **context: object) -> str:
     return svg_data_uri(_ENV.get_template(template).render(context))
 
 
