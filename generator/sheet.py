@@ -18,8 +18,7 @@ same bytes.
 Speed (bench/bench_print.py): WeasyPrint's cost grows with the number of HTML elements it
 cascades and lays out, so the parts made of many small pieces are SVG drawings given as
 ``data:`` images (the board, the QR code, the stacking list, the by-card table, the turn
-log's ruling and turn numbers) and ``sheet.css`` is parsed, with its fonts, once a process
-(:func:`sheet_stylesheet`).
+log's ruling and turn numbers); the stylesheet is parsed once a process (:mod:`.sealed_pdf`).
 """
 
 from __future__ import annotations

@@ -49,11 +49,10 @@ _STARTS_KEPT = 64
 def mission_start(source: Mission,
                   remembered: dict[int, tuple[Mission, GameState]] | None = None) -> GameState:
     """A fresh copy of the mission's start. ``remembered`` (a ``Verifier``'s memo) keeps the
-    starts: a folder of logs often holds many players' runs of one challenge, and a copy is
-    much cheaper than a new game. By the source object: ``mission_source`` hands out the same
-    object for the same mission, and hashing a 54-card deck (Python-level Card.__hash__) costs
-    more than copying the start; the entry keeps its source alive, so the id cannot be reused
-    while it is there."""
+    starts: a copy is much cheaper than a new game. By the source object: ``mission_source``
+    hands out the same object for the same mission, and hashing a 54-card deck (Python-level
+    Card.__hash__) costs more than copying the start; the entry keeps its source alive, so the
+    id cannot be reused while it is there."""
     kept = None if remembered is None else remembered.get(id(source))
     if kept is not None and kept[0] is source:
         return kept[1].copy()
