@@ -17,7 +17,7 @@ from bgrid.verifier.verify import verify_log
 from pdf_probe import reader, sized_text
 
 BODY_HEAD = "bgrid-log: 1\nseed: 1944\nturn 1\n"
-#: The row form's columns, in order, as the log format names them (issue 20).
+#: The row form's columns, in order, as the log format names them (docs/log-format.md, §5).
 ROW_COLUMNS = ["turn", "enter", "draw", "resupply", "action 1", "action 2", "automa", "at facing",
                "ALT", "DMG", "art 1", "art 2", "art 3", "art 4"]
 PENCIL_MM = 1.8  # a pencilled letter, small hand lettering (as in test_sheet_artillery_tracking)
