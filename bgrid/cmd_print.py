@@ -265,4 +265,5 @@ def _winnable(source: Mission, by_code: bool) -> tuple[Mission, int]:
 
     click.echo(f"solving from seed {source.spec.seed} for a winnable challenge…", err=True)
     mission, par = first_winnable(source.spec)
+    assert par.best is not None  # the par of a winnable challenge: its solve found a victory
     return (mission if by_code else mission.as_seed()), par.best.score

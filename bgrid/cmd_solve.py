@@ -170,6 +170,7 @@ def _run(mission: Mission, deadline: float | None, jobs: int, show: bool) -> Par
         for future in futures:  # in portfolio order: ties go to the earlier member
             report(future.result())
     start = start_of(mission.start(challenge_deck=True))
+    assert mission.deck is not None  # a seeded mission has its challenge deck (R25)
     return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
 
 
