@@ -116,12 +116,14 @@ class BGridGroup(click.Group):
 @click.group(cls=BGridGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bgrid")
 def cli() -> None:
-    """bgrid: maps, printables, simulation and log verification for the solo wargame
-    B-Grid: Fortress Run.
+    """bgrid: maps, printables, a table companion, log verification, simulation and
+    leagues for the solo wargame B-Grid: Fortress Run. 'bgrid COMMAND --help' tells more.
 
     \b
     Examples:
-      bgrid map --seed 1944
+      bgrid pack --seed 1944               # print the sheet and the deck
+      bgrid play --seed 1944 --log ada.log # play on paper, the log written for you
+      bgrid verify ada.log                 # replay a log: valid, invalid or incomplete
       bgrid map --code 0M00-0001-WR3 --json
     """
 

@@ -84,7 +84,7 @@ def league_group() -> None:
     """
 
 
-@league_group.command("init")
+@league_group.command("init", short_help="Create an empty league database.")
 @DB
 @click.option("--admin-key-file", "key_file", default=None, metavar="FILE",
               help="Write a new organiser key (for bgrid serve's admin pages and API) to FILE, "
@@ -135,7 +135,7 @@ def write_secret(path: Path, text: str) -> None:
         out.write(text)
 
 
-@league_group.command("open")
+@league_group.command("open", short_help="Run a challenge in the league, with its window and attempts.")
 @DB
 @click.argument("code", metavar="CODE", type=Utf8Text())
 @click.option("--from", "opens", required=True, type=Utf8Text(), metavar="ISO",
@@ -257,7 +257,7 @@ def list_command(league: str, challenges: tuple[str, ...], player: str | None, a
                    f"{terminal_text(r['challenge'] or '-')}  {result}  [id {r['verification_id']}]")
 
 
-@league_group.command("show")
+@league_group.command("show", short_help="Replay one entry from its stored log and print its verdict.")
 @DB
 @click.argument("entry", metavar="ID", type=Utf8Text())
 @league_errors
@@ -287,7 +287,7 @@ def show_command(league: str, entry: str) -> None:
         click.get_current_context().exit(1)
 
 
-@league_group.command("par")
+@league_group.command("par", short_help="Record challenges' open-deck par, shown beside each score.")
 @DB
 @click.argument("codes", nargs=-1, required=True, metavar="CODE...")
 @click.option("--par", "given", type=WholeNumber(-99, 99), default=None, metavar="N",
@@ -356,7 +356,7 @@ def par_command(league: str, codes: tuple[str, ...], given: int | None, blind_ru
         conn.close()
 
 
-@league_group.command("standings")
+@league_group.command("standings", short_help="Print or publish the standings (text, JSON, CSV, HTML page).")
 @DB
 @click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable); default: every challenge in the league.")

@@ -235,7 +235,9 @@ def _terminal(session: Session, log: LogFile, resumed: bool) -> int:  # pragma: 
         else:
             buffer.start_completion(select_first=True)
 
-    prompt: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=_Completer(session),
+    # a resumed log: Up recalls the statements already in it, the last one first
+    history = InMemoryHistory(session.recalled_lines())
+    prompt: PromptSession[str] = PromptSession(history=history, completer=_Completer(session),
                            complete_while_typing=True, style=style, color_depth=depth,
                            reserve_space_for_menu=3, key_bindings=keys)
     last: list[tuple[str, str]] = [("", opening_text(log.path, resumed, session.turn))]

@@ -7,6 +7,7 @@ line and exit status 2.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,12 +24,12 @@ if TYPE_CHECKING:  # the players load only for --rate and --winnable
 
 
 
-def _common(func: F) -> F:
+def _common(func: F,
+            out_help: str = "Output folder (created if missing), or a file name ending in .pdf.") -> F:
     func = click.option("--png", is_flag=True,
                         help="Also write a PNG of every page (for checking by eye).")(func)
     func = click.option("--out", type=click.Path(), default=str(DEFAULT_OUT), callback=_out_path,
-                        show_default=True,
-                        help="Output folder (created if missing), or a file name ending in .pdf.")(func)
+                        show_default=True, help=out_help)(func)
     func = click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False),
                         default="a4", show_default=True, help="Paper size.")(func)
     return func
@@ -38,7 +39,8 @@ def _out_path(ctx: click.Context, param: click.Parameter, value: str) -> Path:
     """--out as a Path. An empty value is refused: Path('') is '.', the current folder, which
     nobody means by typing --out ''."""
     if not value.strip():
-        raise click.BadParameter("needs a folder, or a file name ending in .pdf, e.g. --out output")
+        pdf = "" if ctx.command.name == "pack" else ", or a file name ending in .pdf"  # a pack is a folder
+        raise click.BadParameter(f"needs a folder{pdf}, e.g. --out output")
     return Path(value)
 
 
@@ -179,7 +181,8 @@ def deck_command(seed: str | None, code: str | None, difficulty: str | None, rid
     """Write a printable 54-card deck (PDF), poker size with crop marks.
 
     With --seed or --code it is that challenge's deck in stack order, each back marked with
-    its stack position and reshuffle number; with neither, a plain deck.
+    its stack position and reshuffle number, each front with the reshuffle number in its
+    corners (for restacking face up, R26); with neither, a plain deck.
 
     \b
     Examples:
@@ -207,7 +210,8 @@ def deck_command(seed: str | None, code: str | None, difficulty: str | None, rid
 @click.command("pack")
 @mission_options
 @header_options
-@_common
+@functools.partial(_common, out_help="The folder the pack's own folder goes into (created if missing): "
+                                     "OUT/<code>/ for a challenge.")
 @_deck_options
 @click.option("--player", default=None, metavar="NAME", callback=_player_name,
               help="Pilot name printed on the sheet.")

@@ -53,9 +53,10 @@ def simulate_command(seed: str | None, code: str | None, difficulty: str | None,
     """Play a mission many times with a computer player that makes only legal plays, and
     print the win rate, the mean score and the score distribution.
 
-    Both players are floors, not targets: they measure how forgiving a map and a deck are,
-    not how well a person will do. The random player almost never wins; the greedy one
-    plays like a beginner.
+    The players are yardsticks, not targets: they measure how forgiving a map and a deck
+    are, not how well a person will do. The random player almost never wins; the greedy one
+    plays like a beginner; the strong one looks ahead over sampled shuffles (and, with the
+    own deck, rates the map).
 
     \b
     Examples:

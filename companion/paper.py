@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.automa_words import automa_card_text
 from ..rules.cards import Card
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryMoved, AutomaSkipped, Bonus, Crater,
                             Damage, DamageCause, Defeat, Destroyed, Drew, Entered, Event, Missed, Moved,
@@ -46,6 +47,8 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
         flush_draws()
         if isinstance(ev, Drew):
             said.append(f"resupply: draw {ev.card}")
+        elif isinstance(ev, Revealed) and ev.purpose is CardPurpose.AUTOMA:
+            said.append(automa_card_text(ev.card, state.ruleset))  # a Clubs card moves nothing
         elif isinstance(ev, Revealed):
             said.append(f"{ev.purpose} card: {ev.card}")
         elif isinstance(ev, Entered):

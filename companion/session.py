@@ -190,6 +190,13 @@ class Session:
             out.append(text)
         return out
 
+    def recalled_lines(self) -> list[str]:
+        """The player's statements in the log so far, oldest first: what the Up key recalls
+        when a log is resumed (the lines typed then are gone, the statements they made are
+        not). The lines the session writes itself (``turn``, the ``state`` check, the
+        ``reshuffle`` marker) are left out: the player never needs to type them."""
+        return [text for text in self.body if text.split(" ", 1)[0] not in _BOOKKEEPING]
+
     @property
     def score(self) -> int:
         """The score so far (R24)."""

@@ -22,6 +22,7 @@ import pytest
 
 BGRID = str(Path(sys.executable).with_name("bgrid"))
 CODE = "0MER-60SV-GHE"
+CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # a terminal control sequence
 COLOUR = re.compile(r"\x1b\[[0-9;]*3[0-9;]*m")  # a foreground colour
 
 
@@ -100,3 +101,23 @@ def test_the_board_is_coloured_unless_NO_COLOR(terminal):
     plain = terminal("--code", CODE, no_color=True)
     assert plain.read_until(lambda s: "›" in s)
     assert "▲" in plain.seen and not COLOUR.search(plain.seen)
+
+
+def test_up_on_a_resumed_log_recalls_the_last_statements_in_it(terminal, tmp_path):
+    log = tmp_path / "t.log"
+    log.write_text(f"bgrid-log: 1\nchallenge: {CODE}\n\nturn 1\nenter 4H\ndraw 5S JK 8S KH KC\n"
+                   "resupply KH -> 10D\n", encoding="utf-8")
+    term = terminal()
+    assert term.read_until(lambda s: "resumed" in s and "›" in s), term.seen
+
+    def recalls(key: str, line: str) -> bool:
+        """After ``key``, the prompt line is redrawn holding ``line``."""
+        mark = len(term.seen)
+        term.keys(key)
+        return term.read_until(lambda s: line in CSI.sub("", s[mark:]))
+
+    assert recalls("\x1b[A", "resupply KH -> 10D"), term.seen  # Up: the log's last statement
+    term.keys("\x15")  # Ctrl-U empties the line, so the next one is drawn whole
+    assert recalls("\x1b[A", "draw 5S JK 8S KH KC"), term.seen  # Up again: the one before
+    term.keys("\x15quit\r")
+    assert term.proc.wait(timeout=10) == 0

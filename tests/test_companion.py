@@ -21,6 +21,8 @@ from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.verify import verify_log
 
+from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
+
 HERE = Path(__file__).parent
 HAND = HERE / "logs" / "hand" / "daily-statements.log"
 CODE = "0MER-60SV-GHE"
@@ -166,6 +168,16 @@ def test_a_play_typed_as_the_sheet_writes_it_without_its_verb_is_taken():
     assert (session.state.altitude, str(session.state.cell)) == (2, "C3")
 
 
+@pytest.mark.parametrize("typed", ["guns JK = 6S G3 -> JD", "JK = 6S G3 -> JD", "JK= 6S G3"])
+def test_a_joker_declared_with_spaces_is_taken_as_a_row_cell_takes_it(typed):
+    # turn 2 of the hand-played log: 'guns JK=6S G3 -> JD'; spaced out around '=' it was E111,
+    # and without its verb E106 "'JK' is not a statement"
+    text = HAND.read_text(encoding="utf-8")
+    session, _ = Session.resume(text[:text.index("guns JK=6S")])
+    reply = session.submit(typed)
+    assert reply.ok and reply.written[0] == "guns JK=6S G3 -> JD"
+
+
 def test_an_own_deck_refuses_a_card_already_drawn_with_the_verifiers_message():
     session = Session.start("bgrid-log: 1\nseed: 5\n")
     assert session.submit("enter 7H").ok
@@ -185,6 +197,25 @@ def test_a_resumed_log_is_the_same_game_and_a_torn_last_line_is_dropped():
     assert dropped == 1
     assert again.state == session.state and again.art.cells == session.art.cells
     assert again.log_text() == text
+
+
+def test_a_resumed_log_recalls_the_players_statements_oldest_first_without_the_bookkeeping():
+    # the hand-played log's first turn and the start of its second, as the player wrote them;
+    # its 'turn' and 'state' lines are the ones the companion writes itself
+    text = HAND.read_text(encoding="utf-8")
+    resumed, _ = Session.resume(text[:text.index("guns JK=6S")])
+    assert resumed.recalled_lines() == [
+        "enter 4H", "draw 5S JK 8S KH KC", "resupply KH -> 10D", "resupply KC -> 8D",
+        "move 5S FFLFF", "bomb 8S -> AS", "automa 9D", "draw JK 7H", "alt JK=QS"]
+    assert Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n").recalled_lines() == []
+
+
+def test_a_clubs_automa_card_says_the_artillery_holds_and_moves_no_piece():
+    before, _ = Session.resume(CLUBS_AUTOMA[:CLUBS_AUTOMA.index("automa 2C")])
+    reply = before.submit("automa 2C")
+    assert reply.said == [CLUBS_AUTOMA_TEXT, "artillery 1 (D2) fires (R18)",
+                          "1 damage from artillery fire (R18); DMG 1/5"]
+    assert reply.written == ["automa 2C", "state at D1 facing S alt 4 dmg 1 art D2 H5 J9 A1"]
 
 
 def test_completion_offers_whole_statements_and_own_deck_cards():

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
+from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
 from league_logs import CODE, games, write_logs
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>&amp;'
@@ -143,3 +144,14 @@ def test_a_browser_shows_the_ranking_on_a_phone_sized_screen(published, tmp_path
     assert shot.is_file() and shot.stat().st_size > 5000
     if os.environ.get("BGRID_KEEP_SCREENSHOT"):  # to look at it by eye
         shutil.copy(shot, Path(os.environ["BGRID_KEEP_SCREENSHOT"]))
+
+
+def test_an_entrys_replay_report_says_a_clubs_automa_card_holds_the_artillery(tmp_path):
+    write_logs(tmp_path / "inbox", {"ada.log": CLUBS_AUTOMA.encode()})
+    db, page = tmp_path / "l.db", tmp_path / "standings.html"
+    runner = CliRunner()
+    for args in (["init", str(db)], ["submit", str(db), str(tmp_path / "inbox")],
+                 ["standings", str(db), "--html", str(page)]):
+        assert runner.invoke(cli, ["league", *args]).exit_code == 0
+    report, = (tmp_path / "standings-reports").glob("*.html")
+    assert f'<span class="gloss">{CLUBS_AUTOMA_TEXT}</span>' in report.read_text(encoding="utf-8")

@@ -117,6 +117,45 @@ def test_exact_about_tokens(line, code, column):
     assert (err.code, err.line, err.column) == (code, 4, column)
 
 
+@pytest.mark.parametrize("line", ["move JK = 5H FF", "move JK= 5H FF", "move JK =5H FF",
+                                  "move jk = 5h FF", "move JK\t=\t5H FF"])
+def test_a_joker_declared_with_spaces_around_the_equals_sign_reads_as_in_a_row(line):
+    # these were E111 "a played Joker carries the card it stands for, e.g. JK=7H" (or E101
+    # "'JK=' declares nothing"), while a row's cell read them
+    st = body(line + "\n")[0]
+    assert st.canonical() == "move JK=5H FF"
+    assert [(t.text.upper(), t.column) for t in st.tokens] == [("MOVE", 1), ("JK=5H", 6),
+                                                                ("FF", line.index("FF") + 1)]
+
+
+@pytest.mark.parametrize("line, said", [
+    # the format keeps commas out of a statement line (log-format, Lexical: "Commas are not
+    # separators"); the message says what to write instead, the line without them
+    ("draw 2S, 3S", "'2S,' is not a card: cards are separated by spaces, not commas: "
+                    "write 'draw 2S 3S'"),
+    ("draw 2S,3S 4H", "'2S,3S' is not a card: cards are separated by spaces, not commas: "
+                      "write 'draw 2S 3S 4H'"),
+    ("draw 2S , 3S", "',' is not a card: cards are separated by spaces, not commas: "
+                     "write 'draw 2S 3S'"),
+    ("guns JK = 6S, C4 -> 2S", "',' is not a cell: expected a column A-J then a row 1-10, e.g. "
+                               "C7; commas are not separators: write 'guns JK=6S C4 -> 2S'"),
+    ("guns 6H C4, -> 2S", "'C4,' is not a cell: expected a column A-J then a row 1-10, e.g. C7; "
+                          "commas are not separators: write 'guns 6H C4 -> 2S'"),
+    # two statements a row's cell would hold: a statement line holds one
+    ("resupply KH->10D, KC->8D", "'10D,' is not a card: cards are separated by spaces, not "
+                                 "commas: write one statement a line: 'resupply KH->10D', "
+                                 "'resupply KC->8D'"),
+    ("state at G1, facing S", "'G1,' is not a cell: the checks of a state line are separated "
+                              "by spaces, not commas: write 'state at G1 facing S'"),
+    # what the line would be without its commas does not read either: an example instead
+    ("draw 2S, 3Z", "'2S,' is not a card: cards are separated by spaces, not commas: "
+                    "e.g. 'draw 2S 3S'"),
+])
+def test_a_comma_in_a_statement_line_is_refused_with_the_line_to_write(line, said):
+    err = error_of(HEAD + "turn 1\n" + line + "\n")
+    assert err.message == said
+
+
 @pytest.mark.parametrize("text, code, line", [
     ("", "E120", 1),
     ("seed: 1\nbgrid-log: 1\n", "E120", 1),

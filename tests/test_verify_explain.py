@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 
-from explicit_maps import explicit_log
+from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT, explicit_log
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden" / "explain" / "challenge-crash.txt"
@@ -46,3 +46,13 @@ def test_explain_stops_at_the_first_error_with_the_usual_message(tmp_path):
     assert "line   8  draw 2S 3S 5C QH 10S" in told
     assert "line   9 " not in told and "line  10 " not in told
     assert told.endswith(plain.rstrip("\n") + "\n  damage ledger (0 points):\n")
+
+
+def test_a_clubs_automa_card_is_told_as_the_artillery_holding(tmp_path):
+    path = tmp_path / "m.log"
+    path.write_text(CLUBS_AUTOMA, encoding="utf-8")
+    told = CliRunner().invoke(cli, ["verify", str(path), "--explain"]).output
+    line = next(ln for ln in told.splitlines() if ln.startswith("  line   9  automa 2C: "))
+    assert line.startswith(f"  line   9  automa 2C: {CLUBS_AUTOMA_TEXT}; artillery 1 (D2) fires ")
+    assert "artillery 2 (H5) holds (the card says hold); artillery 3 (J9) holds" in line
+    assert " to " not in line.split("now at")[0]  # no piece moves

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 from bgrid.verifier.messages import QUOTE_WIDTH
-from bgrid.verifier.report_html import CELL, MARGIN, board_view, error_view, render_report
+from bgrid.verifier.report_html import CELL, MARGIN, board_view, error_view, log_view, render_report
 from bgrid.verifier.verify import verify_log
+
+from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
 
 MAP = "bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\nmap artillery: B9 F8 J1 D10\n"
 # enter 3H: C1 facing S alt 4 (R13); the draw pile is the player's own, any card may come
@@ -74,3 +76,10 @@ def test_several_logs_get_a_table_linking_to_their_sections():
     assert 'id="log-1"' in html and 'id="log-2"' in html
     assert "E204 at line 8, column 5" in html  # the invalid one says where, in the table
     assert 'class="logs"' not in render_report([one])
+
+
+def test_a_clubs_automa_line_says_under_it_that_the_artillery_holds():
+    verdict = verify_log(CLUBS_AUTOMA, history=True)
+    glossed = {line["text"]: line["gloss"] for line in log_view(verdict) if line["gloss"]}
+    assert glossed == {"automa 2C": CLUBS_AUTOMA_TEXT}
+    assert f'<span class="gloss">{CLUBS_AUTOMA_TEXT}</span>' in render_report([verdict])

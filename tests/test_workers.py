@@ -48,7 +48,12 @@ def is_alive(pid: int) -> bool:
 
 
 def start(*args) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "from bgrid.cli import main; main()", *args],
+    # A shell without job control starts background commands with SIGINT ignored, and Python
+    # keeps an ignored SIGINT ignored: give the CLI Ctrl-C as a terminal would, whatever runs
+    # the tests (run as `pytest &`, the SIGINT case saw verify finish with status 0).
+    code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from bgrid.cli import main; main()")
+    return subprocess.Popen([sys.executable, "-c", code, *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 

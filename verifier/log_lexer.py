@@ -84,6 +84,20 @@ def split_at_colon(code: str, colon: int, tokens: list[Token]) -> tuple[Token, t
             tuple(split_tokens(code[colon + 1:], offset=colon + 1)))
 
 
+_JOKER_SPACED = re.compile(r"(JK|jk|Jk|jK)[ \t]*=[ \t]*([^ \t;,|]+)")
+
+
+def joker_closed_up(code: str) -> str:
+    """A played Joker's declaration spaced out (``JK = 6S``, ``JK= 6S``) closed up to the one
+    token the format has, ``JK=6S``; the room it took stays after it, so the columns of the
+    words behind it do not move. Read so in a statement line and in a row alike.
+
+    >>> joker_closed_up("guns JK = 6S C4 -> 2S")
+    'guns JK=6S   C4 -> 2S'
+    """
+    return _JOKER_SPACED.sub(lambda m: f"{m[1]}={m[2]}".ljust(len(m[0])), code)
+
+
 def split_tokens(code: str, offset: int = 0) -> list[Token]:
     """Words split at spaces and tabs, and around every ``->`` or ``→`` (with or without spaces).
 

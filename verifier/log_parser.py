@@ -23,7 +23,7 @@ from ..rules.cards import Card
 from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, Ruleset, find_ruleset, load_ruleset
-from .log_lexer import CONTROL, log_lines, norm_key, split_at_colon, split_tokens
+from .log_lexer import CONTROL, joker_closed_up, log_lines, norm_key, split_at_colon, split_tokens
 from .log_rows import RowReader, is_row
 from .messages import LogError
 from .statements import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
@@ -117,6 +117,9 @@ class _Parser:
     def error(self, code: str, message: str, token: Token | None = None, *, rule: str | None = None,
               column: int | None = None) -> LogError:
         text = self.lines[self.lineno - 1]
+        if token is not None and "," in token.text and self.in_body and "comma" not in message:
+            fix = self.without_commas()  # 'C4,' in a guns line, 'FF,LF' in a move
+            message += f"; commas are not separators: {fix}" if fix else ""
         if rule is None and code in _HEADER_TOO and not self.in_body:
             rule = "log-format: Header"  # a header line that ends early or goes on too long
         if token is not None:
@@ -206,6 +209,10 @@ class _Parser:
                 remembered = self.remembered
                 if recall(raw, index):  # the first turn line, read in an earlier log
                     continue
+            if "=" in code:  # 'JK = 6S': a played Joker spaced out, read as a row reads it
+                closed = joker_closed_up(code)
+                if closed != code:
+                    tokens = split_tokens(closed)
             statement = self.statement(tokens)
             statements.append(statement)
             canonical = statement.canonical()
@@ -401,9 +408,9 @@ class _Parser:
         if text.lower() == "none":
             raise self.error("E110", "'none' stands only for a card drawn or revealed when the mission "
                              "ended at that moment (R36)", token)
-        if "," in text and len(text) > 1:  # 'draw 2S, 3S' or 'draw 2S,3S'
+        if "," in text:  # 'draw 2S, 3S', 'draw 2S,3S' or 'draw 2S , 3S'
             raise self.error("E101", f"'{text}' is not a card: cards are separated by spaces, not "
-                             "commas, e.g. 'draw 2S 3S'", token)
+                             f"commas: {self.without_commas('draw 2S 3S')}", token)
         if not text.isprintable():  # no-break and other odd spaces are "not printable" too
             odd = next(ch for ch in text if not ch.isprintable())
             raise self.error("E101", f"'{text}' is not a card: it holds the invisible character "
@@ -464,6 +471,36 @@ class _Parser:
         """The statement ``kind`` (a body keyword) of ``tokens``, by its reader: the row reader
         hands a row's parts here."""
         return _READERS[kind](self, kind, tokens, args)
+
+    def without_commas(self, example: str | None = None) -> str:
+        """What to write instead of the statement line at fault, which holds a comma. The
+        format keeps commas out of a statement line (log format: Lexical, "Commas are not
+        separators"); only a row's cells read them, as spaces. So: the line with its commas as
+        spaces when that reads (``write 'draw 2S 3S 4H'``); else, when each piece between the
+        commas reads as a statement of the line's kind, those one a line (``write one
+        statement a line: 'resupply KH -> 10D', 'resupply KC -> 8D'``); else ``example``'s
+        spelling ('' without one)."""
+        code = self.lines[self.lineno - 1].split("#", 1)[0]
+        fixed = " ".join(joker_closed_up(code.replace(",", " ")).split())
+        if self.reads(fixed):
+            return f"write '{fixed}'"
+        pieces = [" ".join(joker_closed_up(p).split()) for p in code.split(",")]
+        verb = pieces[0].split(" ", 1)[0]
+        lines = [p if i == 0 or p.split(" ", 1)[0].lower() in BODY_KEYWORDS else f"{verb} {p}"
+                 for i, p in enumerate(pieces) if p]
+        if len(lines) > 1 and all(self.reads(line) for line in lines):
+            return "write one statement a line: " + ", ".join(f"'{line}'" for line in lines)
+        return "" if example is None else f"e.g. '{example}'"
+
+    def reads(self, line: str) -> bool:
+        """Whether ``line`` reads as a statement (a suggestion is checked before it is made)."""
+        tokens = split_tokens(line)
+        try:
+            if tokens:
+                self.statement(tokens)
+        except LogError:
+            return False
+        return bool(tokens)
 
     def need(self, args, count: int, kind: str) -> None:
         """At least ``count`` arguments."""
@@ -603,8 +640,8 @@ class _Parser:
                 code = {"at": "E102", "facing": "E115"}.get(key, "E105")
                 noun = {"at": "a cell", "facing": "a facing", "alt": "an altitude"}.get(key, "a damage")
                 raise self.error(code, f"'{vt.text}' is not {noun}: the checks of a state line "
-                                 "are separated by spaces, not commas, e.g. 'state at G1 facing S "
-                                 "alt 4 dmg 0'", vt)
+                                 "are separated by spaces, not commas: "
+                                 f"{self.without_commas('state at G1 facing S alt 4 dmg 0')}", vt)
             value: object
             if key == "at":
                 value = None if vt.text.lower() == "off" else self.cell(vt)

@@ -25,6 +25,7 @@ from ..rules.log_rows import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
 from ..rules.cards import Card
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from ..rules.errors import BGridError
+from .log_lexer import joker_closed_up
 from .statements import Statement, Token
 
 if TYPE_CHECKING:  # the parser reads rows through this module: no import at run time
@@ -40,7 +41,6 @@ _PLAY_VERBS = frozenset(_VERB_OF_PLAY.values())
 _WHOLE_PART = ("turn", "enter", "draw", "automa", "state")  # with its verb: the rest of the part
 _FACINGS = ("N", "E", "S", "W", "n", "e", "s", "w")
 _DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: nothing there
-_JOKER_SPACED = re.compile(r"(JK|jk|Jk|jK)[ \t]*=[ \t]*([^ \t;,|]+)")  # 'JK = 6S' for 'JK=6S'
 _CELL_AND_FACING = re.compile(r"([A-Ja-j](?:10|[1-9]))([NESWnesw])")  # 'F3E' for 'F3 E'
 
 
@@ -65,7 +65,7 @@ def play_with_verb(text: str, ruleset: str) -> str:
     2S``, ``9S 3C FFFFF``), as its statement line (``move 5C FFLF``, ``bomb 8S -> AS``); text
     that does not start with a played card comes back as it is. For a typed line (the
     companion) that follows the sheet's notation."""
-    words = re.sub("->|→", " -> ", text).split()
+    words = re.sub("->|→", " -> ", joker_closed_up(text)).split()
     if not words or not (words[0][:1].isdigit() or words[0][:1] in "AJQKTajqkt"):
         return text
     try:
@@ -113,7 +113,7 @@ class RowReader:
                 continue
             text = text.replace(",", " ")  # a list in pencil: 'KH->10D, KC->8D', '5S, JK, 8S'
             if "=" in text:  # closed up, the room it took after the card: later columns stay
-                text = _JOKER_SPACED.sub(lambda m: f"{m[1]}={m[2]}".ljust(len(m[0])), text)
+                text = joker_closed_up(text)
             parts = _split(text, ";", offset) if ";" in text else ((text, offset),)
             for part, at in parts:
                 tokens = self.tokens_of(part, at)

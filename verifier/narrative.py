@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.automa_words import automa_card_text
 from ..rules.board import Cell
 from .log_rows import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
@@ -26,10 +27,6 @@ from .statements import Statement
 if TYPE_CHECKING:  # a verdict is read here, never made
     from .verdict import Verdict
 
-_SUIT_WORDS = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
-_MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
-               "toward-bunker": "the artillery steps toward the nearest bunker",
-               "hold": "the artillery holds"}
 _SUIT_WORD = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
               "exit": "the bomber has left the map: the player phase ends (R6)",
@@ -132,11 +129,7 @@ def _event_text(ev: Event, after: After, drawn: list[str], pieces: ArtilleryPiec
         return f"altitude {ev.old} to {ev.new}"
     if type(ev) is Revealed:
         if ev.purpose == "automa":
-            if ev.card.is_joker:
-                return "Automa card JK: no fire, no movement"
-            assert ev.card.suit is not None  # a Joker has none, told above
-            suit = ev.card.suit.value
-            return f"Automa card {ev.card}: {_SUIT_WORDS[suit]}, {_MOVE_WORDS[ruleset.automa_suits[suit]]}"
+            return automa_card_text(ev.card, ruleset)
         if ev.purpose in ("guns", "bomb"):
             extra = (f" (a Joker: counts as a {_SUIT_WORD[ruleset.revealed_joker_counts_as]}, R17)"
                      if ev.card.is_joker else "")

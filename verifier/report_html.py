@@ -21,9 +21,11 @@ from importlib import resources
 
 import jinja2
 
+from ..rules.automa_words import automa_card_text
 from ..rules.board import COLUMN_LETTERS, FORWARD, SIZE, Cell
-from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, Moved, Suppressed,
-                            TurnStarted)
+from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, Moved, Revealed,
+                            Suppressed, TurnStarted)
+from ..rules.state import CardPurpose
 from ..safeio.safe_text import html_text
 from .messages import LogError
 from .replay_history import HistoryEntry
@@ -251,7 +253,9 @@ def _add_path(paths: list, turn: int, points: Iterable[tuple[str, tuple[int, int
 
 
 def log_view(verdict: Verdict) -> list[dict]:
-    """The log's lines with their numbers, the turn each belongs to, the error line marked."""
+    """The log's lines with their numbers, the turn each belongs to, the error line marked,
+    and under each Automa card the replay played what it made the artillery do (``gloss``:
+    a Clubs card moves nothing, so the board alone would show nothing for it, R19)."""
     lines = verdict.lines
     if not lines:
         return []
@@ -259,11 +263,17 @@ def log_view(verdict: Verdict) -> list[dict]:
     for st in verdict.body or ():
         if st.kind == "turn":
             turn_at[st.line] = st.number
+    glosses: dict[int, list[str]] = {}
+    for stmt, _turn, events, after in verdict.history or ():
+        for ev in events:
+            if type(ev) is Revealed and ev.purpose is CardPurpose.AUTOMA:
+                glosses.setdefault(stmt.line, []).append(automa_card_text(ev.card, after.ruleset))
     error_line = verdict.errors[0].line if verdict.errors else None
     out, turn = [], 0
     for number, text in enumerate(lines, 1):
         turn = turn_at.get(number, turn)
-        out.append({"number": number, "text": text, "turn": turn, "error": number == error_line})
+        out.append({"number": number, "text": text, "turn": turn, "error": number == error_line,
+                    "gloss": "; ".join(glosses.get(number, ()))})
     return out
 
 
