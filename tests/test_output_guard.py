@@ -124,8 +124,8 @@ def test_a_printable_never_replaces_its_header_log(room, command):
 
 @pytest.mark.parametrize("name", ["-", "newdir/"])
 def test_an_output_name_that_is_no_file_name_is_refused(room, name):
-    """``--html -`` wrote a file named '-' (and a folder '--reports'); ``league init newdir/``
-    created a file named 'newdir'."""
+    """``--html -`` would write a file named '-' (and a folder '--reports'), ``league init
+    newdir/`` a file named 'newdir': both are refused, and nothing is written."""
     before = snapshot(room)
     for args in (["league", "standings", "league.db", "--html", name], ["league", "init", name],
                  ["verify", "game.log", "--html", name]):

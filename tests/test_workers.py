@@ -148,9 +148,9 @@ def test_no_more_workers_than_cores_and_tasks():
 
 
 def test_the_pool_managers_cancelled_future_race_prints_no_traceback():
-    """Seen in CI: Ctrl-C during ``verify DIR --jobs 2`` exited 130 but printed "Exception in
-    thread Thread-1: Traceback … InvalidStateError: CANCELLED" from concurrent.futures' manager
-    thread, which marks a future broken that the unwinding ``map`` had just cancelled."""
+    """Ctrl-C during ``verify DIR --jobs 2`` may race concurrent.futures' manager thread, which
+    marks broken a future the unwinding ``map`` has just cancelled: the run exits 130 without
+    its "Exception in thread Thread-1: Traceback … InvalidStateError: CANCELLED"."""
     import threading
     from concurrent.futures import InvalidStateError
 
