@@ -129,7 +129,7 @@ def test_quitting_names_the_file_that_keeps_the_game(tmp_path):
 
 
 def test_offers_that_do_not_fit_are_counted_in_words_not_as_plus_n():
-    # the count of offers left out is in words: 'alt 10C +3' would read as three more altitude
+    # the offers left out are counted as '3 more': 'alt 10C +3' would read as three more altitude
     offers = [Offer("first action", f"bomb {r}H -> 2S", f"bomb {r}H -> 2S") for r in range(2, 8)]
     (_, group), (_, line) = _offer_pieces(offers)
     # 'first action: ' leaves 65 columns; six offers of 13 need 93, so room is kept for the
