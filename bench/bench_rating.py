@@ -244,15 +244,21 @@ def dominance_report(duels: list[dict]) -> None:
             print(f"| {deck} | {difficulty} | {len(cell)} | {ok}/{len(cell)} = {ok / len(cell):.0%} "
                   f"| {statistics.fmean(r['strong_mean'] for r in cell):.2f} "
                   f"| {statistics.fmean(r['greedy_mean'] for r in cell):.2f} | {len(worse)} |")
-    ok = sum(r["strong_mean"] >= r["greedy_mean"] for r in duels)
-    low, high = wilson_interval(ok, len(duels))
-    print(f"\nAll map-decks: strong's mean score ≥ greedy's on {ok}/{len(duels)} = {ok / len(duels):.1%} "
-          f"[{low:.1%}, {high:.1%}]")
-    for r in sorted(duels, key=lambda r: r["strong_mean"] - r["greedy_mean"])[:8]:
+    print()
+    for deck in ("own", "challenge", None):
+        cell = [r for r in duels if deck in (None, r["deck"])]
+        if cell:
+            ok = sum(r["strong_mean"] >= r["greedy_mean"] for r in cell)
+            low, high = wilson_interval(ok, len(cell))
+            print(f"{deck or 'All'} map-decks: strong's mean score ≥ greedy's on {ok}/{len(cell)} = "
+                  f"{ok / len(cell):.1%} (95% interval {low:.1%}-{high:.1%})")
+    for r in sorted(duels, key=lambda r: r["strong_mean"] - r["greedy_mean"]):
         if r["strong_mean"] < r["greedy_mean"]:
+            scores = r["strong_scores"]
+            error = statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else 0.0
             print(f"  below: seed {r['seed']} {r['difficulty']} {r['ridges']} ridges, {r['deck']} deck: "
-                  f"strong {r['strong_mean']:.2f} ({r['strong_wins']}/{r['strong_games']} won), "
-                  f"greedy {r['greedy_mean']:.2f} ({r['greedy_wins']}/{r['greedy_games']} won)")
+                  f"strong {r['strong_mean']:.2f} ± {error:.2f} ({r['strong_wins']}/{r['strong_games']} "
+                  f"won), greedy {r['greedy_mean']:.2f} ({r['greedy_wins']}/{r['greedy_games']} won)")
     games = sorted(t for r in duels for t in r["strong_game_cpu"])
     print(f"Strong CPU a game (one core, nice 10, shared machine): median {statistics.median(games):.3f} s, "
           f"90th percentile {games[int(0.9 * (len(games) - 1))]:.3f} s, worst {games[-1]:.3f} s "

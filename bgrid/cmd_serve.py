@@ -1,4 +1,5 @@
-"""``bgrid serve``: the league server (web/) under waitress, a production WSGI server."""
+"""``bgrid serve``: the league server (web/): one waitress process (``--workers 1``), or
+gunicorn's pre-forked worker processes sharing one socket (``web/workers.py``)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,19 @@ def _limit(ctx, param, value: str) -> str:
     "--port", type=WholeNumber(1, 65535), default=8000, show_default=True, help="Port to listen on."
 )
 @click.option(
-    "--threads", type=WholeNumber(1, 64), default=4, show_default=True, help="Requests handled at once."
+    "--threads",
+    type=WholeNumber(1, 64),
+    default=4,
+    show_default=True,
+    help="Requests each worker handles at once.",
+)
+@click.option(
+    "--workers",
+    type=WholeNumber(1, 64),
+    default=None,
+    metavar="N",
+    help="Worker processes (default: one a core, at most 8; 1 where processes cannot be forked). "
+    "Verifying a log is CPU work: one process uses one core.",
 )
 @click.option(
     "--submit-limit",
@@ -62,7 +75,7 @@ def _limit(ctx, param, value: str) -> str:
     metavar="RATE",
     help="Registrations allowed per address.",
 )
-def serve_command(league, host, port, threads, submit_limit, proxies, register_limit):
+def serve_command(league, host, port, threads, workers, submit_limit, proxies, register_limit):
     """Serve the league: challenge pages with pack downloads and live standings, registration,
     submission (paste, upload or the JSON API), receipts, and the organiser's pages. Stops
     on Ctrl-C or SIGTERM; requests in flight finish first. For the public, put a reverse
@@ -73,17 +86,49 @@ def serve_command(league, host, port, threads, submit_limit, proxies, register_l
       bgrid league init week49.db --admin-key-file organiser.key
       bgrid serve week49.db
       bgrid serve week49.db --port 8080 --proxies 1
+      bgrid serve week49.db --workers 2
     """
-    from waitress.server import create_server
-
     from .web import create_app
+    from .web.db import warm_missions
+    from .web.workers import can_fork, default_workers
 
     if not Path(league).is_file():
         raise BGridError(
             f"no league at '{league}': create it with 'bgrid league init {league} "
             "--admin-key-file organiser.key'"
         )
+    if workers is None:
+        workers = default_workers()
+    elif workers > 1 and not can_fork():
+        raise click.UsageError("--workers above 1 needs a system that can fork processes (Linux, macOS, BSD)")
     app = create_app(league, submit_limit=submit_limit, register_limit=register_limit, proxies=proxies)
+    warm_missions(league)
+    if workers > 1:
+        _serve_workers(app, host, port, threads, workers)
+    else:
+        _serve_one(app, host, port, threads)
+    click.echo("stopped")
+
+
+def _url_line(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"bgrid league server on http://{shown}:{port}/ (Ctrl-C to stop)"
+
+
+def _serve_workers(app, host: str, port: int, threads: int, workers: int) -> None:
+    from .web.workers import listen, serve_workers
+
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    click.echo(_url_line(host, sock.getsockname()[1]))
+    serve_workers(app, sock, workers, threads)
+
+
+def _serve_one(app, host: str, port: int, threads: int) -> None:
+    from waitress.server import create_server
+
     try:
         server = create_server(
             app,
@@ -96,8 +141,7 @@ def serve_command(league, host, port, threads, submit_limit, proxies, register_l
         )
     except OSError as exc:
         raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    shown = f"[{host}]" if ":" in host else host
-    click.echo(f"bgrid league server on http://{shown}:{server.effective_port}/ (Ctrl-C to stop)", err=False)
+    click.echo(_url_line(host, server.effective_port))
 
     def stop(signum, frame):
         raise KeyboardInterrupt
@@ -110,4 +154,3 @@ def serve_command(league, host, port, threads, submit_limit, proxies, register_l
     finally:
         # waitress finishes the requests it is answering when its channels close
         server.close()
-    click.echo("stopped")

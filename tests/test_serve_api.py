@@ -569,3 +569,37 @@ def test_an_open_challenge_without_entries_has_the_clis_empty_standings(client, 
     assert answer.status_code == 200 and printed.exit_code == 0, printed.output
     assert answer.json == json.loads(printed.output) == {"standings": [], "unranked": [],
                                                          "season": {"best": None, "table": []}}
+
+
+def test_a_submission_counts_each_of_its_two_rate_limits_once(league_db, monkeypatch):
+    """Per address and per key: two counters, each counted once a submission (Flask-Limiter
+    evaluated them in its before-request pass and again in the view's decorators)."""
+    from bgrid.web.rate_limits import EXTENSION
+
+    app = create_app(league_db, testing=True, submit_limit="50 per minute", register_limit="50 per minute")
+    client = app.test_client()
+    key = register(client, "Once")
+    counters = app.extensions[EXTENSION]
+    counted = []
+    hit = counters.hit
+    monkeypatch.setattr(counters, "hit", lambda item, *who: counted.append(who) or hit(item, *who))
+    assert send(client, key, games(1)[0].by("Once")).status_code == 201
+    assert len(counted) == 2 and len(set(counted)) == 2
+    assert any(who[-1] == f"key:{key}" for who in counted)
+
+
+def test_the_servers_threads_share_the_missions_warmed_before_serving(league_db):
+    import threading
+
+    from bgrid.web.db import verifier, warm_missions
+
+    assert warm_missions(str(league_db)) == [CODE]  # the one challenge the league runs, open
+    seen = []
+    threads = [threading.Thread(target=lambda: seen.append(verifier())) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    first, second = seen
+    assert first is not second and first.missions is second.missions and first.lines is second.lines
+    assert CODE in {key[1] for key in first.missions}  # built before any submission

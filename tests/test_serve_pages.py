@@ -236,11 +236,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_prints_its_url_answers_and_stops_on_sigterm(league_db):
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["default workers", "one waitress process"])
+def test_serve_prints_its_url_answers_and_stops_on_sigterm(league_db, workers):
     port = _free_port()
     bgrid = os.path.join(os.path.dirname(sys.executable), "bgrid")
     server = subprocess.Popen(
-        [bgrid, "serve", str(league_db), "--port", str(port)],
+        [bgrid, "serve", str(league_db), "--port", str(port), *workers],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -260,6 +261,7 @@ def test_serve_prints_its_url_answers_and_stops_on_sigterm(league_db):
                 time.sleep(0.2)
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=20) == 0
+        assert server.stdout.read().strip() == "stopped"
     finally:
         if server.poll() is None:
             server.kill()

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from ..challenges.mission import ChallengeOrigin, Mission, MissionError, mission_from_header
 from ..rules.ruleset import Ruleset
+from .memo import forget_oldest
 from .messages import LogError
 from .statements import Header, ParsedLog
 
@@ -64,7 +65,7 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = Non
     if mission is None:
         mission = _build(log, rulesets)
         if len(remembered) >= _SOURCES_KEPT:
-            del remembered[next(iter(remembered))]
+            forget_oldest(remembered)
         remembered[key] = mission
     return mission
 

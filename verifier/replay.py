@@ -27,6 +27,7 @@ from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
 from .ledger import damage_entries
 from .log_parser import BODY_KEYWORDS
+from .memo import forget_oldest
 from .messages import LogError
 from .notes import note_on
 from .replay_history import After, HistoryEntry, ReplayBoard
@@ -60,7 +61,7 @@ def mission_start(source: Mission,
     if remembered is None:
         return start
     if len(remembered) >= _STARTS_KEPT:
-        remembered.pop(next(iter(remembered)))
+        forget_oldest(remembered)
     remembered[id(source)] = (source, start)
     return start.copy()
 

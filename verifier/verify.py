@@ -41,6 +41,15 @@ class Verifier:
         self.missions: dict[tuple, Mission] = {}  # header values -> the mission
         self.starts: dict[int, tuple[Mission, GameState]] = {}  # id(mission) -> its start
 
+    def sharing_missions(self) -> Verifier:
+        """Another verifier sharing this one's memos of lines, missions and starts (a server's
+        threads: each mission is built once for all of them, not once a thread). The memos
+        are safe to share between threads: a lookup or an insertion is one dict operation,
+        and making room (:mod:`verifier.memo`, ``log_parser``'s clear) tolerates a race."""
+        other = Verifier(self.rulesets)
+        other.lines, other.missions, other.starts = self.lines, self.missions, self.starts
+        return other
+
     def verify(self, data: bytes | str, source: str = "log", *, history: bool = False) -> Verdict:
         """The verdict on one log given as bytes (a file) or text (see :func:`verify_log`)."""
         return verify_log(data, source, history=history, verifier=self)

@@ -2,7 +2,8 @@
 
 As thin as the CLI: a view reads the request, calls the league library (``bgrid.league``),
 renders a template or JSON. :func:`create_app` builds the application; ``bgrid serve`` runs
-it under waitress. Other faces (the table companion's phone pages) add their own blueprint
+it under gunicorn's worker processes (:mod:`web.workers`) or, with one worker, waitress.
+Other faces (the table companion's phone pages) add their own blueprint
 with ``app.register_blueprint``.
 """
 

@@ -10,16 +10,14 @@ from pathlib import Path
 from flask import Blueprint, Flask, g, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from ..league.store import create_league, transaction
-from . import rate_store  # noqa: F401 - registers the bgrid-memory:// storage
 from .db import close_connection, connection
 from .moments import time_element
+from .rate_limits import RateLimits, remote_address
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
 # 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
@@ -33,7 +31,7 @@ CSP = (
 SESSION_SECRET = "session_secret"
 
 csrf = CSRFProtect()
-limiter = Limiter(get_remote_address, storage_uri="bgrid-memory://", headers_enabled=True)
+limiter = RateLimits()
 log = logging.getLogger("bgrid.web")
 
 
@@ -47,7 +45,7 @@ def create_app(
     testing: bool = False,
 ) -> Flask:
     """The league server over ``database`` (created or migrated as ``bgrid league`` does).
-    ``submit_limit`` and ``register_limit`` are Flask-Limiter limits, each applied per
+    ``submit_limit`` and ``register_limit`` are rates (``limits`` notation), each applied per
     address and (submissions) per key. ``proxies``: how many reverse proxies stand in front
     (their X-Forwarded-For and -Proto are believed, so limits see the player's address); with
     0 no such header is believed. ``blueprints``: more pages served by the same application,
@@ -203,7 +201,7 @@ def current_key() -> str | None:
 def key_or_address() -> str:
     """Rate-limit bucket of a submission: its key when it has one, else its address."""
     key = current_key() or (request.form.get("key") if request.form else None)
-    return f"key:{key}" if key else get_remote_address()
+    return f"key:{key}" if key else remote_address()
 
 
 __all__ = ["create_app", "csrf", "limiter", "failure", "current_key", "key_or_address", "g"]

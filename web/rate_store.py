@@ -1,10 +1,10 @@
-"""The rate limits' counters: Flask-Limiter's in-memory storage, swept in line.
+"""The rate limits' counters: the ``limits`` library's in-memory storage, swept in line.
 
 ``limits``' ``MemoryStorage`` starts a timer thread (10 ms) on nearly every count to drop
 expired counters; under a burst of submissions that is a thread started every few requests,
 which cost the server more than the counting. Expiry is also checked on every read
 (``MemoryStorage.get``), so the sweep only frees memory: here it runs in line, at most once
-a second. Selected with ``storage_uri="bgrid-memory://"``.
+a second. :mod:`web.rate_limits` counts in it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,182 @@
+"""``bgrid serve --workers N``: several processes share the listening socket and the league;
+every entry is stored once under its own number whichever worker took it, and a stop (SIGTERM,
+Ctrl-C, even the parent killed) leaves no worker behind. Real processes on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from league_logs import games
+from league_server import served_league
+
+HOST = "127.0.0.1"
+BGRID = str(Path(sys.executable).with_name("bgrid"))
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="--workers above 1 needs fork()")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has ended; only its exit status is left
+
+
+class Served:
+    """``bgrid serve DB --workers N`` in its own process group, answering."""
+
+    def __init__(self, db: Path, workers: int) -> None:
+        self.port = _free_port()
+        self.process = subprocess.Popen(
+            [BGRID, "serve", str(db), "--port", str(self.port), "--workers", str(workers), "--threads", "2",
+             "--submit-limit", "10000 per minute", "--register-limit", "10000 per minute"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
+        assert self.process.stdout.readline().startswith("bgrid league server on http://127.0.0.1:")
+        deadline = time.monotonic() + 30
+        while len(_children(self.process.pid)) < workers or not self._answers():
+            assert time.monotonic() < deadline and self.process.poll() is None, self.process.stderr.read()
+            time.sleep(0.1)
+        self.workers = _children(self.process.pid)
+
+    def _answers(self) -> bool:
+        try:
+            return self.request("GET", "/api/challenges")[0] == 200
+        except OSError:
+            return False
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+        # a new connection each time, so that the workers take turns accepting them
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            answer = conn.getresponse()
+            return answer.status, json.loads(answer.read() or b"null")
+        finally:
+            conn.close()
+
+    def end(self) -> None:
+        """Whatever a test left running of the group is killed (nothing, when it passed)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+
+@pytest.fixture
+def league_db(tmp_path):
+    return served_league(tmp_path)
+
+
+def test_two_workers_store_every_entry_once_under_distinct_numbers(league_db):
+    server = Served(league_db, workers=2)
+    try:
+        assert len(server.workers) == 2
+        names = [f"W{k}" for k in range(4)]
+        keys = {}
+        for name in names:
+            status, body = server.request("POST", "/api/players", json.dumps({"name": name}).encode(),
+                                          {"Content-Type": "application/json"})
+            assert status == 201
+            keys[name] = body["key"]
+        logs = [(names[k % 4], game.by(names[k % 4])) for k, game in enumerate(games(24))]
+        answers: list[tuple[int, dict]] = []
+        lock = threading.Lock()
+
+        def client(mine):
+            for name, data in mine:
+                headers = {"Authorization": f"Bearer {keys[name]}", "Content-Type": "text/plain"}
+                answer = server.request("POST", "/api/submissions", data, headers)
+                with lock:
+                    answers.append(answer)
+
+        threads = [threading.Thread(target=client, args=(logs[k::6],)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [status for status, _ in answers] == [201] * 24
+        numbers = sorted(body["entry"] for _, body in answers)
+        assert numbers == list(range(1, 25))  # one number each, none skipped or given twice
+    finally:
+        server.end()
+    with sqlite3.connect(league_db) as conn:
+        stored = conn.execute("SELECT COUNT(*), COUNT(DISTINCT verification_id) FROM entries").fetchone()
+        assert stored == (24, 24)
+        assert conn.execute("SELECT COUNT(*) FROM logs").fetchone() == (24,)
+        # each player's result counts their 6 attempts, whichever workers recorded them
+        assert conn.execute("SELECT player, attempts FROM results ORDER BY player").fetchall() == [
+            (name, 6) for name in sorted(names)
+        ]
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to the server", "Ctrl-C in its terminal"])
+def test_a_stop_ends_the_server_and_every_worker(league_db, how):
+    server = Served(league_db, workers=2)
+    try:
+        if how == "SIGTERM to the server":
+            server.process.send_signal(signal.SIGTERM)
+        else:  # the terminal sends SIGINT to the whole foreground process group
+            os.killpg(server.process.pid, signal.SIGINT)
+        assert server.process.wait(timeout=30) == 0
+        assert server.process.stdout.read().strip() == "stopped"
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in server.workers):
+            assert time.monotonic() < deadline, "a worker outlived the server"
+            time.sleep(0.1)
+    finally:
+        server.end()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_workers_do_not_outlive_a_killed_parent(league_db):
+    server = Served(league_db, workers=2)
+    try:
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in server.workers):
+            assert time.monotonic() < deadline, "a worker outlived its killed parent"
+            time.sleep(0.1)
+    finally:
+        server.end()
+
+
+def test_a_killed_worker_is_replaced_and_the_server_keeps_answering(league_db):
+    server = Served(league_db, workers=2)
+    try:
+        victim = server.workers[0]
+        os.kill(victim, signal.SIGKILL)  # the out-of-memory killer, say
+        deadline = time.monotonic() + 20
+        while True:
+            workers = _children(server.process.pid)
+            if len(workers) == 2 and victim not in workers:
+                break
+            assert time.monotonic() < deadline, "the killed worker was not replaced"
+            time.sleep(0.1)
+        assert all(server.request("GET", "/api/challenges")[0] == 200 for _ in range(6))
+        assert server.process.poll() is None
+    finally:
+        server.end()

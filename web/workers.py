@@ -1,0 +1,129 @@
+"""``bgrid serve --workers N``: the application served by N pre-forked processes.
+
+Verifying a log is Python work that holds the interpreter's lock, so one process uses one
+core however many threads it runs. gunicorn (a well-kept pre-forking WSGI server) starts N
+worker processes from the one process that built the application (its missions warmed:
+:func:`web.db.warm_missions`), sharing one listening socket; each worker answers with
+``threads`` threads (the gthread worker). What the workers share, and what not:
+
+- the league: every worker opens its own SQLite connections; writes are ``BEGIN IMMEDIATE``
+  transactions with a busy timeout (``league.store``), so entries are numbered by SQLite in
+  commit order, each stored once, whichever worker took them;
+- the rate limits' counters are each worker's own (``docs/league.md``, Safety);
+- stopping: SIGTERM (or Ctrl-C) reaches the parent, which stops every worker, letting the
+  requests in flight finish (up to ``GRACEFUL_SECONDS``), and waits for them; a worker
+  whose parent dies (even by SIGKILL) is sent SIGTERM by the kernel (Linux), and gunicorn's
+  workers also notice a changed parent within a second, so none is left behind.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import sys
+
+from flask import Flask
+
+from .db import close_held_connections
+
+GRACEFUL_SECONDS = 30  # requests in flight at a stop get this long to finish
+MOST_WORKERS = 8  # each worker holds its own missions, connections and memory (~55 MB)
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def can_fork() -> bool:
+    """Whether this system can run workers (gunicorn forks: POSIX only)."""
+    return hasattr(os, "fork")
+
+
+def default_workers() -> int:
+    """One worker a core this process may run on (a worker more only shares a core, and
+    verifying is CPU work), at most ``MOST_WORKERS``; 1 where processes cannot be forked."""
+    if not can_fork():
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MOST_WORKERS))
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (IPv4 or IPv6), inheritable by the workers.
+
+    Raises OSError."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(1024)
+        sock.set_inheritable(True)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _die_with_parent(arbiter, worker) -> None:
+    """gunicorn's post_fork hook: on Linux the kernel sends this worker SIGTERM when the
+    parent dies (a SIGKILL of the parent included)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -> None:
+    """Serve ``app`` on ``sock`` with ``workers`` processes of ``threads`` threads until
+    SIGTERM or Ctrl-C; returns once every worker has stopped. The socket is gunicorn's from
+    here on: it closes it at the stop."""
+    import gunicorn.http.wsgi
+    from gunicorn.app.base import BaseApplication
+
+    close_held_connections()  # the parent's, from building the app: none crosses a fork
+
+    # gunicorn names itself in every answer's Server header; the league's server is "bgrid",
+    # as under waitress, whatever serves it
+    gunicorn.http.wsgi.SERVER = "bgrid"
+
+    options = {
+        "bind": [f"fd://{sock.fileno()}"],
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": threads,
+        "graceful_timeout": GRACEFUL_SECONDS,
+        "keepalive": 5,
+        "loglevel": "warning",
+        "accesslog": None,
+        "errorlog": "-",
+        "proc_name": "bgrid-serve",
+        "control_socket_disable": True,  # no runtime control socket in the user's home
+        "forwarded_allow_ips": "",  # X-Forwarded-* are the app's business (--proxies)
+        "post_fork": _die_with_parent,
+        "preload_app": True,  # built once, in the parent: the workers start with its missions
+    }
+
+    class Workers(BaseApplication):
+        def load_config(self) -> None:
+            for name, value in options.items():
+                self.cfg.set(name, value)
+
+        def load(self) -> Flask:
+            return app
+
+    parent = os.getpid()
+    try:
+        Workers().run()
+    except SystemExit as stop:
+        if os.getpid() != parent:
+            # a worker: gunicorn ends it with sys.exit, which would unwind through the code
+            # that called us (forked with it): the worker ends here, its work done
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(stop.code if isinstance(stop.code, int) else 1)
+        if stop.code not in (0, None):  # the parent: 0 after a clean stop
+            raise
