@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from click.testing import CliRunner
 
 from bgrid.cli import cli
