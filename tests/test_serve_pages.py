@@ -14,7 +14,6 @@ import time
 import urllib.request
 
 import pytest
-
 from click.testing import CliRunner
 
 from bgrid.cli import cli

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from league_logs import games
-from league_server import served_league
 
 HOST = "127.0.0.1"
 BGRID = str(Path(sys.executable).with_name("bgrid"))
@@ -85,9 +84,7 @@ class Served:
         self.process.wait()
 
 
-@pytest.fixture
-def league_db(tmp_path):
-    return served_league(tmp_path)
+
 
 
 def test_two_workers_store_every_entry_once_under_distinct_numbers(league_db):
