@@ -23,13 +23,12 @@ from .league.public import standings_of
 from .league.standings import Standings, against_par, par_source
 from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
 from .league.submit import replay, utc_now
-from .options import Utf8Text, WholeNumber
+from .options import LEAGUE_DB, Utf8Text, WholeNumber
 from .players.blind import BLIND_RUNS
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .safeio.safe_text import display_name, one_line, printable_lines, terminal_text
 
-DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 R = TypeVar("R")  # what a wrapped command returns
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
 # under a quarter (bench/bench_league.py, docs/league.md).
@@ -85,7 +84,7 @@ def league_group() -> None:
 
 
 @league_group.command("init", short_help="Create an empty league database.")
-@DB
+@LEAGUE_DB
 @click.option("--admin-key-file", "key_file", default=None, metavar="FILE",
               help="Write a new organiser key (for bgrid serve's admin pages and API) to FILE, "
                    "readable by you only (mode 0600); the league stores only its hash.")
@@ -136,7 +135,7 @@ def write_secret(path: Path, text: str) -> None:
 
 
 @league_group.command("open", short_help="Run a challenge in the league, with its window and attempts.")
-@DB
+@LEAGUE_DB
 @click.argument("code", metavar="CODE", type=Utf8Text())
 @click.option("--from", "opens", required=True, type=Utf8Text(), metavar="ISO",
               help="When submissions open (ISO 8601; UTC unless an offset is given).")
@@ -169,7 +168,7 @@ def open_command(league: str, code: str, opens: str, closes: str, attempts: str)
 
 
 @league_group.command("submit")
-@DB
+@LEAGUE_DB
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option("--batch", type=WholeNumber(1, 10_000), default=DEFAULT_BATCH, show_default=True,
               metavar="N",
@@ -228,7 +227,7 @@ def submit_command(league: str, logs: tuple[str, ...], batch: int) -> None:
 
 
 @league_group.command("list")
-@DB
+@LEAGUE_DB
 @click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable).")
 @click.option("--player", type=Utf8Text(), default=None, metavar="NAME", help="Only this player.")
@@ -258,7 +257,7 @@ def list_command(league: str, challenges: tuple[str, ...], player: str | None, a
 
 
 @league_group.command("show", short_help="Replay one entry from its stored log and print its verdict.")
-@DB
+@LEAGUE_DB
 @click.argument("entry", metavar="ID", type=Utf8Text())
 @league_errors
 def show_command(league: str, entry: str) -> None:
@@ -288,7 +287,7 @@ def show_command(league: str, entry: str) -> None:
 
 
 @league_group.command("par", short_help="Record challenges' open-deck par, shown beside each score.")
-@DB
+@LEAGUE_DB
 @click.argument("codes", nargs=-1, required=True, metavar="CODE...")
 @click.option("--par", "given", type=WholeNumber(-99, 99), default=None, metavar="N",
               help="Record N as the open-deck par (e.g. the 'open-deck par N' of the challenge's "
@@ -357,7 +356,7 @@ def par_command(league: str, codes: tuple[str, ...], given: int | None, blind_ru
 
 
 @league_group.command("standings", short_help="Print or publish the standings (text, JSON, CSV, HTML page).")
-@DB
+@LEAGUE_DB
 @click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable); default: every challenge in the league.")
 @click.option("--best", type=WholeNumber(1), default=None, metavar="N",

@@ -17,6 +17,8 @@ SEED_DIGITS = 15  # more than the largest seed has, so the range check still wor
 SEED_LIMIT = 10 ** SEED_DIGITS
 DEFAULT_OUT = Path("output")  # where --out puts printables unless told
 F = TypeVar("F", bound=Callable[..., Any])  # a click command function, as a decorator gets it
+#: The league database a ``league`` subcommand or ``serve`` works on.
+LEAGUE_DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 
 
 class WholeNumber(click.ParamType):
