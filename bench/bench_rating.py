@@ -13,15 +13,34 @@ seeds 300-331, all difficulties, ridges 1-4, both decks, and on 0GDR-FC73-W4T):
 
     nice -n 10 .venv/bin/python bench/bench_rating.py --out dominance.jsonl \
         --dominance-maps 48 --greedy-games 100 --strong-games 16 --first-seed 7000 --jobs 2
+
+The star rating: tuning maps (the bands were fitted on these), then the unseen maps rated
+twice, and the strong player on the same unseen maps (what a star means for it):
+
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out tune.jsonl \
+        --tune-maps 48 --tune-games 640 --first-seed 5000 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out tune.jsonl \
+        --tune-maps 50 --tune-games 400 --first-seed 7100 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out strong-tune.jsonl \
+        --tune-maps 50 --tune-games 64 --tune-player strong --first-seed 7100 --jobs 2
     nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
-        --rerate-maps 50 --rerate-games 64 --first-seed 7100 --jobs 2
+        --rerate-maps 50 --first-seed 8600 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out rerate.jsonl \
+        --tune-maps 50 --tune-games 48 --tune-player strong --first-seed 8600 --jobs 2
+    nice -n 10 .venv/bin/python bench/bench_rating.py --out paired.jsonl \
+        --paired-seeds 4 --tune-games 512 --first-seed 8700 --jobs 2
 
 ``--dominance-maps N``: N maps going round the 16 cells (difficulty × ridges), each played by
 greedy and strong on its own deck and on its challenge deck: per map-deck mean scores, wins
 with Wilson intervals, every strong game's CPU, strong's different games on the challenge
-deck. ``--rerate-maps N``: N maps rated twice, sim seeds 0 and 1 (``--rerate-games`` games,
-0 for the adaptive rating of ``bgrid sheet --rate``): Spearman, equal stars, games and CPU a
-rating needs, win rate by difficulty and by ridges.
+deck. ``--tune-maps N``: N maps played ``--tune-games`` times by ``--tune-player`` (own deck,
+sim seed 0): the spread of the map means against one game's noise for the bunkers destroyed,
+the win and the score, the games and CPU a reliability of 0.9 needs, and star floors fitted
+to the maps (:func:`fit_floors`). ``--rerate-maps N``: N maps rated twice, sim seeds 0 and 1
+(``--rerate-games`` games, 0 for the adaptive rating of ``bgrid sheet --rate``): Spearman of
+the mean bunkers destroyed, equal stars with a Wilson interval, games and CPU a rating, and
+the mean by difficulty × ridges; with ``--tune-maps`` records of the same maps in the file,
+the rating against that player's games (rank correlation, its mean and wins per star).
 
 Maps are the seeds ``first-seed``, ``first-seed + 1``, … of each difficulty and ridge count
 (the players were tuned on seeds 100–129 normal and 101–104 easy). Every map is played
@@ -41,15 +60,23 @@ Figures (the validation runs above, a shared 2-core machine, two workers; the ta
 docs/rating.md): strong's mean score at least greedy's on 81 of 96 map-decks (own deck 45/48,
 challenge deck 36/48; the target 95% is not met), greedy's win rate above strong's beyond both
 Wilson intervals on 0 of 96; 0.090 s of CPU a strong game (median, 1.06 s the slowest).
-Rated twice at 64 games: Spearman 0.76, equal stars on 31 of 50 maps, within one star on 50
-(targets 0.9 and 90% not met); 5.6 s of CPU a rating (median).
+Stars: on the tuning maps the strong player's bunkers destroyed need 94 games (8.3 s of CPU)
+for a reliability of 0.9, its win rate 221 (19 s), greedy's bunkers destroyed 108 (0.5 s).
+Rated twice on the 50 unseen maps 8600-8649 (adaptive, greedy): Spearman 0.985, equal
+stars on 46 of 50 (92%, Wilson 81-97%), within one on 50; games a rating median 1,024, worst
+4,096; CPU median 4.5 s, worst 21.4 s. Against the final strong player (48 games a map): rank
+correlation 0.77, its mean bunkers 3.75, 2.84, 2.70, 2.48, 2.16 for 1-5 stars. The same map
+one difficulty harder: the rating falls on 48 of 48 steps; one ridge more: falls or ties on
+30 of 48, rises beyond both intervals on 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
+import math
 import statistics
 import time
 from collections import defaultdict
@@ -57,7 +84,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.rating import rate_mission, stars_for, wilson_interval
+from bgrid.players.rating import (RATING_MOST, RATING_PLAYER, STAR_FLOORS, Rating, mean_interval,
+                                  rate_mission, stars_for, wilson_interval)
+from bgrid.rules.setup import BUNKERS
 from bgrid.players.simulation import simulate
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
@@ -109,8 +138,13 @@ def play(task: dict) -> dict:
         for seed in (0, 1):
             t1 = time.process_time()
             rated = rate_mission(mission, task["games"], seed)
-            ratings.append({"wins": rated.wins, "games": rated.games, "cpu": time.process_time() - t1})
+            ratings.append({"wins": rated.wins, "destroyed": list(rated.destroyed),
+                            "cpu": time.process_time() - t1})
         out["ratings"] = ratings
+    elif task["kind"] == "tune":
+        played = simulate(mission, task["games"], 0, player=task["player"])
+        out |= {"wins": played.wins, "destroyed": list(played.bunkers), "scores": list(played.scores),
+                "cpu": time.process_time() - t0}
     elif task["kind"] == "retest":
         out["wins"] = [simulate(mission, task["strong_games"], seed, player="strong").wins for seed in (0, 1)]
         out["strong_cpu"] = time.process_time() - t0
@@ -158,6 +192,14 @@ def _spread(count: int, maps: int) -> set[int]:
 def tasks(args) -> list[dict]:
     if args.dominance_maps:
         return dominance_tasks(args)
+    if args.paired_seeds:
+        return [{"kind": "tune", "difficulty": d, "ridges": r, "seed": args.first_seed + i,
+                 "games": args.tune_games, "player": args.tune_player}
+                for i in range(args.paired_seeds) for r in RIDGES for d in DIFFICULTIES]
+    if args.tune_maps:
+        return [{"kind": "tune", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
+                 "seed": args.first_seed + i, "games": args.tune_games, "player": args.tune_player}
+                for i in range(args.tune_maps)]
     if args.rerate_maps:
         return [{"kind": "rerate", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
                  "seed": args.first_seed + i, "games": args.rerate_games or None}
@@ -192,7 +234,7 @@ def dominance_tasks(args) -> list[dict]:
 
 def _key(record: dict) -> tuple:
     return (record["kind"], record["difficulty"], record["ridges"], record["seed"],
-            record.get("deck", "own"))
+            record.get("deck", "own"), record.get("player"))
 
 
 def read(path: Path) -> list[dict]:
@@ -278,44 +320,210 @@ def _beyond(r: dict) -> bool:
 
 
 def rerate_report(rerates: list[dict]) -> None:
-    """Test–retest of the printed rating: each map rated with sim seeds 0 and 1."""
-    a = [r["ratings"][0]["wins"] / r["ratings"][0]["games"] for r in rerates]
-    b = [r["ratings"][1]["wins"] / r["ratings"][1]["games"] for r in rerates]
-    same = sum(stars_for(x) == stars_for(y) for x, y in zip(a, b, strict=True))
-    near = sum(abs(stars_for(x) - stars_for(y)) <= 1 for x, y in zip(a, b, strict=True))
-    games = [g["games"] for r in rerates for g in r["ratings"]]
+    """Test–retest of the printed rating: each map rated with sim seeds 0 and 1 (different
+    games): Spearman of the mean bunkers destroyed, equal stars, games and CPU a rating, and
+    the mean by difficulty, by ridges and by both."""
+    pairs = [[Rating(tuple(g["destroyed"]), g["wins"]) for g in r["ratings"]] for r in rerates]
+    a, b = [p[0].mean for p in pairs], [p[1].mean for p in pairs]
+    wins = [(p[0].win_rate, p[1].win_rate) for p in pairs]
+    same = sum(p[0].stars == p[1].stars for p in pairs)
+    near = sum(abs(p[0].stars - p[1].stars) <= 1 for p in pairs)
+    games = sorted(x.games for p in pairs for x in p)
     cpu = sorted(g["cpu"] for r in rerates for g in r["ratings"])
     mode = "adaptive" if rerates[0]["games"] is None else f"{rerates[0]['games']} games"
     low, high = wilson_interval(same, len(rerates))
     print(f"Test–retest of the rating ({mode}; sim seeds 0 and 1): {len(rerates)} maps, seeds "
           f"{min(r['seed'] for r in rerates)}-{max(r['seed'] for r in rerates)}; Spearman "
-          f"{spearman(a, b):.2f}; stars equal on {same}/{len(rerates)} = {same / len(rerates):.0%} "
+          f"{spearman(a, b):.3f} (of the win rates: {spearman(*zip(*wins, strict=True)):.2f}); "
+          f"stars equal on {same}/{len(rerates)} = {same / len(rerates):.0%} "
           f"[{low:.0%}, {high:.0%}], within one on {near}/{len(rerates)}")
-    print(f"Games a rating played: median {statistics.median(games)}, most {max(games)}, "
-          f"mean {statistics.fmean(games):.0f}; CPU a rating: median {statistics.median(cpu):.1f} s, "
-          f"worst {cpu[-1]:.1f} s")
-    for name, values, key in (("difficulty", DIFFICULTIES, "difficulty"), ("ridges", RIDGES, "ridges")):
-        parts = []
-        for v in values:
-            cell = [r for r in rerates if r[key] == v]
-            wins = sum(g["wins"] for r in cell for g in r["ratings"])
-            played = sum(g["games"] for r in cell for g in r["ratings"])
-            if played:
-                parts.append(f"{v}: {_rate(wins, played)} ({len(cell)} maps)")
-        print(f"Strong's win rate by {name}, both ratings pooled: " + "; ".join(parts))
+    print(f"Games a rating played: median {statistics.median(games)}, most {games[-1]}, "
+          f"mean {statistics.fmean(games):.0f}, at the cap {sum(g >= RATING_MOST for g in games)}"
+          f"/{len(games)}; "
+          f"CPU a rating: median {statistics.median(cpu):.1f} s, worst {cpu[-1]:.1f} s, "
+          f"{statistics.fmean(cpu) / statistics.fmean(games):.3f} s a game")
+    stars = [x.stars for p in pairs for x in p]
+    print("Stars given (both ratings): " + ", ".join(f"{k}: {stars.count(k)}" for k in range(1, 6)))
+    for r, p in zip(rerates, pairs, strict=True):
+        if p[0].stars != p[1].stars:
+            print(f"  differ: seed {r['seed']} {r['difficulty']} {r['ridges']} ridges: "
+                  + " against ".join(f"{x.mean:.2f} [{x.interval[0]:.2f}, {x.interval[1]:.2f}] "
+                                     f"{x.stars} stars ({x.games} games)" for x in p))
+    print("\nMean bunkers destroyed a game: the mean of the maps' means (each the mean of its two "
+          "ratings), 95% interval over the maps, maps:\n")
+    print("| ridges | " + " | ".join(DIFFICULTIES) + " | all |")
+    print("| --- |" + " --- |" * (len(DIFFICULTIES) + 1))
+    for ridges in (*RIDGES, "all"):
+        row = [_pooled([(r, p) for r, p in zip(rerates, pairs, strict=True)
+                        if d in ("all", r["difficulty"]) and ridges in ("all", r["ridges"])])
+               for d in (*DIFFICULTIES, "all")]
+        print(f"| {ridges} | " + " | ".join(row) + " |")
+
+
+def validity_report(rerates: list[dict], tunes: list[dict]) -> None:
+    """The printed rating (sim seed 0) against another player's games on the same maps: rank
+    correlation of the means, and that player's mean bunkers and win rate per star."""
+    other = {(r["seed"], r["difficulty"], r["ridges"]): r for r in tunes}
+    pairs = [(Rating(tuple(r["ratings"][0]["destroyed"]), r["ratings"][0]["wins"]), o)
+             for r in rerates if (o := other.get((r["seed"], r["difficulty"], r["ridges"])))]
+    if not pairs:
+        return
+    player = pairs[0][1].get("player", "strong")
+    rho = spearman([p.mean for p, _ in pairs], [statistics.fmean(o["destroyed"]) for _, o in pairs])
+    print(f"The rating against the {player} player ({pairs[0][1]['games']} games a map, same maps): "
+          f"Spearman {rho:.2f} over {len(pairs)} maps\n")
+    print(f"| stars | maps | rating's mean bunkers | {player}: mean bunkers | {player}: wins |")
+    print("| --- | --- | --- | --- | --- |")
+    for stars in range(1, 6):
+        cell = [(p, o) for p, o in pairs if p.stars == stars]
+        if cell:
+            games = tuple(d for _, o in cell for d in o["destroyed"])
+            low, high = mean_interval(games)
+            wins, played = sum(o["wins"] for _, o in cell), len(games)
+            print(f"| {stars} | {len(cell)} | {statistics.fmean(p.mean for p, _ in cell):.2f} "
+                  f"| {statistics.fmean(games):.2f} [{low:.2f}, {high:.2f}] | {_rate(wins, played)} |")
+
+
+def _pooled(cell: list) -> str:
+    """The mean over ``cell``'s maps of each map's mean bunkers destroyed (its two ratings
+    averaged), with a 95% interval over the maps when there are 3 or more, and the maps."""
+    if not cell:
+        return "-"
+    means = [statistics.fmean(x.mean for x in p) for _, p in cell]
+    if len(means) < 3:
+        return f"{statistics.fmean(means):.2f} ({len(means)})"
+    low, high = mean_interval(means)
+    return f"{statistics.fmean(means):.2f} [{low:.2f}, {high:.2f}] ({len(means)})"
+
+
+def tune_report(tunes: list[dict]) -> None:
+    """Signal and noise of each statistic a game over the tuning maps, the games and CPU a
+    reliability of 0.9 needs, and star floors fitted to the bunkers destroyed."""
+    seeds = sorted(r["seed"] for r in tunes)
+    players = sorted({r.get("player", "strong") for r in tunes})
+    print(f"Tuning maps: {len(tunes)}, seeds {seeds[0]}-{seeds[-1]}, {tunes[0]['games']} games each "
+          f"of the {' and '.join(players)} player (own deck, sim seed 0)\n")
+    print("| statistic a game | between maps (sd) | within a map (sd) | games for reliability 0.9 "
+          "| CPU for it | by difficulty |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    a_game = sum(r["cpu"] for r in tunes) / sum(len(r["destroyed"]) for r in tunes)
+    for name, values in (("bunkers destroyed", lambda r: r["destroyed"]),
+                         ("victory", lambda r: [int(d == BUNKERS) for d in r["destroyed"]]),
+                         ("score", lambda r: r["scores"])):
+        means = [statistics.fmean(values(r)) for r in tunes]
+        within = statistics.fmean(statistics.variance(values(r)) for r in tunes)
+        games = statistics.fmean(len(r["destroyed"]) for r in tunes)
+        between = statistics.variance(means) - within / games
+        need = 9 * within / between if between > 0 else float("inf")
+        by = " → ".join(f"{_mean_of(means, tunes, d):.3f}" for d in DIFFICULTIES)
+        print(f"| {name} | {max(between, 0) ** 0.5:.3f} | {within ** 0.5:.3f} | {need:.0f} "
+              f"| {need * a_game:.1f} s | {by} |")
+    print(f"\nCPU a game: {a_game:.4f} s (mean)")
+    truths, sds = true_means(tunes)
+    floors = fit_floors(truths, sds, RATING_MOST)
+    print(f"Estimated true means (shrunk): {' '.join(f'{t:.2f}' for t in sorted(truths))}")
+    print(f"Fitted floors (1-4 stars): {floors}; in use: {STAR_FLOORS}")
+    for name, f in (("fitted", floors), ("in use", STAR_FLOORS)):
+        counts = [sum(_stars(t, f) == k for t in truths) for k in range(1, 6)]
+        print(f"  {name}: maps a star {counts}, expected equal stars at {RATING_MOST} games "
+              f"{_agreement(truths, sds, f, RATING_MOST):.1%}")
+
+
+def _mean_of(means: list[float], tunes: list[dict], difficulty: str) -> float:
+    return statistics.fmean(m for m, r in zip(means, tunes, strict=True) if r["difficulty"] == difficulty)
+
+
+def paired_report(tunes: list[dict]) -> None:
+    """Seeds played at several difficulties or ridge counts (the same map with less health or
+    one more ridge): how often the mean bunkers destroyed falls at each step, and how often it
+    rises with the two 95% intervals apart."""
+    by = {(r["seed"], r["difficulty"], r["ridges"]): r["destroyed"] for r in tunes}
+    for name, steps in (("difficulty", [((s, a, k), (s, b, k)) for s, _, k in by
+                                        for a, b in itertools.pairwise(DIFFICULTIES)]),
+                        ("ridges", [((s, d, a), (s, d, b)) for s, d, _ in by
+                                    for a, b in itertools.pairwise(RIDGES)])):
+        pairs = {(x, y) for x, y in steps if x in by and y in by}
+        if not pairs:
+            continue
+        falls = sum(statistics.fmean(by[y]) <= statistics.fmean(by[x]) for x, y in pairs)
+        rises = sum(mean_interval(by[y])[0] > mean_interval(by[x])[1] for x, y in pairs)
+        print(f"Same map, one step harder in {name}: the mean bunkers destroyed falls (or ties) on "
+              f"{falls}/{len(pairs)} steps, rises beyond both intervals on {rises}")
+
+
+def true_means(tunes: list[dict]) -> tuple[list[float], list[float]]:
+    """Each map's mean bunkers destroyed shrunk towards the mean of all by the reliability of
+    its games (the spread of observed means is the true spread plus the sampling noise), and
+    each map's standard deviation a game."""
+    means = [statistics.fmean(r["destroyed"]) for r in tunes]
+    sds = [statistics.stdev(r["destroyed"]) for r in tunes]
+    games = statistics.fmean(len(r["destroyed"]) for r in tunes)
+    noise = statistics.fmean(s * s for s in sds) / games
+    spread = max(statistics.variance(means) - noise, 0.0)
+    grand, keep = statistics.fmean(means), spread / (spread + noise)
+    return [grand + keep * (m - grand) for m in means], sds
+
+
+#: Where the fitted floors of 1, 2, 3, 4 stars are looked for: around these quantiles of the
+#: tuning maps' true means (from the top), ± QUANTILE_SLACK.
+FLOOR_QUANTILES = (0.12, 0.35, 0.7, 0.9)
+QUANTILE_SLACK = 0.06
+
+
+def fit_floors(truths: list[float], sds: list[float], games: int) -> tuple[float, ...]:
+    """Four floors on a 0.05 grid, each within :data:`QUANTILE_SLACK` of its quantile of
+    ``truths`` and 0.25 apart at least, that make two ratings of ``games`` games most often
+    agree on the tuning maps (normal sampling errors): floors in the gaps between maps."""
+    ranked = sorted(truths, reverse=True)
+
+    def at(q: float) -> float:
+        return ranked[min(len(ranked) - 1, max(0, round(q * len(ranked))))]
+
+    options = [[x / 20 for x in range(0, 121) if at(q + QUANTILE_SLACK) <= x / 20 <= at(q - QUANTILE_SLACK)]
+               for q in FLOOR_QUANTILES]
+    best, chosen = -1.0, STAR_FLOORS
+    for floors in itertools.product(*options):
+        if all(floors[i] - floors[i + 1] >= 0.25 for i in range(len(floors) - 1)):
+            agree = _agreement(truths, sds, floors, games)
+            if agree > best:
+                best, chosen = agree, floors
+    return chosen
+
+
+def _stars(mean: float, floors) -> int:
+    return next((k for k, f in enumerate(floors, start=1) if mean >= f), len(floors) + 1)
+
+
+def _agreement(truths, sds, floors, games: int) -> float:
+    """The expected share of maps two independent ``games``-game ratings give equal stars."""
+    edges = (math.inf, *floors, -math.inf)
+    total = 0.0
+    for t, s in zip(truths, sds, strict=True):
+        sigma = max(s, 1e-9) / math.sqrt(games)
+        cdf = [0.5 * (1 + math.erf((e - t) / sigma / math.sqrt(2))) for e in edges]
+        total += sum((cdf[k] - cdf[k + 1]) ** 2 for k in range(len(edges) - 1))
+    return total / len(truths)
 
 
 def report(path: Path) -> None:
     records = read(path)
     duels = [r for r in records if r["kind"] == "dominance"]
     rerates = [r for r in records if r["kind"] == "rerate"]
+    tunes = [r for r in records if r["kind"] == "tune"]
+    if tunes:
+        tune_report(tunes)
+        print()
+        paired_report(tunes)
+    if rerates and tunes:
+        validity_report(rerates, tunes)
+        print()
     if duels:
         dominance_report(duels)
         print()
     if rerates:
         rerate_report(rerates)
         print()
-    if len(duels) + len(rerates) == len(records):
+    if len(duels) + len(rerates) + len(tunes) == len(records):
         return
     plays = [r for r in records if r["kind"] == "play"]
     by_cell = defaultdict(list)
@@ -429,6 +637,14 @@ def main() -> None:
                         help="instead of the table: rate this many maps twice (sim seeds 0 and 1)")
     parser.add_argument("--rerate-games", type=int, default=0,
                         help="games a rating (default 0: adaptive, as bgrid sheet --rate)")
+    parser.add_argument("--tune-maps", type=int, default=0,
+                        help="instead of the table: play this many maps --tune-games times each and fit "
+                             "the star floors")
+    parser.add_argument("--paired-seeds", type=int, default=0,
+                        help="instead of the table: each of this many seeds at every difficulty and "
+                             "ridge count (the same map, health or ridges changed), --tune-games each")
+    parser.add_argument("--tune-games", type=int, default=640)
+    parser.add_argument("--tune-player", default=RATING_PLAYER, choices=("greedy", "strong"))
     parser.add_argument("--dominance-maps", type=int, default=0,
                         help="instead of the table: strong against greedy on this many maps, "
                              "own and challenge deck (--greedy-games, --strong-games each)")

@@ -62,16 +62,17 @@ _ADAPTIVE = 0
 
 
 def _rate_option(func: F) -> F:
-    from .players.rating import RATING_BATCH, RATING_MOST
+    from .players.rating import RATING_BATCH, RATING_MOST, RATING_PLAYER
 
     return click.option(
         "--rate", type=WholeNumber(1, 100_000), is_flag=False, flag_value=_ADAPTIVE, default=None,
         metavar="[GAMES]",
-        help=f"Rate the map's difficulty (1-5 stars, more is harder) from GAMES games of the strong "
-             f"player with its own shuffled deck (no number: batches of {RATING_BATCH} games until "
-             f"the stars hold, at most {RATING_MOST}; sim seed 0, so the same stars every time) and "
-             f"print the stars, their interval and the games on the sheet (and the numbers in "
-             f"map.json). Takes about a tenth of a second a game.")(func)
+        help=f"Rate the map's difficulty (1-5 stars, more is harder) from how many of its bunkers "
+             f"the {RATING_PLAYER} player destroys on average with its own shuffled deck, over "
+             f"GAMES games (no number: batches of {RATING_BATCH} games until the stars hold, at "
+             f"most {RATING_MOST}; sim seed 0, so the same stars every time), and print the stars, "
+             f"their interval and the games on the sheet (and the numbers in map.json). Takes "
+             f"about 5 ms a game: seconds without a number, 20 s at most.")(func)
 
 
 def _check_rate(rate: int | None, source: Mission) -> None:
@@ -86,9 +87,9 @@ def _rating(source: Mission, games: int | None) -> Rating | None:
     from .players.rating import rate_mission
 
     if games == _ADAPTIVE:
-        click.echo("rating with the strong player until the stars hold…", err=True)
+        click.echo("rating until the stars hold…", err=True)
         return rate_mission(source, None)
-    click.echo(f"rating over {games} games of the strong player…", err=True)
+    click.echo(f"rating over {games} games…", err=True)
     return rate_mission(source, games)
 
 

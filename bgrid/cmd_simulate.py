@@ -16,7 +16,7 @@ import click
 from .options import WholeNumber, log_form_options, mission_options, pick_mission
 from .rules.errors import BGridError
 from .players.simulation import PLAYERS, simulate
-from .players.rating import Rating, wilson_interval
+from .players.rating import RATING_PLAYER, Rating, wilson_interval
 
 PROGRESS_FROM = 500  # show a progress bar on stderr from this many games
 LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed into place
@@ -31,9 +31,10 @@ LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed int
                    "of the player's own deck each game.")
 @click.option("--player", type=click.Choice(sorted(PLAYERS)), default="random", show_default=True,
               help="random: uniform over the kinds of legal play (a floor); greedy: bombs when "
-                   "over a target, flies toward the nearest bunker, never crashes on purpose; "
-                   "strong: tries greedy's best plays on sampled shuffles of the unseen cards "
-                   "to the end of the turn (with the own deck it also rates the map, 1-5 stars).")
+                   "over a target, flies toward the nearest bunker, never crashes on purpose "
+                   "(with the own deck it also rates the map, 1-5 stars); strong: tries "
+                   "greedy's best plays on sampled shuffles of the unseen cards to the end of "
+                   "the turn.")
 @click.option("--sim-seed", type=WholeNumber(0), default=0, show_default=True,
               metavar="S", help="Seed of the shuffles and the players' dice; game k uses its "
                                 "own stream of it (with --challenge-deck, the strong player's "
@@ -112,8 +113,9 @@ def simulate_command(seed: str | None, code: str | None, difficulty: str | None,
         "outcomes": dict(sorted(result.causes.items())),
         "score_counts": {str(k): v for k, v in sorted(Counter(scores).items())},
     }
-    # The rating measures the map for a player who does not know the cards: own deck only.
-    rating = Rating(result.wins, result.games) if player == "strong" and not challenge_deck else None
+    # The rating measures the map for a player who does not know the cards: own deck only,
+    # with the rating's own player (its star bands are that player's).
+    rating = Rating.of(result, player) if player == RATING_PLAYER and not challenge_deck else None
     if rating is not None:
         summary["rating"] = rating.as_dict()
     if as_json:
@@ -129,8 +131,9 @@ def simulate_command(seed: str | None, code: str | None, difficulty: str | None,
                f"min {summary['min_score']}, max {summary['max_score']})")
     if rating is not None:
         low, high = rating.interval
-        click.echo(f"Rating      {rating.stars} of 5 stars (95% interval of the win rate "
-                   f"{100 * low:.1f}–{100 * high:.1f}%)")
+        click.echo(f"Rating      {rating.stars} of 5 stars: {rating.mean:.2f} of {rating.bunkers} bunkers "
+                   f"destroyed a game (95% interval {low:.2f}–{high:.2f}, stars "
+                   f"{rating.star_range[0]}–{rating.star_range[1]})")
     click.echo("Outcomes    " + ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items()))
     click.echo("Scores")
     widest = max(summary["score_counts"].values())

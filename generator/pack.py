@@ -56,9 +56,9 @@ def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None
 
 
 def rating_record(rating: Rating) -> dict:
-    """The rating's numbers in ``map.json``: stars, win rate, interval, games, and how it was played."""
-    return rating.as_dict() | {"wins": rating.wins, "player": "strong", "deck": "own",
-                               "sim_seed": RATING_SEED}
+    """The rating's numbers in ``map.json``: stars with their interval and band, the mean
+    bunkers destroyed with its interval, games, wins, and how it was played."""
+    return rating.as_dict() | {"deck": "own", "sim_seed": RATING_SEED}
 
 
 def write_pack(mission: Mission, paper: str, out: Path, *, png: bool = False, player: str | None = None,

@@ -539,7 +539,7 @@ def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None,
     html = render_sheet_html(mission, paper, player, par, rating, blind)
     parts = (("sheet", sheet_key(mission), paper.lower(), player or "")
              + (() if par is None else (f"par {par}",))
-             + (() if rating is None else (f"rating {rating.wins}/{rating.games}",))
+             + (() if rating is None else (f"rating {rating.wins} {rating.destroyed}",))
              + (() if blind is None else (f"blind {blind.scores}",)))
     return html_to_pdf(html, pdf_identifier(*parts),
                        style=sheet_stylesheet())

@@ -26,6 +26,7 @@ class SimulationResult:
     scores: tuple[int, ...]
     causes: Counter  # "victory" or the defeat cause -> count
     distinct: int = 0  # how many games differ from every other (cards and decisions)
+    bunkers: tuple[int, ...] = ()  # bunkers destroyed in each game, game ``first`` first
 
     @property
     def win_rate(self) -> float:
@@ -51,7 +52,7 @@ def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: boo
     deck. ``first`` numbers the first game (a run continued where another stopped).
     ``progress``, if given, is called with 1 after each game."""
     decide = PLAYERS[player]
-    wins, scores, causes = 0, [], Counter[str]()
+    wins, scores, bunkers, causes = 0, [], [], Counter[str]()
     seen: set[int] = set()
     start = mission.start(challenge_deck)
     for k in range(first, first + games):
@@ -59,6 +60,7 @@ def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: boo
         state = play_out(start.copy(), game_stream(mission, k, seed), trace, player=decide)
         seen.add(hash(tuple(trace)))
         scores.append(score(state).total)
+        bunkers.append(state.bunkers_destroyed)
         if state.cause is None:
             wins += 1
             causes["victory"] += 1
@@ -66,7 +68,7 @@ def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: boo
             causes[str(state.cause)] += 1
         if progress is not None:
             progress(1)
-    return SimulationResult(games, wins, tuple(scores), causes, len(seen))
+    return SimulationResult(games, wins, tuple(scores), causes, len(seen), tuple(bunkers))
 
 
 def game_stream(mission: Mission, index: int, seed: int) -> SeededStream:

@@ -1,5 +1,6 @@
-"""The difficulty rating: Wilson intervals, the star mapping, and ``bgrid simulate``'s
-rating output."""
+"""The difficulty rating: the mean bunkers destroyed with its interval, Wilson intervals, the
+star bands, the adaptive stopping rule, and the rating on ``bgrid simulate``, the sheet and
+``map.json``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.players.rating import Rating, stars_for, wilson_interval
+from bgrid.players.rating import (RATING_PLAYER, STAR_FLOORS, Rating, is_settled, mean_interval,
+                                  star_band, stars_for, wilson_interval)
 
 
 def test_wilson_interval_matches_hand_worked_values():
@@ -21,56 +23,93 @@ def test_wilson_interval_matches_hand_worked_values():
     assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
 
 
-def test_wilson_interval_narrows_with_more_games_and_holds_the_rate():
-    for wins, games in ((3, 20), (30, 200), (300, 2000)):
-        low, high = wilson_interval(wins, games)
-        assert low < wins / games < high
-    assert (wilson_interval(300, 2000)[1] - wilson_interval(300, 2000)[0]
-            < wilson_interval(3, 20)[1] - wilson_interval(3, 20)[0])
+def test_mean_interval_matches_hand_worked_values():
+    # 2, 3, 4, 3: mean 3, s² = (1 + 0 + 1 + 0)/3, s = 0.81650, half = 1.95996 * 0.81650 / 2 = 0.80015
+    low, high = mean_interval([2, 3, 4, 3])
+    assert low == pytest.approx(2.19985, abs=1e-4) and high == pytest.approx(3.80015, abs=1e-4)
+    # 0 and 6: s = 4.2426, half = 5.88 > 3: kept inside the 0-6 bunkers a game can destroy
+    assert mean_interval([0, 6]) == (0.0, 6.0)
+    assert mean_interval([4]) == (0.0, 6.0)  # one game says nothing of the spread
 
 
-def test_stars_go_up_as_the_win_rate_goes_down():
-    assert [stars_for(p) for p in (0.9, 0.40, 0.39, 0.20, 0.15, 0.10, 0.05, 0.04, 0.03, 0.0)] == \
+def test_the_floors_fall_from_one_star_to_four():
+    assert list(STAR_FLOORS) == sorted(STAR_FLOORS, reverse=True) and len(STAR_FLOORS) == 4
+
+
+def test_stars_go_up_as_the_bunkers_destroyed_go_down():
+    # floors 2.65, 2.35, 1.95, 1.6 bunkers a game for 1, 2, 3, 4 stars
+    assert [stars_for(x) for x in (6.0, 2.65, 2.64, 2.35, 2.34, 1.95, 1.94, 1.6, 1.59, 0.0)] == \
         [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
 
 
-def test_rating_record():
-    # 3 wins of 20: 15% (3 stars); the interval 5.2%-36.0% spans 2 stars (>= 20%) to 4 (>= 4%).
-    assert Rating(3, 20).as_dict() == {"stars": 3, "stars_ci95": [2, 4], "win_rate": 0.15,
-                                       "ci95": [round(x, 4) for x in wilson_interval(3, 20)],
-                                       "games": 20}
+def test_a_star_band_runs_from_its_floor_to_the_floor_of_one_star_fewer():
+    assert star_band(1) == (2.65, 6.0)
+    assert star_band(3) == (1.95, 2.35)
+    assert star_band(5) == (0.0, 1.6)
 
 
-def test_simulate_rates_the_map_with_the_strong_player_and_own_deck_only():
-    runner = CliRunner()
-    data = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player",
-                                          "strong", "--json"]).output)
-    assert data["rating"]["games"] == 4
-    assert data["rating"]["stars"] == stars_for(data["wins"] / 4)
-    assert data["win_rate_ci95"] == data["rating"]["ci95"]
-    text = runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player", "strong"]).output
-    assert f"Rating      {data['rating']['stars']} of 5 stars" in text
-    greedy = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "4", "--player",
-                                            "greedy", "--json"]).output)
-    assert "rating" not in greedy and len(greedy["win_rate_ci95"]) == 2
+def _games(hundredths: int, games: int) -> tuple[int, ...]:
+    """``games`` games of two neighbouring counts whose bunkers destroyed add up to
+    ``hundredths`` · ``games`` / 100, rounded down."""
+    low, extra = divmod(hundredths * games // 100, games)
+    return (low + 1,) * extra + (low,) * (games - extra)
+
+
+def test_rating_record_has_the_mean_its_interval_the_stars_their_band_and_the_wins():
+    # 2, 3, 4, 3 bunkers: mean 3.0 (1 star: ≥ 2.65), interval 2.19985-3.80015: 1 star at the
+    # top, 3 at the bottom (1.95-2.35)
+    rating = Rating((2, 3, 4, 3), 0)
+    assert rating.as_dict() == {
+        "stars": 1, "stars_ci95": [1, 3], "stars_band": [2.65, 6.0], "mean_bunkers": 3.0,
+        "ci95": [2.2, 3.8], "bunkers": 6, "games": 4, "wins": 0, "win_rate": 0.0,
+        "win_rate_ci95": [0.0, round(wilson_interval(0, 4)[1], 4)], "player": RATING_PLAYER}
 
 
 def test_star_text_is_filled_stars_then_hollow_ones_to_five():
-    assert Rating(5, 64).star_text == "★★★★☆"  # 7.8%: between the 4% and 10% floors, 4 stars
-    assert Rating(40, 64).star_text == "★☆☆☆☆"  # 62.5%: 1 star
-    assert Rating(0, 64).star_text == "★★★★★"
+    assert Rating(_games(220, 100), 0).star_text == "★★★☆☆"  # 2.2: between 1.95 and 2.35
+    assert Rating((6,) * 10, 10).star_text == "★☆☆☆☆"
+    assert Rating((0,) * 10, 0).star_text == "★★★★★"
 
 
-def test_the_sheet_prints_the_stars_and_the_games_only_when_rated():
-    from bgrid.generator.sheet import render_sheet_html
+def test_a_rating_is_settled_when_its_interval_lies_within_one_band():
+    # 512 games, 102 threes and 410 twos: mean 2.199, s = 0.400, half = 1.96 · 0.400 / √512
+    # = 0.035: 2.164-2.234, all of it 3 stars (1.95-2.35).
+    assert is_settled(Rating(_games(220, 512), 0))
+    # 16 games, 3 threes: mean 2.1875, s = 0.403, half = 0.197: 1.990-2.385, stars 2 and 3.
+    assert not is_settled(Rating(_games(220, 16), 0))
+    # 1,203 bunkers over 512 games: mean 2.3496, just under the 2-star floor, which the
+    # interval straddles.
+    assert not is_settled(Rating(_games(235, 512), 0))
+
+
+def test_simulate_rates_the_map_with_the_rating_player_and_own_deck_only():
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "20", "--player",
+                                          RATING_PLAYER, "--json"]).output)
+    assert data["rating"]["games"] == 20 and data["rating"]["player"] == RATING_PLAYER
+    assert data["rating"]["stars"] == stars_for(data["rating"]["mean_bunkers"])
+    assert data["win_rate_ci95"] == data["rating"]["win_rate_ci95"]
+    text = runner.invoke(cli, ["simulate", "--seed", "6", "--games", "20", "--player", RATING_PLAYER]).output
+    assert f"Rating      {data['rating']['stars']} of 5 stars: " in text
+    other = "strong" if RATING_PLAYER != "strong" else "greedy"
+    played = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "2", "--player",
+                                            other, "--json"]).output)
+    assert "rating" not in played and len(played["win_rate_ci95"]) == 2
+    challenge = json.loads(runner.invoke(cli, ["simulate", "--seed", "6", "--games", "2", "--player",
+                                               RATING_PLAYER, "--challenge-deck", "--json"]).output)
+    assert "rating" not in challenge
+
+
+def test_the_sheet_prints_the_stars_their_interval_and_band_only_when_rated():
     from bgrid.challenges.mission import mission_from_seed
+    from bgrid.generator.sheet import render_sheet_html
 
     mission = mission_from_seed(1944, "hard")
-    rated = render_sheet_html(mission, rating=Rating(5, 64))
-    # the interval's ends: 17% is 3 stars (10-20%), 3.4% is 5 (< 4%)
-    assert "★★★★☆</b> hard (stars 3–5 within the interval) · rated over 64 games" in rated
-    assert "strong player won 5, 95% interval 3–17%" in rated  # Wilson 5/64 by hand: 0.0338–0.1702
-    assert "rated over" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
+    # 2, 3, 4, 3: mean 3.00, interval 2.20-3.80, stars 1-3; 1 star: 2.65 bunkers or more
+    rated = " ".join(render_sheet_html(mission, rating=Rating((2, 3, 4, 3), 1)).split())
+    assert f"★☆☆☆☆</b> 1 star: a {RATING_PLAYER} player destroys 2.65–6.00 of 6 bunkers a game; " \
+           "here <b>3.00</b> (95% 2.20–3.80, stars 1–3, 4 games)" in rated
+    assert "bunkers a game" not in render_sheet_html(mission) and "★" not in render_sheet_html(mission)
 
 
 def test_pack_rate_puts_the_stars_on_the_sheet_and_the_numbers_in_map_json(tmp_path):
@@ -78,19 +117,23 @@ def test_pack_rate_puts_the_stars_on_the_sheet_and_the_numbers_in_map_json(tmp_p
 
     runner = CliRunner()
     out = tmp_path / "a"
-    result = runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "3",
+    result = runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "12",
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
-    record = json.loads(next(out.glob("*/map.json")).read_text())
-    rating = record["rating"]
-    assert rating["games"] == 3 and rating["player"] == "strong" and rating["sim_seed"] == 0
-    assert rating["stars"] == stars_for(rating["wins"] / 3)
-    assert rating["win_rate"] == round(rating["wins"] / 3, 4)
+    rating = json.loads(next(out.glob("*/map.json")).read_text())["rating"]
+    assert set(rating) == {"stars", "stars_ci95", "stars_band", "mean_bunkers", "ci95", "bunkers", "games",
+                           "wins", "win_rate", "win_rate_ci95", "player", "deck", "sim_seed"}
+    assert rating["games"] == 12 and rating["player"] == RATING_PLAYER and rating["sim_seed"] == 0
+    assert rating["deck"] == "own" and rating["bunkers"] == 6
+    assert rating["stars"] == stars_for(rating["mean_bunkers"])
+    assert rating["stars_band"] == list(star_band(rating["stars"]))
+    assert rating["ci95"][0] <= rating["mean_bunkers"] <= rating["ci95"][1]
     sheet = next(out.glob("*/sheet-a4.pdf")).read_bytes()
-    text = reader(sheet).pages[0].extract_text()
-    assert "rated over 3 games" in text and "★" * rating["stars"] in text
+    text = " ".join(reader(sheet).pages[0].extract_text().split())
+    assert "12 games)" in text and "★" * rating["stars"] in text
+    assert f"of 6 bunkers a game; here {rating['mean_bunkers']:.2f} (95% " in text
     again = tmp_path / "b"
-    runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "3", "--out", str(again)])
+    runner.invoke(cli, ["pack", "--seed", "6", "--difficulty", "easy", "--rate", "12", "--out", str(again)])
     assert next(again.glob("*/sheet-a4.pdf")).read_bytes() == sheet  # same seeds, same stars, same bytes
 
 
@@ -103,25 +146,24 @@ def test_a_rating_needs_a_generated_map_and_a_game_count(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_rating_is_settled_when_its_interval_holds_one_star_or_is_narrow():
-    from bgrid.players.rating import is_settled
-
-    # 60/64: Wilson 85.0%-97.6%, all of it 1 star (>= 40%).
-    assert is_settled(Rating(60, 64))
-    # 0/32: 0%-10.7%, stars 3 to 5, and ±5.4 points: not yet.
-    assert not is_settled(Rating(0, 32))
-    # 5/256: 0.8%-4.5%, stars 4 to 5 but only ±1.8 points wide: settled.
-    assert is_settled(Rating(5, 256))
-
-
 def test_an_adaptive_rating_plays_the_same_games_as_a_fixed_one(monkeypatch):
     import bgrid.players.rating as rating
     from bgrid.challenges.mission import mission_from_seed
     from bgrid.players.simulation import simulate
 
     monkeypatch.setattr(rating, "RATING_BATCH", 2)
-    monkeypatch.setattr(rating, "RATING_MOST", 4)
+    monkeypatch.setattr(rating, "RATING_MOST", 6)
     monkeypatch.setattr(rating, "is_settled", lambda r: False)  # play to the most
     mission = mission_from_seed(21, "easy")
     adaptive = rating.rate_mission(mission, None)
-    assert adaptive.games == 4 and adaptive.wins == simulate(mission, 4, 0, player="strong").wins
+    played = simulate(mission, 6, 0, player=RATING_PLAYER)
+    assert adaptive == Rating(played.bunkers, played.wins)
+
+
+def test_an_adaptive_rating_stops_at_the_first_batch_that_settles(monkeypatch):
+    import bgrid.players.rating as rating
+    from bgrid.challenges.mission import mission_from_seed
+
+    monkeypatch.setattr(rating, "RATING_BATCH", 3)
+    monkeypatch.setattr(rating, "is_settled", lambda r: r.games >= 6)
+    assert rating.rate_mission(mission_from_seed(21, "easy"), None).games == 6

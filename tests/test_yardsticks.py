@@ -103,8 +103,8 @@ def test_the_sheet_header_names_both_yardsticks_and_keeps_the_page_count(paper):
 
     mission = mission_from_seed(1944)
     blind = BlindBenchmark((-3,) * 20 + (12,) * 20, 40)  # median 4.5, interval -3 to 12
-    html = render_sheet_html(mission, paper, None, 15, Rating(48, 256), blind)
+    html = render_sheet_html(mission, paper, None, 15, Rating((2, 3) * 128, 0), blind)
     assert "open-deck par <b>15</b> (every card known: the stacking list is public, R42)" in html
     assert "blind benchmark <b>4.5</b> (strong player drawing blind, median of 40 runs, 95% -3–12)" in html
     plain = len(reader(render_sheet(mission, paper)).pages)
-    assert len(reader(render_sheet(mission, paper, None, 15, Rating(48, 256), blind)).pages) == plain
+    assert len(reader(render_sheet(mission, paper, None, 15, Rating((2, 3) * 128, 0), blind)).pages) == plain
