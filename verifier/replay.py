@@ -566,8 +566,7 @@ class Replay:
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
 _PURPOSE_OF_KIND = {kind: purpose for purpose, kind in _KIND_OF_PURPOSE.items()}  # CardPurpose(kind)
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
-# Enum members read on every statement, bound once (Python 3.11 finds ``Phase.OVER`` through
-# EnumType.__getattr__, ten times slower than a global)
+# Enum members read on every statement, bound once (why: rules.state)
 _OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW
 _ENTRY_REVEAL, _ENTRY_COLUMN, _AUTOMA_REVEAL = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.AUTOMA_REVEAL
 _FOR_ENTRY, _FOR_DRAW, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.DRAW, CardPurpose.AUTOMA
