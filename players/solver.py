@@ -30,14 +30,24 @@ top card of the deck, and a face card or Joker there costs 1 damage (R13) before
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..challenges.codes import ChallengeSpec
 from ..challenges.mission import Mission, mission_from_spec
+from ..rules.actions import Action
+from ..rules.cards import Card
+from ..rules.setup import GameMap
 from ..rules.board import CELLS, distance
 from ..rules.engine import new_game, score
 from ..rules.ruleset import Play, Ruleset
 from ..rules.state import GameState, Outcome
 from .search import best_possible, card_mask, play_plan, run_chance, turn_outcomes
+
+#: A search node: the state at a turn's first decision, the node it came from and the plays
+#: of the turn between them.
+Node = tuple[GameState, "Node | None", tuple[Action, ...]]
 
 #: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
 PORTFOLIO_VERSION = 2
@@ -161,7 +171,7 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
     nodes, order = 0, 0
     complete = True
 
-    def offer(state: GameState, parent, plays) -> None:
+    def offer(state: GameState, parent: Node | None, plays: tuple[Action, ...]) -> None:
         nonlocal best, order
         node = (state, parent, plays)
         if state.is_over:
@@ -174,7 +184,7 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
         order += 1
         layers.setdefault(state.cards_drawn, []).append((-value(state, member, tables), order, node))
 
-    def expand(node) -> None:
+    def expand(node: Node) -> None:
         nonlocal nodes
         for key, (child, plays) in turn_outcomes(node[0], member.turn_limit).items():
             nodes += 1
@@ -221,18 +231,18 @@ def _standing(state: GameState) -> tuple:
     return (state.cell, state.facing, state.altitude, card_mask(state.hand))
 
 
-def _line(total: int, node) -> Line:
+def _line(total: int, node: Node) -> Line:
     final = node[0]
     chunks = []
     while node is not None:
         chunks.append(node[2])
-        node = node[1]
+        node = node[1]  # type: ignore[assignment]  # up to the root's parent, None
     plays = tuple(p for chunk in reversed(chunks) for p in chunk)
     outcome = str(final.outcome)
     return Line(total, outcome, final.turn, plays)
 
 
-def upper_bound(start: GameState, deck) -> int:
+def upper_bound(start: GameState, deck: Sequence[Card]) -> int:
     """The relaxation in the module docstring: every target destroyed, and only the damage of
     a face card or Joker as the first entry card (R13)."""
     rs = start.ruleset
@@ -269,7 +279,7 @@ class Par:
         return self.best is not None and self.best.score >= self.upper_bound
 
 
-def best_of(results) -> Line | None:
+def best_of(results: Iterable[MemberResult]) -> Line | None:
     best = None
     for r in results:
         if r.line is not None and (best is None or r.line.score > best.score):
@@ -277,8 +287,10 @@ def best_of(results) -> Line | None:
     return best
 
 
-def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: float | None = None,
-          portfolio=None, scale: int = 1, progress=None) -> Par:
+def solve(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck: Sequence[Card],
+          reshuffle: Sequence[int], *, deadline: float | None = None,
+          portfolio: Sequence[Member] | None = None, scale: int = 1,
+          progress: Callable[[MemberResult], object] | None = None) -> Par:
     """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
     and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
     line kept. ``progress(result)`` is called after each member."""
@@ -295,7 +307,7 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
     return Par(best_of(results), tuple(results), upper_bound(start, deck), len(portfolio))
 
 
-def solve_mission(mission: Mission, **options) -> Par:
+def solve_mission(mission: Mission, **options: Any) -> Par:
     """:func:`solve` for a mission's challenge deck (R25). Raises :class:`BGridError` for a
     mission with no known deck order."""
     deck, numbers = mission.challenge_deck()
@@ -307,7 +319,7 @@ def solve_mission(mission: Mission, **options) -> Par:
 WINNABLE_TRIES = 20
 
 
-def winning_par(spec, **options) -> int | None:
+def winning_par(spec: ChallengeSpec, **options: Any) -> int | None:
     """The par of a ``ChallengeSpec``'s challenge deck when the portfolio's solve finds a
     victory, else None: the ``accept`` test of winnable dated challenges
     (``challenges.daily.dated_spec``), which keeps the par it found for the sheet."""
@@ -315,7 +327,7 @@ def winning_par(spec, **options) -> int | None:
     return best.score if best is not None and best.is_victory else None
 
 
-def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
+def first_winnable(spec: ChallengeSpec, tries: int = WINNABLE_TRIES, **options: Any) -> tuple[Mission, Par]:
     """The documented rule for winnable challenges: the first seed from ``spec.seed`` onward
     (same ruleset, difficulty and ridges) whose solve finds a victory. Returns (mission,
     par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory."""
