@@ -12,7 +12,9 @@ against the old code interleaved (old, new, old, new …) and by medians, the ma
 Figures (defaults, CPU medians of 5 runs, the shared 2-core machine): random missions 2,780 a
 second on the player's own deck (1,840 cold) and 2,410 on the challenge deck, 1.39x the aim;
 198,000 ``legal_actions`` calls a second (30 actions listed a call); 760,000 state copies a
-second.
+second. The solver's unit of work, ``search.turn_outcomes`` from challenge-deck decisions:
+23,700 outcomes a second, 34,700 with the cyclic garbage collector paused as the solver's
+searches run (``search.without_cycle_collection``; interleaved runs, load average about 12).
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import play_out, random_card
 from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import stream
+from bgrid.players.search import turn_outcomes, without_cycle_collection
+from bgrid.players.solver import PORTFOLIO
+
+TURN_LIMIT = PORTFOLIO[0].turn_limit
 
 SEEDS = (1944, 0, 4, 27, 103, 247)
 
@@ -40,12 +46,12 @@ def missions_per_second(games: int, challenge: bool) -> float:
     return games / (time.process_time() - t0)
 
 
-def decision_states(count: int) -> list:
+def decision_states(count: int, challenge: bool = False) -> list:
     """Positions where the player decides, from random playouts."""
     out = []
     k = 0
     while len(out) < count:
-        state = mission_from_seed(SEEDS[k % len(SEEDS)]).start(False)
+        state = mission_from_seed(SEEDS[k % len(SEEDS)]).start(challenge)
         rng = stream("standard-1", f"states-{k}", 0)
         while not state.is_over and len(out) < count:
             if engine.chance_pending(state):
@@ -64,6 +70,16 @@ def enumerations_per_second(states) -> tuple[float, float]:
     for state in states:
         total += len(engine.legal_actions(state))
     return len(states) / (time.process_time() - t0), total / len(states)
+
+
+def turn_outcomes_per_second(states) -> float:
+    """The solver's unit of work (``search.turn_outcomes`` with its turn limit): distinct turn
+    outcomes generated a second, from decision states of the challenge deck."""
+    t0 = time.process_time()
+    total = 0
+    for state in states:
+        total += len(turn_outcomes(state, TURN_LIMIT))
+    return total / (time.process_time() - t0)
 
 
 def copies_per_second(states) -> float:
@@ -92,12 +108,20 @@ def main() -> None:
     states = decision_states(5000)
     enum = [enumerations_per_second(states) for _ in range(args.runs)]
     copies = [copies_per_second(states) for _ in range(args.runs)]
+    turns = decision_states(300, challenge=True)[::3]
+    outcomes, paused = [], []
+    for _ in range(args.runs):  # interleaved: the collector's cost, as a search pays it or not
+        outcomes.append(turn_outcomes_per_second(turns))
+        with without_cycle_collection():
+            paused.append(turn_outcomes_per_second(turns))
     print(f"{'random missions, own deck, cold':<34} {cold:>17,.0f} missions/s   (first pass, empty caches)")
     report("random missions, own deck", own, "missions/s")
     report("random missions, challenge deck", challenge, "missions/s")
     report("legal_actions enumerations", [e[0] for e in enum], "calls/s")
     print(f"{'':<34} {enum[0][1]:.1f} actions listed per call on average")
     report("state.copy()", copies, "copies/s")
+    report("search turn outcomes (challenge)", outcomes, "outcomes/s")
+    report("  the same, cyclic GC paused", paused, "outcomes/s")
     print(f"ratio to the 2,000 missions/s aim: {statistics.median(own) / 2000:.2f}")
     if args.profile:
         profiler = cProfile.Profile()

@@ -10,12 +10,12 @@ import click
 
 from .header_options import read_header
 from .workers import worker_count
-from .options import Seconds, WholeNumber, log_form_options, mission_options, pick_mission
+from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
 from .challenges.mission import Mission
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, Line, MemberResult, Par, beam, best_of,
-                             solution_log, solve_mission, start_of, upper_bound)
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, SOLVE_NODES, WIDTHS, Line, Member, MemberResult,
+                             Par, beam, best_of, run_passes, solution_log, solve_mission, start_of)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -28,7 +28,12 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
                    "(the only header with a known deck order).")
 @click.option("--write-log", "write_log_file", default=None, metavar="FILE",
               help="Write the par's line as a mission log that bgrid verify accepts.")
-@log_form_options("--write-log")
+@click.option("--state-lines", is_flag=True,
+              help="With --write-log: close every turn with a state line (at, facing, alt, dmg "
+                   "and art, the artillery by number, R43).")
+@click.option("--rows", is_flag=True,
+              help="With --write-log: write the body in the row form, a turn a line in the "
+                   "sheet's columns (docs/log-format.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--budget", type=Seconds(MOST_SECONDS), default=None,
               metavar="SECONDS",
@@ -141,37 +146,41 @@ def _mission(seed: str | None, code: str | None, difficulty: str | None, ridges:
     return mission_from_code(log.header.challenge)
 
 
-def _member_result(code: str, index: int, deadline: float | None) -> MemberResult:
+def _member_result(code: str, member: Member, deadline: float | None) -> MemberResult:
     from .challenges.mission import mission_from_code
 
     mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
-    return beam(start_of(mission.start(challenge_deck=True)), PORTFOLIO[index], deadline)
+    return beam(start_of(mission.start(challenge_deck=True)), member, deadline)
 
 
 def _run(mission: Mission, deadline: float | None, jobs: int, show: bool) -> Par:
-    results = []
+    results: list[MemberResult] = []
 
     def report(result: MemberResult) -> None:
         results.append(result)
         if show:
             best = best_of(results)
             found = "none" if result.line is None else result.line.score
-            click.echo(f"  search {len(results)}/{len(PORTFOLIO)} {result.member}: {found} "
+            click.echo(f"  search {len(results)} {result.member}: {found} "
                        f"(best {best.score if best else 'none'})", err=True)
 
     if jobs == 1 or worker_count(jobs) == 1:
-        return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, progress=report)
+        return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, widths=WIDTHS,
+                             budget=SOLVE_NODES, progress=report)
     from .workers import worker_pool
 
     code = mission.code
-    assert code is not None  # solve's missions are seeded, and a seed has a challenge code too (R25)
+    assert code is not None and mission.deck is not None  # solve's missions are seeded (R25)
     with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
-        futures = [pool.submit(_member_result, code, i, deadline) for i in range(len(PORTFOLIO))]
-        for future in futures:  # in portfolio order: ties go to the earlier member
-            report(future.result())
-    start = start_of(mission.start(challenge_deck=True))
-    assert mission.deck is not None  # a seeded mission has its challenge deck (R25)
-    return Par(best_of(results), tuple(results), upper_bound(start, mission.deck), len(PORTFOLIO))
+        def run(members: tuple[Member, ...]) -> list[MemberResult]:
+            futures = [pool.submit(_member_result, code, m, deadline) for m in members]
+            done = [future.result() for future in futures]  # in order: ties go to the earlier member
+            for result in done:
+                report(result)
+            return done
+
+        return run_passes(run, start_of(mission.start(challenge_deck=True)), mission.deck,
+                          PORTFOLIO, WIDTHS, SOLVE_NODES)
 
 
 def _write_solution(mission: Mission, line: Line, path: str, state_lines: bool = False,

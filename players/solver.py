@@ -15,12 +15,14 @@ turns (:func:`players.search.turn_outcomes`):
   so every first play is kept): a turn with Kings and Jokers holds thousands.
 
 A beam runs until no layer is left (every line ended or pruned). The members differ in
-their heuristic weights: diversity finds more than width, and these five width-1 beams
-found a victory on all 30 tuning challenges (seeds 5000–5029). Every budget is
-counted in states (turn outcomes generated, distinct states within a turn), never in
+their heuristic weights: diversity finds more than width (portfolio 2's five width-1 beams
+found a victory on all 30 tuning challenges, seeds 5000–5029). Portfolio 3 runs them in
+passes of growing width while the solve's budget lasts (:func:`next_pass`): a cheap
+challenge gets wider searches, an expensive one stays near portfolio 2's cost. Every budget
+is counted in states (turn outcomes generated, distinct states within a turn), never in
 seconds, so the par is the same on every machine; a deadline in seconds may only cut a
-search short, and the result says so. A beam that spends its node budget (a safety net,
-about twice the most any tuning challenge needed) dives to an end: see :func:`beam`.
+search short, and the result says so. A beam that spends its node budget dives to an end:
+see :func:`beam`.
 
 The upper bound is a relaxation: 2 points a bunker and 1 an artillery piece, all destroyed
 (R24: 16 on the standard map), minus the damage no line avoids — the first entry card is the
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..challenges.codes import ChallengeSpec
@@ -43,14 +45,16 @@ from ..rules.board import CELLS, distance
 from ..rules.engine import new_game, score
 from ..rules.ruleset import Play, Ruleset
 from ..rules.state import GameState, Outcome
-from .search import best_possible, card_mask, play_plan, run_chance, turn_outcomes
+from .search import (best_possible, card_mask, play_plan, run_chance, state_key, turn_outcomes,
+                     without_cycle_collection)
 
-#: A search node: the state at a turn's first decision, the node it came from and the plays
-#: of the turn between them.
-Node = tuple[GameState, "Node | None", tuple[Action, ...]]
+#: A search node: the state at a turn's first decision, the node it came from, the plays of
+#: the turn between them and the state's :func:`state_key`.
+Node = tuple[GameState, "Node | None", tuple[Action, ...], tuple]
 
-#: Bumped whenever the members, their weights or budgets change: a par is quoted with it.
-PORTFOLIO_VERSION = 2
+#: Bumped whenever the members, their weights, the passes' widths or any budget change: a par
+#: is quoted with it (a league stores it with each solver par).
+PORTFOLIO_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -70,18 +74,33 @@ class Member:
     turn_limit: int = 400  # distinct states looked at within one turn (turn_outcomes' limit)
 
 
-#: The standard portfolio (version :data:`PORTFOLIO_VERSION`): five width-1 beams, the
-#: strongest first (a tie goes to the earlier member). Tuning seeds 5000–5029, normal,
-#: 1 ridge, each beam alone: careful found a victory on 25 of 30, wary 24, balanced 24,
-#: pilot 21, bombardier 12 (but on some that the others lost); together 30 of 30, the
-#: best five of the eight weight sets tried.
-PORTFOLIO: tuple[Member, ...] = (
+#: Portfolio 2's members: five width-1 beams, the strongest first (a tie goes to the earlier
+#: member). Tuning seeds 5000–5029, normal, 1 ridge, each beam alone: careful found a victory
+#: on 25 of 30, wary 24, balanced 24, pilot 21, bombardier 12 (but on some that the others
+#: lost); together 30 of 30, the best five of the eight weight sets tried. Ten times wider
+#: and longer, they are the yardstick ``bench/bench_solve.py`` measures a par against.
+PORTFOLIO_2: tuple[Member, ...] = (
     Member("careful", 1, 50_000, 1.5, 2.0, 1.0, 9.0, 4.0, 0.5),
     Member("wary", 1, 50_000, 1.0, 4.0, 2.0, 6.0, 6.0, 1.0),
     Member("balanced", 1, 50_000, 2.0, 3.0, 1.0, 4.0, 5.0, 0.5),
     Member("pilot", 1, 50_000, 3.0, 1.0, 4.0, 3.0, 3.0, 0.0),
     Member("bombardier", 1, 50_000, 2.0, 6.0, 0.5, 3.0, 8.0, 1.0),
 )
+
+#: The standard portfolio (version :data:`PORTFOLIO_VERSION`): portfolio 2's members, run in
+#: passes of growing width (:data:`WIDTHS`) while the solve's budget lasts (:data:`SOLVE_NODES`).
+PORTFOLIO: tuple[Member, ...] = PORTFOLIO_2
+
+#: The width of each pass: every member at width 1, then every member at width 2, and so on.
+WIDTHS: tuple[int, ...] = (1, 2, 3, 4, 6, 8)
+#: Turn outcomes a whole solve may visit, every pass and member together: a pass's members
+#: share what is left equally (a member that spends its share dives to an end, see
+#: :func:`beam`). A pass at width ``w`` after the first runs only if each share is at least
+#: ``LEAST_SHARE × w``: a beam cut much shorter than it needs dives early and rarely finds
+#: better (seen on tuning seeds 1008 and 1012).
+SOLVE_NODES = 180_000
+LEAST_SHARE = 8_000
+
 
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker bombs and moves too (R17)
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
@@ -146,6 +165,36 @@ class MemberResult:
     complete: bool  # False: the deadline cut it short
 
 
+class SharedTurns:
+    """The outcomes of the turns one solve has expanded, shared by its members: they often
+    expand the same nodes (all of them the start; about a quarter of all expansions, in the
+    first turns), and :func:`turn_outcomes` is deterministic, so sharing changes no result,
+    only the time. The states kept are never mutated (a beam only copies a node).
+
+    ``capacity`` bounds the outcome states kept (memory: a few kB each); once it is reached
+    new turns are expanded without being kept. The early turns, where the members meet, come
+    first."""
+
+    def __init__(self, capacity: int) -> None:
+        self._known: dict = {}
+        self._room = capacity
+
+    def outcomes(self, state: GameState, key: tuple, limit: int) -> dict:
+        """:func:`turn_outcomes` of ``state`` (whose :func:`state_key` is ``key``)."""
+        known = self._known.get((key, limit))
+        if known is None:
+            known = turn_outcomes(state, limit)
+            if len(known) <= self._room:
+                self._room -= len(known)
+                self._known[key, limit] = known
+        return known
+
+
+#: Outcome states a solve keeps for its members to share (about 80 MB): 21% fewer turns
+#: expanded on tuning seeds 5000-5002, and an unbounded store (70,000 states) saves 22%.
+SHARED_TURN_STATES = 20_000
+
+
 def start_of(state: GameState) -> GameState:
     """A fresh challenge mission (``state``, on its known deck) at its first decision: the
     forced entry and draw revealed."""
@@ -154,7 +203,7 @@ def start_of(state: GameState) -> GameState:
 
 
 def beam(start: GameState, member: Member, deadline: float | None = None,
-         scale: int = 1) -> MemberResult:
+         scale: int = 1, turns: SharedTurns | None = None) -> MemberResult:
     """One member's search from ``start`` (a decision of a challenge mission, as
     :func:`start_of` gives). ``scale`` multiplies width and budget (a longer search for
     comparisons); ``deadline`` (``time.monotonic()``) only cuts it short.
@@ -162,7 +211,16 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
     While the node budget lasts, the lowest layer (fewest cards drawn) is expanded next;
     once it is spent, the search dives: from the best node of the deepest layer it follows
     the best outcome of each turn (its value less ``fuel`` a card drawn) to the end, so
-    every member ends with a whole line."""
+    every member ends with a whole line.
+
+    ``turns``: the turns already expanded by the other members of one solve
+    (:class:`SharedTurns`)."""
+    with without_cycle_collection():
+        return _beam(start, member, deadline, scale, turns)
+
+
+def _beam(start: GameState, member: Member, deadline: float | None, scale: int,
+          turns: SharedTurns | None) -> MemberResult:
     width, budget = member.width * scale, member.nodes * scale
     tables = hand_tables(start.ruleset)
     layers: dict[int, list] = {}
@@ -171,9 +229,9 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
     nodes, order = 0, 0
     complete = True
 
-    def offer(state: GameState, parent: Node | None, plays: tuple[Action, ...]) -> None:
+    def offer(state: GameState, parent: Node | None, plays: tuple[Action, ...], key: tuple) -> None:
         nonlocal best, order
-        node = (state, parent, plays)
+        node = (state, parent, plays, key)
         if state.is_over:
             total = score(state).total
             if best is None or total > best[0]:
@@ -184,15 +242,18 @@ def beam(start: GameState, member: Member, deadline: float | None = None,
         order += 1
         layers.setdefault(state.cards_drawn, []).append((-value(state, member, tables), order, node))
 
+    limit = member.turn_limit
+    turns = SharedTurns(0) if turns is None else turns
+
     def expand(node: Node) -> None:
         nonlocal nodes
-        for key, (child, plays) in turn_outcomes(node[0], member.turn_limit).items():
+        for key, (child, plays) in turns.outcomes(node[0], node[3], limit).items():
             nodes += 1
             if key not in seen:
                 seen.add(key)
-                offer(child, node, plays)
+                offer(child, node, plays, key)
 
-    offer(start, None, ())
+    offer(start, None, (), state_key(start))
     while layers and nodes < budget:
         if deadline is not None and time.monotonic() > deadline:
             complete = False
@@ -259,7 +320,7 @@ class Par:
     best: Line | None
     members: tuple[MemberResult, ...]
     upper_bound: int
-    planned: int  # members in the portfolio; fewer ran if a deadline cut the search short
+    planned: int  # searches in the passes begun; fewer ran if a deadline cut the search short
 
     @property
     def complete(self) -> bool:
@@ -287,24 +348,82 @@ def best_of(results: Iterable[MemberResult]) -> Line | None:
     return best
 
 
+def next_pass(results: Sequence[MemberResult], portfolio: Sequence[Member] | None = None,
+              widths: Sequence[int] | None = None, budget: int | None = None,
+              scale: int = 1) -> tuple[Member, ...]:
+    """The members of the next pass of a solve, given the ``results`` of the passes before
+    (in order); empty when the solve is done. Pass ``k`` runs every member of ``portfolio``
+    at ``widths[k]``, each with its node budget (``nodes``) × the width, capped at an equal
+    share of what is left of ``budget``. Done after the last width, when the share is below
+    :data:`LEAST_SHARE` × the width (the first pass always runs), or once a deadline cut a
+    search short.
+    ``portfolio`` None: the standard one, with :data:`WIDTHS` and :data:`SOLVE_NODES`.
+    """
+    if portfolio is None:
+        portfolio, widths, budget = PORTFOLIO, WIDTHS, SOLVE_NODES
+    widths = (1,) if widths is None else widths
+    done = len(results) // len(portfolio)
+    if done >= len(widths) or any(not r.complete for r in results):
+        return ()
+    width = widths[done]
+    members = tuple(replace(m, name=m.name if width == 1 else f"{m.name}x{width}", width=m.width * width,
+                            nodes=m.nodes * width) for m in portfolio)
+    if budget is not None:
+        share = (budget * scale - sum(r.nodes for r in results)) // (len(portfolio) * scale)
+        if done and share < LEAST_SHARE * width:
+            return ()
+        members = tuple(replace(m, nodes=max(0, min(m.nodes, share))) for m in members)
+    if done and not any(m.nodes for m in members):
+        return ()
+    return members
+
+
+def run_passes(run: Callable[[tuple[Member, ...]], list[MemberResult]], start: GameState,
+               deck: Sequence[Card], portfolio: Sequence[Member] | None = None,
+               widths: Sequence[int] | None = None,
+               budget: int | None = None, scale: int = 1) -> Par:
+    """The passes of :func:`next_pass` from ``start`` (the mission at its first decision, on
+    ``deck``): ``run(members)`` searches each member of a pass in order (``bgrid solve --jobs``
+    runs them side by side) and returns their results, stopping early if the deadline cuts
+    one short. The passes stop once the best line meets the upper bound."""
+    bound = upper_bound(start, deck)
+    results: list[MemberResult] = []
+    planned = 0
+    while True:
+        best = best_of(results)
+        members = () if best is not None and best.score >= bound else \
+            next_pass(results, portfolio, widths, budget, scale)
+        if not members:
+            return Par(best, tuple(results), bound, max(planned, len(results)))
+        planned += len(members)
+        results.extend(run(members))
+
+
 def solve(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck: Sequence[Card],
           reshuffle: Sequence[int], *, deadline: float | None = None,
-          portfolio: Sequence[Member] | None = None, scale: int = 1,
+          portfolio: Sequence[Member] | None = None, widths: Sequence[int] | None = None,
+          budget: int | None = None, scale: int = 1,
           progress: Callable[[MemberResult], object] | None = None) -> Par:
     """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
-    and its ``reshuffle`` numbers (R25, R26): each member of ``portfolio`` in turn, the best
-    line kept. ``progress(result)`` is called after each member."""
-    portfolio = PORTFOLIO if portfolio is None else portfolio
+    and its ``reshuffle`` numbers (R25, R26): the passes of :func:`next_pass` (``portfolio``,
+    ``widths``, ``budget``; the standard portfolio when None), each member in turn, the best
+    line kept; ``scale`` multiplies every width and budget. ``progress(result)`` is called
+    after each member."""
     start = start_of(new_game(game_map, ruleset, difficulty, deck, reshuffle))
-    results = []
-    for member in portfolio:
-        result = beam(start.copy(), member, deadline, scale)
-        results.append(result)
-        if progress is not None:
-            progress(result)
-        if not result.complete:
-            break
-    return Par(best_of(results), tuple(results), upper_bound(start, deck), len(portfolio))
+    turns = SharedTurns(SHARED_TURN_STATES)
+
+    def run(members: tuple[Member, ...]) -> list[MemberResult]:
+        results = []
+        for member in members:
+            result = beam(start.copy(), member, deadline, scale, turns)
+            results.append(result)
+            if progress is not None:
+                progress(result)
+            if not result.complete:
+                break
+        return results
+
+    return run_passes(run, start, deck, portfolio, widths, budget, scale)
 
 
 def solve_mission(mission: Mission, **options: Any) -> Par:

@@ -210,3 +210,91 @@ def test_solve_writes_the_par_line_in_rows_with_state_lines(tmp_path, monkeypatc
     one, other = verify_log(text), verify_log(statements.read_text())
     assert one.verdict == other.verdict == "valid" and one.score.total == other.score.total
     assert " art " in statements.read_text()
+
+
+def test_members_sharing_expanded_turns_find_what_each_finds_alone():
+    # solve() lets its members share the turns they expand (SharedTurns); a member run on its
+    # own expands everything itself. The lines, scores and node counts must be the same.
+    from bgrid.players.solver import beam, start_of
+    mission = mission_from_seed(1944)
+    par = solve(mission.game_map, mission.ruleset, "normal", mission.deck, mission.reshuffle,
+                portfolio=SMALL)
+    alone = [beam(start_of(mission.start(challenge_deck=True)), member) for member in SMALL]
+    assert par.members == tuple(alone)
+
+
+def test_a_search_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    from bgrid.players.search import without_cycle_collection
+    assert gc.isenabled()
+    with without_cycle_collection():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with without_cycle_collection():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def _ran(members, nodes, score=5, outcome="victory"):
+    from bgrid.players.solver import Line, MemberResult
+    return [MemberResult(m.name, Line(score, outcome, 10, ()), nodes, True) for m in members]
+
+
+def test_the_next_pass_runs_every_member_wider_on_an_equal_share_of_what_is_left():
+    from bgrid.players.solver import next_pass
+    members = (Member("a", 1, 50_000, 1, 1, 1, 1, 1, 1), Member("b", 1, 50_000, 2, 2, 2, 2, 2, 2))
+    first = next_pass([], members, (1, 2, 3), 100_000)
+    assert [(m.width, m.nodes) for m in first] == [(1, 50_000), (1, 50_000)]
+    # 30,000 spent: 70,000 left, 35,000 each (less than 2 x 50,000), at width 2.
+    second = next_pass(_ran(first, 15_000), members, (1, 2, 3), 100_000)
+    assert [(m.name, m.width, m.nodes) for m in second] == [("ax2", 2, 35_000), ("bx2", 2, 35_000)]
+    # 100,000 - 30,000 - 60,000 = 10,000 left: 5,000 each, under LEAST_SHARE x 3.
+    done = _ran(first, 15_000) + _ran(second, 30_000)
+    assert next_pass(done, members, (1, 2, 3), 100_000) == ()
+
+
+def test_the_passes_end_with_the_widths_and_an_explicit_portfolio_runs_once():
+    from bgrid.players.solver import next_pass
+    members = (Member("a", 1, 1_000, 1, 1, 1, 1, 1, 1),)
+    assert next_pass(_ran(members, 10), members, (1, 2)) != ()
+    assert next_pass(_ran(members, 10) * 2, members, (1, 2)) == ()
+    assert next_pass(_ran(members, 10), members) == ()  # widths None: one pass, width 1
+
+
+def test_the_passes_stop_once_the_best_line_meets_the_upper_bound():
+    from bgrid.players.solver import run_passes, start_of
+    from bgrid.rules.engine import new_game
+    game_map = board(bunkers="C3")
+    deck = stacked("3H 2S 7H 10C JC QC 5H")  # upper bound 2: one bunker, a number entry card
+    start = start_of(new_game(game_map, RULESET, "normal", deck))
+    members = (Member("a", 1, 1_000, 1, 1, 1, 1, 1, 1),)
+    asked = []
+
+    def run(pass_members):
+        asked.append(pass_members)
+        return _ran(pass_members, 10, score=2 if len(asked) == 2 else 1)
+
+    par = run_passes(run, start, deck, members, (1, 2, 3, 4))
+    assert len(asked) == 2 and par.best.score == 2 and par.complete
+
+
+def test_solve_in_passes_on_two_processes_finds_what_one_finds(monkeypatch):
+    # Two passes (widths 1 and 2) of two small members: the second pass's budgets depend on
+    # the first pass's node counts, which the workers report back.
+    import bgrid.cmd_solve as cmd
+    monkeypatch.setattr(cmd, "PORTFOLIO", SMALL)
+    monkeypatch.setattr(cmd, "WIDTHS", (1, 2))
+    monkeypatch.setattr(cmd, "SOLVE_NODES", 100_000)
+    answers = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(cli, ["solve", "--seed", "1944", "--json", "--jobs", jobs])
+        assert result.exit_code == 0 and result.exception is None, repr(result.exception)
+        data = json.loads(result.output)
+        answers.append((data["par"], data["searches"], data["searches_won"], data["complete"]))
+    assert answers[0] == answers[1]
+    assert answers[0][1] == 4  # both passes ran (seed 1944: no search meets the upper bound)
