@@ -47,11 +47,13 @@ from bgrid.verifier.verify import verify_log
 STANDINGS_TARGET_S = 1.0
 
 
-def inbox(count: int, code: str) -> list[tuple[str, bytes]]:
+def inbox(count: int, code: str, label: str = "bench") -> list[tuple[str, bytes]]:
+    """``count`` simulated logs of ``code`` as (file name, bytes): ten players a game, each its
+    own log; the games are seeded by ``label`` (one bench's inbox differs from another's)."""
     mission = mission_from_code(code)
     out = []
     for k in range(max(1, count // 10)):
-        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"bench-{k}", 3), challenge_deck=True)
+        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"{label}-{k}", 3), challenge_deck=True)
         lines = text.split("\n")
         for p in range(10):
             if len(out) < count:

@@ -26,26 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgrid.challenges.mission import mission_from_code
-from bgrid.challenges.seeding import stream
 from bgrid.league import compute_standings, create_league, open_league, submit_logs
 from bgrid.league.page import publish
-from bgrid.players.simulated_logs import simulated_log
+
+from bench_league import inbox
 
 OLD_REPORT = "<!DOCTYPE html>\n<html><body><output>turn 1 of 1</output></body></html>\n"
-
-
-def inbox(count: int, code: str) -> list[tuple[str, bytes]]:
-    mission = mission_from_code(code)
-    out = []
-    for k in range(max(1, count // 10)):
-        text, _ = simulated_log(mission, stream(mission.ruleset.name, f"pub-{k}", 3), challenge_deck=True)
-        lines = text.split("\n")
-        for p in range(10):
-            if len(out) < count:
-                text = "\n".join(lines[:2] + [f"player: P{k}-{p}"] + lines[2:])
-                out.append((f"g{k}-{p}.log", text.encode()))
-    return out
 
 
 def timed_publish(conn, table, page: Path):
@@ -66,7 +52,7 @@ def main() -> None:
         db = folder / "league.db"
         create_league(db)
         conn = open_league(db)
-        for _ in submit_logs(conn, inbox(args.entries, code), batch=100):
+        for _ in submit_logs(conn, inbox(args.entries, code, "pub"), batch=100):
             pass
         table = compute_standings(conn)
         print(f"league: {len(table.standings)} ranked, {len(table.unranked)} unranked entries")

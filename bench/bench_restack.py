@@ -1,5 +1,5 @@
-"""The restack at an exhaustion on paper, counted step by step: before and after the sheet's
-piles of ten and the printed deck's corner numbers (R26).
+"""The restack at an exhaustion on paper, counted step by step: one ordered row against the
+sheet's piles of ten, with a real deck and with the printed deck's numbers (R26).
 
     nice -n 10 .venv/bin/python bench/bench_restack.py [--games 100]
 
@@ -16,24 +16,25 @@ about reshuffle numbers). Each procedure is worked card by card and its steps co
 
 Procedures:
 
-* **before, real deck** (today's sheet: "look up each discarded card here, write its number
-  on it or sort as you go"): look each card up, then insert it into one ordered row by
+* **one row, real deck** ("look up each discarded card here, write its number on it or
+  sort as you go"): look each card up, then insert it into one ordered row by
   halving (binary insertion); a real card carries no number, so every comparison with a
   card already laid out looks that card up again.
-* **before, printed deck** (number on the back only): flip each card, insert it into one
-  row of up to 54 by the numbers on the backs (comparisons, no lookups).
-* **after, real deck**: look each card up once and deal it onto the pile of its ten; then walk
-  each pile's row of the table by number and pick the cards out in that order (row reads,
-  no comparisons).
-* **after, printed deck** (number on the face corner): deal by the corner number (no lookup,
-  no flip); order each pile of at most ten by binary insertion on the corner numbers.
+* **one row, back numbers** (a printed deck numbered on the back only): flip each card,
+  insert it into one row of up to 54 by the numbers on the backs (comparisons, no lookups).
+* **piles of ten, real deck** (the sheet's procedure): look each card up once and deal it
+  onto the pile of its ten; then walk each pile's row of the table by number and pick the
+  cards out in that order (row reads, no comparisons).
+* **piles of ten, corner numbers** (the printed deck's face corner): deal by the corner
+  number (no lookup, no flip); order each pile of at most ten by binary insertion on the
+  corner numbers.
 
 Prints the mean counts per card over all discards, and the median pile size.
 
 Figures (``--games 150``: 142 first exhaustions of 600 missions, median 49 cards), per card
-as lookups / row reads / flips / comparisons: before, real deck 5.31 / 0 / 0 / 4.31; before,
-printed deck 0 / 0 / 1.00 / 4.31; after, real deck 1.00 / 1.09 / 0 / 0; after, printed deck
-0 / 0 / 0 / 2.03 (the table is in the README's restack section).
+as lookups / row reads / flips / comparisons: one row, real deck 5.31 / 0 / 0 / 4.31; one
+row, back numbers 0 / 0 / 1.00 / 4.31; piles of ten, real deck 1.00 / 1.09 / 0 / 0; piles of
+ten, corner numbers 0 / 0 / 0 / 2.03 (the table is in the README's restack section).
 """
 
 from __future__ import annotations
@@ -102,10 +103,10 @@ def count(numbers: list[int]) -> dict[str, dict[str, int]]:
     in_piles = sum(binary_insertions(cards) for cards in piles.values())
     assert [c for p in sorted(piles) for c in sorted(piles[p])] == sorted(numbers)
     return {
-        "before, real deck": {"lookup": n + one_row, "row read": 0, "flip": 0, "comparison": one_row},
-        "before, printed deck": {"lookup": 0, "row read": 0, "flip": n, "comparison": one_row},
-        "after, real deck": {"lookup": n, "row read": row_reads, "flip": 0, "comparison": 0},
-        "after, printed deck": {"lookup": 0, "row read": 0, "flip": 0, "comparison": in_piles},
+        "one row, real deck": {"lookup": n + one_row, "row read": 0, "flip": 0, "comparison": one_row},
+        "one row, back numbers": {"lookup": 0, "row read": 0, "flip": n, "comparison": one_row},
+        "piles of ten, real deck": {"lookup": n, "row read": row_reads, "flip": 0, "comparison": 0},
+        "piles of ten, corner numbers": {"lookup": 0, "row read": 0, "flip": 0, "comparison": in_piles},
     }
 
 
@@ -127,9 +128,9 @@ def main() -> None:
                     totals.setdefault(procedure, {}).setdefault(step, 0)
                     totals[procedure][step] += k
     print(f"{len(sizes)} restacks, {cards} cards, median {statistics.median(sizes)} cards a restack")
-    print(f"{'per card':22}" + "".join(f"{s:>12}" for s in ("lookup", "row read", "flip", "comparison")))
+    print(f"{'per card':30}" + "".join(f"{s:>12}" for s in ("lookup", "row read", "flip", "comparison")))
     for procedure, steps in totals.items():
-        print(f"{procedure:22}" + "".join(f"{steps[s] / cards:>12.2f}" for s in steps))
+        print(f"{procedure:30}" + "".join(f"{steps[s] / cards:>12.2f}" for s in steps))
 
 
 if __name__ == "__main__":

@@ -196,7 +196,7 @@ def profile_process(bgrid: Path, folder: Path, out: str) -> None:
 
 
 # -- the yardstick: a plain stdlib referee doing the same work --------------------------------
-# The aim is stated against "a plain stdlib referee with no optimisation": the
+# The aim is stated against "a plain stdlib referee with no optimisation": the
 # independent referee of the tests (tests/test_engine_reference_referees.py, written from the
 # rulebook on (column, row) pairs, sharing no code with the engine), fed by a plain line-by-line
 # reading of the log. It checks nothing a valid log does not need (no legality, no messages),

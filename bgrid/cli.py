@@ -11,6 +11,9 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Sequence
+from types import FrameType
+from typing import Any, NoReturn
 
 import click
 
@@ -50,27 +53,29 @@ class MisuseError(click.ClickException):
 
 
 class BGridGroup(click.Group):
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
         module, attr, _ = COMMANDS[name]
         return getattr(importlib.import_module(module), attr)
 
-    def format_commands(self, ctx, formatter):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BGridError as exc:
             raise MisuseError(str(exc)) from None
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:  # the exit status; standalone, it exits (click's overloads)
         try:
             # Non-standalone, click returns the code of a ctx.exit(N) instead of exiting.
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -110,7 +115,7 @@ class BGridGroup(click.Group):
 
 @click.group(cls=BGridGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bgrid")
-def cli():
+def cli() -> None:
     """bgrid: maps, printables, a table companion, log verification, simulation and
     leagues for the solo wargame B-Grid: Fortress Run. 'bgrid COMMAND --help' tells more.
 
@@ -123,11 +128,11 @@ def cli():
     """
 
 
-def _terminate(signum, frame):
+def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
     # SIGTERM unwinds like Ctrl-C, so every half-written temporary file is removed.
     raise KeyboardInterrupt
 
 
-def main():
+def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     cli()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from .challenges.codes import ChallengeSpec
 from .options import DEFAULT_OUT
 from .generator.paper import PAPERS
 from .challenges.codes import encode_code
@@ -48,7 +49,8 @@ def parse_day(text: str | None) -> date:
 @click.option("--winnable", is_flag=True,
               help="The first seed from the date's seed onward whose solve (bgrid solve) finds "
                    "a victory.")
-def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, winnable):
+def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, out: str, paper: str,
+                  as_json: bool, quiet: bool, winnable: bool) -> None:
     """Print the challenge code of a day (or, with --weekly, of its ISO week): the same code
     for everyone, on every machine, for as long as the ruleset stays the same. How it is
     derived is documented in docs/rules.md (Dated challenges).
@@ -102,14 +104,14 @@ def daily_command(day, weekly, ruleset, with_pack, out, paper, as_json, quiet, w
             click.echo(display_name(str(path)))
 
 
-def _winnable_spec(when: date, ruleset: str, period: str):
+def _winnable_spec(when: date, ruleset: str, period: str) -> tuple[ChallengeSpec, int | None]:
     """The dated challenge that solves to a victory (``challenges.daily``'s accept test) and its par,
     kept from the test so the pack does not solve it again."""
     from .players.solver import winning_par
 
     pars: dict[int, int | None] = {}
 
-    def accept(spec) -> bool:
+    def accept(spec: ChallengeSpec) -> bool:
         pars[spec.seed] = winning_par(spec)
         return pars[spec.seed] is not None
 

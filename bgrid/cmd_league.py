@@ -9,7 +9,9 @@ import json
 import os
 import sqlite3
 from datetime import UTC, datetime
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -18,16 +20,16 @@ from .league import (create_league, find_entry, list_entries, open_league, submi
 from .league.export import spreadsheet_safe
 from .league.page import reports_folder_name
 from .league.public import standings_of
-from .league.standings import against_par, par_source
+from .league.standings import Standings, against_par, par_source
 from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
 from .league.submit import replay, utc_now
-from .options import Utf8Text, WholeNumber
+from .options import LEAGUE_DB, Utf8Text, WholeNumber
 from .players.blind import BLIND_RUNS
 from .challenges.codes import decode_code, encode_code
 from .rules.errors import BGridError, ChallengeCodeError
 from .safeio.safe_text import display_name, one_line, printable_lines, terminal_text
 
-DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
+R = TypeVar("R")  # what a wrapped command returns
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
 # under a quarter (bench/bench_league.py, docs/league.md).
 DEFAULT_BATCH = 50
@@ -36,10 +38,10 @@ CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "tu
 FROM_FILE = " (no player: line; named after its file)"
 
 
-def league_errors(command):
+def league_errors(command: Callable[..., R]) -> Callable[..., R]:
     """A database failure (a read-only or full disk, a damaged file) as one line, exit 2."""
     @functools.wraps(command)
-    def run(**params):
+    def run(**params: Any) -> R:
         try:
             return command(**params)
         except sqlite3.Error as exc:
@@ -47,7 +49,7 @@ def league_errors(command):
     return run
 
 
-def challenge_names(codes) -> list[str]:
+def challenge_names(codes: Iterable[str]) -> list[str]:
     """--challenge values as stored: a challenge code in its printed form, else as given."""
     out = []
     for code in codes:
@@ -58,7 +60,7 @@ def challenge_names(codes) -> list[str]:
     return out
 
 
-def refuse_unknown_challenges(conn, named: list[str], league: str) -> None:
+def refuse_unknown_challenges(conn: sqlite3.Connection, named: list[str], league: str) -> None:
     """A --challenge the league holds no entry for is a typo, not an empty table: refused
     (exit 2, nothing written) with the league's challenges listed."""
     held = league_challenges(conn)
@@ -70,7 +72,7 @@ def refuse_unknown_challenges(conn, named: list[str], league: str) -> None:
 
 
 @click.group("league")
-def league_group():
+def league_group() -> None:
     """Keep a league: a SQLite file of every submitted log with its verdict, and standings.
 
     \b
@@ -82,12 +84,12 @@ def league_group():
 
 
 @league_group.command("init", short_help="Create an empty league database.")
-@DB
+@LEAGUE_DB
 @click.option("--admin-key-file", "key_file", default=None, metavar="FILE",
               help="Write a new organiser key (for bgrid serve's admin pages and API) to FILE, "
                    "readable by you only (mode 0600); the league stores only its hash.")
 @league_errors
-def init_command(league, key_file):
+def init_command(league: str, key_file: str | None) -> None:
     """Create an empty league database (an existing league is left as it is).
 
     \b
@@ -133,7 +135,7 @@ def write_secret(path: Path, text: str) -> None:
 
 
 @league_group.command("open", short_help="Run a challenge in the league, with its window and attempts.")
-@DB
+@LEAGUE_DB
 @click.argument("code", metavar="CODE", type=Utf8Text())
 @click.option("--from", "opens", required=True, type=Utf8Text(), metavar="ISO",
               help="When submissions open (ISO 8601; UTC unless an offset is given).")
@@ -142,7 +144,7 @@ def write_secret(path: Path, text: str) -> None:
 @click.option("--attempts", default="best", show_default=True, type=Utf8Text(), metavar="best|first|N",
               help="Which attempts count: the best of all, the first valid one, or the best of the first N.")
 @league_errors
-def open_command(league, code, opens, closes, attempts):
+def open_command(league: str, code: str, opens: str, closes: str, attempts: str) -> None:
     """Run a challenge in the league (bgrid serve takes its submissions within the window);
     run again to change its window or attempts policy. The audit log records it.
 
@@ -166,14 +168,14 @@ def open_command(league, code, opens, closes, attempts):
 
 
 @league_group.command("submit")
-@DB
+@LEAGUE_DB
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option("--batch", type=WholeNumber(1, 10_000), default=DEFAULT_BATCH, show_default=True,
               metavar="N",
               help="Logs recorded per database transaction (a killed run loses at most the "
                    "uncommitted batch; run it again to finish).")
 @league_errors
-def submit_command(league, logs, batch):
+def submit_command(league: str, logs: tuple[str, ...], batch: int) -> None:
     """Verify logs and record each one with its verdict. The same log sent again (even
     reformatted) is reported as a duplicate and recorded once; an edited log is a new attempt.
     A log without a 'player:' line is recorded under its file name and flagged.
@@ -196,7 +198,7 @@ def submit_command(league, logs, batch):
         click.echo(f"Error: {one_line(message)}", err=True)
     conn = open_league(league)
 
-    def readable():
+    def readable() -> Iterator[tuple[str, bytes]]:
         for item in items:
             if item.skipped is not None:
                 unreadable.append(f"{item.shown}: skipped, {item.skipped}")
@@ -225,13 +227,13 @@ def submit_command(league, logs, batch):
 
 
 @league_group.command("list")
-@DB
+@LEAGUE_DB
 @click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable).")
 @click.option("--player", type=Utf8Text(), default=None, metavar="NAME", help="Only this player.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @league_errors
-def list_command(league, challenges, player, as_json):
+def list_command(league: str, challenges: tuple[str, ...], player: str | None, as_json: bool) -> None:
     """List the recorded entries in submission order.
 
     \b
@@ -255,10 +257,10 @@ def list_command(league, challenges, player, as_json):
 
 
 @league_group.command("show", short_help="Replay one entry from its stored log and print its verdict.")
-@DB
+@LEAGUE_DB
 @click.argument("entry", metavar="ID", type=Utf8Text())
 @league_errors
-def show_command(league, entry):
+def show_command(league: str, entry: str) -> None:
     """Replay one entry from its stored bytes and print its verdict again. ID is the entry
     number (#12) or its verification id. Exit status 0 valid, 1 invalid or incomplete.
 
@@ -285,7 +287,7 @@ def show_command(league, entry):
 
 
 @league_group.command("par", short_help="Record challenges' open-deck par, shown beside each score.")
-@DB
+@LEAGUE_DB
 @click.argument("codes", nargs=-1, required=True, metavar="CODE...")
 @click.option("--par", "given", type=WholeNumber(-99, 99), default=None, metavar="N",
               help="Record N as the open-deck par (e.g. the 'open-deck par N' of the challenge's "
@@ -295,7 +297,7 @@ def show_command(league, entry):
               help=f"Also record the blind benchmark: the strong player's median score drawing "
                    f"the deck blind, over K runs (K = {BLIND_RUNS} unless given).")
 @league_errors
-def par_command(league, codes, given, blind_runs):
+def par_command(league: str, codes: tuple[str, ...], given: int | None, blind_runs: int | None) -> None:
     """Record the open-deck par of challenges, so that standings show each score against it:
     the best score of bgrid solve's portfolio knowing the whole challenge deck (R42; seconds
     a challenge; a par the league already holds from the same portfolio is kept), or one
@@ -354,7 +356,7 @@ def par_command(league, codes, given, blind_runs):
 
 
 @league_group.command("standings", short_help="Print or publish the standings (text, JSON, CSV, HTML page).")
-@DB
+@LEAGUE_DB
 @click.option("--challenge", "challenges", type=Utf8Text(), multiple=True, metavar="CODE",
               help="Only this challenge (repeatable); default: every challenge in the league.")
 @click.option("--best", type=WholeNumber(1), default=None, metavar="N",
@@ -367,7 +369,8 @@ def par_command(league, codes, given, blind_runs):
 @click.option("--title", type=Utf8Text(), default="B-Grid league standings", show_default=True,
               help="The page's title.")
 @league_errors
-def standings_command(league, challenges, best, as_json, as_csv, html, title):
+def standings_command(league: str, challenges: tuple[str, ...], best: int | None, as_json: bool, as_csv: bool,
+                      html: str | None, title: str) -> None:
     """One row per player per challenge: their best valid result, ranked by score, then
     fewer turns, then the earlier submission; invalid and incomplete entries listed apart
     with their first error. Over several challenges, a season table (total, or --best N).
@@ -405,7 +408,7 @@ def standings_command(league, challenges, best, as_json, as_csv, html, title):
         click.echo(standings_text(table))
 
 
-def write_page(conn, table, page: Path, title: str) -> None:
+def write_page(conn: sqlite3.Connection, table: Standings, page: Path, title: str) -> None:
     """The page and the replay reports it links to (only those missing or out of date)."""
     from .league.page import publish
 
@@ -415,7 +418,7 @@ def write_page(conn, table, page: Path, title: str) -> None:
     click.echo(f"{display_name(str(done.reports))}/ ({done.linked} replay reports, {done.written} written)")
 
 
-def standings_csv(table) -> str:
+def standings_csv(table: Standings) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     # par columns only when a challenge has a par: a league without pars prints what it did
@@ -437,12 +440,12 @@ def standings_csv(table) -> str:
     return buffer.getvalue()
 
 
-def standings_text(table) -> str:
+def standings_text(table: Standings) -> str:
     lines = []
     for challenge in table.challenges:
         ranked = [s for s in table.standings if s.challenge == challenge]
         unranked = [u for u in table.unranked if u.challenge == challenge]
-        par = table.pars.get(challenge)
+        par = None if challenge is None else table.pars.get(challenge)
         lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}"
                      f"{f' ({par_source(par)})' if par else ''}: "
                      f"{len(ranked)} ranked, {len(unranked)} unranked")

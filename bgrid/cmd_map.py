@@ -13,7 +13,8 @@ from .options import mission_options, pick_mission
 @click.command("map")
 @mission_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the board.")
-def map_command(seed, code, difficulty, ridges, as_json):
+def map_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                as_json: bool) -> None:
     """Show a seeded map (M mountain, B bunker, A artillery) and its challenge code.
 
     \b

@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,6 +26,11 @@ from .rules.errors import BGridError
 from .verifier.log_lexer import read_log_bytes
 from .verifier.log_parser import BODY_KEYWORDS
 from .verifier.messages import LogError
+
+if TYPE_CHECKING:  # prompt_toolkit loads only for a terminal session
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.key_binding import KeyPressEvent
 
 WIDTH = 80
 REPLY_LINES = 4  # at least, under the legend; more when fewer offers are shown
@@ -72,7 +79,9 @@ class LogFile:
 @click.option("--log", "log_path", default=None, metavar="FILE",
               type=click.Path(dir_okay=False, path_type=Path),
               help="The log to write, or to resume when it exists (default: one named for the mission).")
-def play_command(seed, code, difficulty, ridges, header, own_deck, open_deck, player, log_path):
+def play_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                 header: Path | None, own_deck: bool, open_deck: bool, player: str | None,
+                 log_path: Path | None) -> int:
     """Play a mission on paper with the companion: it checks each statement as you make it,
     says what to do on the sheet, and writes the log.
 
@@ -111,7 +120,8 @@ def play_command(seed, code, difficulty, ridges, header, own_deck, open_deck, pl
     return _scripted(session, log)
 
 
-def _header_text(seed, code, difficulty, ridges, header, own_deck, player) -> str:
+def _header_text(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                 header: Path | None, own_deck: bool, player: str | None) -> str:
     if header is not None:
         if seed is not None or code is not None or difficulty is not None or ridges is not None:
             raise click.UsageError("give exactly one of --seed N, --code CODE or --header FILE")
@@ -217,7 +227,7 @@ def _terminal(session: Session, log: LogFile, resumed: bool) -> int:  # pragma: 
     keys = KeyBindings()
 
     @keys.add("tab")
-    def _(event):
+    def _(event: KeyPressEvent) -> None:
         """Tab selects the next offer, the first one at once (keystrokes.py counts so)."""
         buffer = event.current_buffer
         if buffer.complete_state:
@@ -264,12 +274,12 @@ def opening_text(path: Path, resumed: bool, turn: int) -> str:
     return f"{where}; Tab completes the legal statements; 'help' for more."
 
 
-def _Completer(session: Session):  # pragma: no cover - driven through tmux
+def _Completer(session: Session) -> Completer:  # pragma: no cover - driven through tmux
     """prompt_toolkit's view of :meth:`Session.completions`: whole statements, Tab cycles."""
     from prompt_toolkit.completion import Completer, Completion
 
     class StatementCompleter(Completer):
-        def get_completions(self, document, complete_event):
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
             typed = document.text_before_cursor
             for text in session.completions(typed):
                 yield Completion(text, start_position=-len(typed))

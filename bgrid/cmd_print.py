@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .generator.paper import PAPERS
 from .header_options import header_options, pick_source
-from .options import DEFAULT_OUT, WholeNumber, mission_options, pick_mission
+from .options import DEFAULT_OUT, F, WholeNumber, mission_options, pick_mission
 from .safeio.safe_text import display_name
 
+if TYPE_CHECKING:  # the players load only for --rate and --winnable
+    from .challenges.mission import Mission
+    from .players.rating import Rating
 
 
-def _common(func, out_help: str = "Output folder (created if missing), or a file name ending in .pdf."):
+
+def _common(func: F,
+            out_help: str = "Output folder (created if missing), or a file name ending in .pdf.") -> F:
     func = click.option("--png", is_flag=True,
                         help="Also write a PNG of every page (for checking by eye).")(func)
     func = click.option("--out", type=click.Path(), default=str(DEFAULT_OUT), callback=_out_path,
@@ -29,7 +35,7 @@ def _common(func, out_help: str = "Output folder (created if missing), or a file
     return func
 
 
-def _out_path(ctx, param, value: str) -> Path:
+def _out_path(ctx: click.Context, param: click.Parameter, value: str) -> Path:
     """--out as a Path. An empty value is refused: Path('') is '.', the current folder, which
     nobody means by typing --out ''."""
     if not value.strip():
@@ -38,7 +44,7 @@ def _out_path(ctx, param, value: str) -> Path:
     return Path(value)
 
 
-def _deck_options(func):
+def _deck_options(func: F) -> F:
     func = click.option("--duplex-offset", "duplex_offset", default="0,0", metavar="X,Y",
                         show_default=True,
                         help="Shift the back pages by X mm right and Y mm up, to match "
@@ -55,7 +61,7 @@ def _deck_options(func):
 _ADAPTIVE = 0
 
 
-def _rate_option(func):
+def _rate_option(func: F) -> F:
     from .players.rating import RATING_BATCH, RATING_MOST, RATING_PLAYER
 
     return click.option(
@@ -69,12 +75,12 @@ def _rate_option(func):
              f"about 5 ms a game: seconds without a number, 20 s at most.")(func)
 
 
-def _check_rate(rate: int | None, source) -> None:
+def _check_rate(rate: int | None, source: Mission) -> None:
     if rate is not None and not source.is_seeded:
         raise click.UsageError("--rate needs --seed or --code: a rating plays the generated map")
 
 
-def _rating(source, games: int | None):
+def _rating(source: Mission, games: int | None) -> Rating | None:
     """The rating of ``source``'s map over ``games`` games, or None when not asked."""
     if games is None:
         return None
@@ -121,7 +127,7 @@ def _write(path: Path, pdf: bytes, png: bool) -> None:
         click.echo(display_name(str(page)))
 
 
-def _player_name(ctx, param, value: str | None) -> str | None:
+def _player_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--player as printable text: an argument holding bytes that are not UTF-8 (Python
     carries them as lone surrogates) or control characters cannot be printed on a sheet."""
     if value is None:
@@ -142,7 +148,9 @@ def _player_name(ctx, param, value: str | None) -> str | None:
 @click.option("--player", default=None, metavar="NAME", callback=_player_name,
               help="Pilot name printed on the sheet.")
 @_rate_option
-def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png, player, rate):
+def sheet_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                  header: Path | None, blank: bool, paper: str, out: Path, png: bool, player: str | None,
+                  rate: int | None) -> None:
     """Write the printable mission sheet (PDF): board, challenge code and QR, trackers,
     player aid, a turn log with a row for every turn the deck allows and, on a page of its
     own, the challenge deck's stacking list and reshuffle numbers.
@@ -169,7 +177,8 @@ def sheet_command(seed, code, difficulty, ridges, header, blank, paper, out, png
 @mission_options
 @_common
 @_deck_options
-def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutter_fold, duplex_offset):
+def deck_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None, paper: str,
+                 out: Path, png: bool, low_ink: bool, gutter_fold: bool, duplex_offset: str) -> None:
     """Write a printable 54-card deck (PDF), poker size with crop marks.
 
     With --seed or --code it is that challenge's deck in stack order, each back marked with
@@ -213,8 +222,10 @@ def deck_command(seed, code, difficulty, ridges, paper, out, png, low_ink, gutte
                    "open-deck par and its blind benchmark (the strong player's median drawing "
                    "blind, R42).")
 @_rate_option
-def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png, low_ink, gutter_fold,
-                 duplex_offset, player, winnable, rate):
+def pack_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                 header: Path | None, blank: bool, paper: str, out: Path, png: bool, low_ink: bool,
+                 gutter_fold: bool, duplex_offset: str, player: str | None, winnable: bool,
+                 rate: int | None) -> None:
     """Write a mission pack into OUT/<code>/: the sheet, the challenge deck and map.json.
 
     A hand setup, an explicit map (--header) or a blank sheet has no deck order: its pack
@@ -253,10 +264,11 @@ def pack_command(seed, code, difficulty, ridges, header, blank, paper, out, png,
         click.echo(display_name(str(path)))
 
 
-def _winnable(source, by_code: bool):
+def _winnable(source: Mission, by_code: bool) -> tuple[Mission, int]:
     """The first winnable challenge from ``source``'s seed onward (``players.solver``) and its par."""
     from .players.solver import first_winnable
 
     click.echo(f"solving from seed {source.spec.seed} for a winnable challenge…", err=True)
     mission, par = first_winnable(source.spec)
+    assert par.best is not None  # the par of a winnable challenge: its solve found a victory
     return (mission if by_code else mission.as_seed()), par.best.score

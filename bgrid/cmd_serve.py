@@ -4,17 +4,23 @@ gunicorn's pre-forked worker processes sharing one socket (``web/workers.py``)."
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from .options import WholeNumber
+from .options import LEAGUE_DB, F, WholeNumber
 from .rules.errors import BGridError
 
-DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
+if TYPE_CHECKING:  # Flask loads only when the server starts
+    from flask import Flask
 
 
-def _limit(ctx, param, value: str) -> str:
+
+
+def _limit(ctx: click.Context, param: click.Parameter, value: str) -> str:
     from limits import parse
 
     try:
@@ -24,8 +30,13 @@ def _limit(ctx, param, value: str) -> str:
     return value
 
 
+def _rate_option(name: str, default: str, help: str) -> Callable[[F], F]:
+    """A rate limit option (``30 per minute``), checked as the server will read it."""
+    return click.option(name, default=default, show_default=True, callback=_limit, metavar="RATE", help=help)
+
+
 @click.command("serve")
-@DB
+@LEAGUE_DB
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -50,14 +61,7 @@ def _limit(ctx, param, value: str) -> str:
     help="Worker processes (default: one a core, at most 8; 1 where processes cannot be forked). "
     "Verifying a log is CPU work: one process uses one core.",
 )
-@click.option(
-    "--submit-limit",
-    default="30 per minute",
-    show_default=True,
-    callback=_limit,
-    metavar="RATE",
-    help="Submissions allowed per address and per key.",
-)
+@_rate_option("--submit-limit", "30 per minute", "Submissions allowed per address and per key.")
 @click.option(
     "--proxies",
     type=WholeNumber(0, 5),
@@ -67,15 +71,9 @@ def _limit(ctx, param, value: str) -> str:
     help="Reverse proxies in front (1 behind one nginx or Caddy): their X-Forwarded-For and -Proto "
     "headers are believed, so rate limits see each player's address.",
 )
-@click.option(
-    "--register-limit",
-    default="10 per hour",
-    show_default=True,
-    callback=_limit,
-    metavar="RATE",
-    help="Registrations allowed per address.",
-)
-def serve_command(league, host, port, threads, workers, submit_limit, proxies, register_limit):
+@_rate_option("--register-limit", "10 per hour", "Registrations allowed per address.")
+def serve_command(league: str, host: str, port: int, threads: int, workers: int | None, submit_limit: str,
+                  proxies: int, register_limit: str) -> None:
     """Serve the league: challenge pages with pack downloads and live standings, registration,
     submission (paste, upload or the JSON API), receipts, and the organiser's pages. Stops
     on Ctrl-C or SIGTERM; requests in flight finish first. For the public, put a reverse
@@ -115,7 +113,7 @@ def _url_line(host: str, port: int) -> str:
     return f"bgrid league server on http://{shown}:{port}/ (Ctrl-C to stop)"
 
 
-def _serve_workers(app, host: str, port: int, threads: int, workers: int) -> None:
+def _serve_workers(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
     from .web.workers import listen, serve_workers
 
     try:
@@ -126,7 +124,7 @@ def _serve_workers(app, host: str, port: int, threads: int, workers: int) -> Non
     serve_workers(app, sock, workers, threads)
 
 
-def _serve_one(app, host: str, port: int, threads: int) -> None:
+def _serve_one(app: Flask, host: str, port: int, threads: int) -> None:
     from waitress.server import create_server
 
     try:
@@ -143,7 +141,7 @@ def _serve_one(app, host: str, port: int, threads: int) -> None:
         raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     click.echo(_url_line(host, server.effective_port))
 
-    def stop(signum, frame):
+    def stop(signum: int, frame: FrameType | None) -> NoReturn:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)

@@ -9,10 +9,11 @@ import statistics
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .options import WholeNumber, mission_options, pick_mission
+from .options import WholeNumber, log_form_options, mission_options, pick_mission
 from .rules.errors import BGridError
 from .players.simulation import PLAYERS, simulate
 from .players.rating import RATING_PLAYER, Rating, wilson_interval
@@ -42,18 +43,14 @@ LOG_BATCH = 500  # --write-logs: logs made durable by one sync, then renamed int
 @click.option("--write-logs", "write_logs", default=None, metavar="DIR",
               help="Also write each game as a mission log (DIR/game-00000.log, …) that "
                    "bgrid verify accepts. DIR must be new or empty, unless --force.")
-@click.option("--state-lines", is_flag=True,
-              help="With --write-logs: close every turn with a state line (at, facing, alt, dmg "
-                   "and art, the artillery by number, R43), as a player checks the sheet.")
-@click.option("--rows", is_flag=True,
-              help="With --write-logs: write each body in the row form, a turn a line in the "
-                   "sheet's columns (docs/log-format.md).")
+@log_form_options("--write-logs", body="each body", state_lines_why=", as a player checks the sheet")
 @click.option("--force", is_flag=True,
               help="With --write-logs: write into a folder that already holds files; the "
                    "game-*.log files of an earlier run are removed first, so the folder holds "
                    "one run.")
-def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, player, sim_seed, as_json,
-                     write_logs, state_lines, rows, force):
+def simulate_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                     games: int, challenge_deck: bool, player: str, sim_seed: int, as_json: bool,
+                     write_logs: str | None, state_lines: bool, rows: bool, force: bool) -> None:
     """Play a mission many times with a computer player that makes only legal plays, and
     print the win rate, the mean score and the score distribution.
 
@@ -97,7 +94,7 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     scores = sorted(result.scores)
     median = statistics.median(scores)
     median = int(median) if median == int(median) else median  # -4, not -4.0; -3.5 stays
-    summary = {
+    summary: dict[str, Any] = {  # the JSON object, and the text's figures
         "code": mission.code,
         "seed": mission.spec.seed,
         "difficulty": mission.spec.difficulty,
@@ -141,8 +138,8 @@ def simulate_command(seed, code, difficulty, ridges, games, challenge_deck, play
     click.echo("Scores")
     widest = max(summary["score_counts"].values())
     for value, count in summary["score_counts"].items():
-        bar = "#" * max(1, round(40 * count / widest))
-        click.echo(f"  {int(value):>4}  {bar} {count}")
+        hashes = "#" * max(1, round(40 * count / widest))
+        click.echo(f"  {int(value):>4}  {hashes} {count}")
 
 
 def prepare_log_folder(folder: str, force: bool) -> None:

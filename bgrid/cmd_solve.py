@@ -13,8 +13,9 @@ from .workers import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
-from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, SOLVE_NODES, WIDTHS, Par, beam, best_of,
-                             run_passes, solution_log, solve_mission, start_of)
+from .challenges.mission import Mission
+from .players.solver import (PORTFOLIO, PORTFOLIO_VERSION, SOLVE_NODES, WIDTHS, Line, Member, MemberResult,
+                             Par, beam, best_of, run_passes, solution_log, solve_mission, start_of)
 
 
 MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
@@ -46,8 +47,9 @@ MOST_SECONDS = 86400  # a day: a longer --budget is a typo, not a plan
               help=f"Also measure the blind benchmark: the strong player's median score on the "
                    f"challenge deck drawing blind, over K runs with distinct sampling seeds "
                    f"(K = {BLIND_RUNS} unless given; about 0.1 s a run).")
-def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, state_lines, rows, as_json,
-                  budget, jobs, blind_runs):
+def solve_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+                  header_file: str | None, write_log_file: str | None, state_lines: bool, rows: bool,
+                  as_json: bool, budget: float | None, jobs: int, blind_runs: int | None) -> None:
     """Find the open-deck par of a challenge: the best score of a fixed, versioned portfolio
     of searches that knows the whole deck (R25, R26; a challenge's stacking list is public,
     R42), and the line of play that reaches it. With --blind, also the blind benchmark: the
@@ -126,7 +128,8 @@ def solve_command(seed, code, difficulty, ridges, header_file, write_log_file, s
         click.echo(f"Log  {write_log_file}")
 
 
-def _mission(seed, code, difficulty, ridges, header_file):
+def _mission(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
+             header_file: str | None) -> Mission:
     if header_file is None:
         return pick_mission(seed, code, difficulty, ridges)
     if seed is not None or code is not None or difficulty is not None or ridges is not None:
@@ -139,20 +142,21 @@ def _mission(seed, code, difficulty, ridges, header_file):
         raise BGridError(f"--header '{header_file}' names no deck order (a seed, setup or map "
                          "header plays the player's own shuffled deck): solve needs a "
                          "'challenge:' header")
+    assert log.header.challenge is not None  # the source "challenge" is a header's challenge: line
     return mission_from_code(log.header.challenge)
 
 
-def _member_result(code: str, member, deadline: float | None):
+def _member_result(code: str, member: Member, deadline: float | None) -> MemberResult:
     from .challenges.mission import mission_from_code
 
     mission = mission_from_code(code)  # a code crosses to the worker; a mission does not pickle
     return beam(start_of(mission.start(challenge_deck=True)), member, deadline)
 
 
-def _run(mission, deadline, jobs: int, show: bool) -> Par:
-    results = []
+def _run(mission: Mission, deadline: float | None, jobs: int, show: bool) -> Par:
+    results: list[MemberResult] = []
 
-    def report(result) -> None:
+    def report(result: MemberResult) -> None:
         results.append(result)
         if show:
             best = best_of(results)
@@ -165,9 +169,11 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
                              budget=SOLVE_NODES, progress=report)
     from .workers import worker_pool
 
+    code = mission.code
+    assert code is not None and mission.deck is not None  # solve's missions are seeded (R25)
     with worker_pool(worker_count(jobs, len(PORTFOLIO)), "solving") as pool:
-        def run(members) -> list:
-            futures = [pool.submit(_member_result, mission.code, m, deadline) for m in members]
+        def run(members: tuple[Member, ...]) -> list[MemberResult]:
+            futures = [pool.submit(_member_result, code, m, deadline) for m in members]
             done = [future.result() for future in futures]  # in order: ties go to the earlier member
             for result in done:
                 report(result)
@@ -177,7 +183,8 @@ def _run(mission, deadline, jobs: int, show: bool) -> Par:
                           PORTFOLIO, WIDTHS, SOLVE_NODES)
 
 
-def _write_solution(mission, line, path: str, state_lines: bool = False, rows: bool = False) -> None:
+def _write_solution(mission: Mission, line: Line, path: str, state_lines: bool = False,
+                    rows: bool = False) -> None:
     from .safeio.safe_output import write_atomic
 
     write_atomic(path, solution_log(mission, line, state_lines, rows), "--write-log")

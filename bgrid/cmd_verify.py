@@ -2,11 +2,9 @@
 
 Logs are verified one at a time and each one's part of the output (terminal, JSON, the
 folder's HTML index) is written as soon as its verdict comes; only the counts are kept, so
-a folder of any size runs in the same memory. Folders are read defensively: they come from
-strangers. Symlinks inside a folder are not followed, FIFOs and devices are never opened,
-and every entry that matches the pattern is either verified or listed as skipped with its
-reason (``verifier.log_inputs``); names and log text are shown through
-``safeio.safe_text``.
+a folder of any size runs in the same memory. Folders come from strangers and are read as
+``verifier.log_inputs`` says (every matching entry verified or listed as skipped with its
+reason); names and log text are shown through ``safeio.safe_text``.
 """
 
 from __future__ import annotations
@@ -15,6 +13,7 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import click
@@ -26,7 +25,7 @@ from .options import WholeNumber
 from .workers import available_cores
 from .safeio.safe_text import display_name, one_line, printable_lines
 from .verifier import narrative
-from .verifier.verdict import INCOMPLETE, INVALID, VALID
+from .verifier.verdict import INCOMPLETE, INVALID, VALID, Verdict
 from .verifier.verify import Verifier, row_form
 
 PROGRESS_FROM = 20  # show a progress bar on stderr from this many logs
@@ -57,7 +56,8 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
 @click.option("--rows", "as_rows", is_flag=True,
               help="One log: print it in the row form, a turn a line in the sheet's columns "
                    "(docs/log-format.md), when it is valid; else its error on stderr.")
-def verify_command(logs, as_json, html, explain, quiet, jobs, with_par, as_rows):
+def verify_command(logs: tuple[str, ...], as_json: bool, html: str | None, explain: bool, quiet: bool,
+                   jobs: int | None, with_par: bool, as_rows: bool) -> None:
     """Replay mission logs against the rules: valid (outcome and score), invalid (the first
     error, with line, column, rule and state) or incomplete.
 
@@ -123,12 +123,16 @@ class Options:
     par: bool = False  # --par: the challenge's par beside the score
 
 
+#: One input's outcome: its verdict, the reason it cannot be read, or None when it is skipped.
+Result = tuple[Input, Verdict | str | None]
+
+
 # This process's memos (missions and lines remembered from log to log); after a fork, each
 # worker process of --jobs has its own.
 _VERIFIER = Verifier()
 
 
-def _verdict_of(data: bytes, shown: str, options: Options, keep_board: bool):
+def _verdict_of(data: bytes, shown: str, options: Options, keep_board: bool) -> Verdict:
     """One log's verdict; what nobody will read (the board, the history) is dropped before
     the verdict travels back from a worker process."""
     verdict = _VERIFIER.verify(data, source=shown, history=options.explain or keep_board)
@@ -139,7 +143,7 @@ def _verdict_of(data: bytes, shown: str, options: Options, keep_board: bool):
     return verdict
 
 
-def _work(task):
+def _work(task: tuple[Input, Options]) -> Result:
     """A worker's task (``--jobs``): an input and its verdict, the reason it cannot be read
     (a string), or None when it is skipped."""
     item, options = task
@@ -152,7 +156,7 @@ def _work(task):
     return item, _verdict_of(data, item.shown, options, keep_board=False)
 
 
-def _results(items: list[Input], options: Options, jobs: int):
+def _results(items: list[Input], options: Options, jobs: int) -> Iterator[Result]:
     """For each input in order: (input, its verdict, the reason it cannot be read, or None
     when it is skipped).
     With ``jobs`` > 1, worker processes verify whole logs; the order (and so every byte of
@@ -171,7 +175,7 @@ def _results(items: list[Input], options: Options, jobs: int):
         yield from pool.map(_work, tasks, chunksize=chunk)
 
 
-def _told(verdict, text: str, options: Options) -> str:
+def _told(verdict: Verdict, text: str, options: Options) -> str:
     """A verdict's text with the account before it (``--explain``) and the coaching after it:
     the damage ledger (with ``--explain``, or on a wrong damage) and the notes (not ``--quiet``)."""
     parts = ["\n".join(verdict.explanation)] if options.explain and verdict.explanation else []
@@ -258,6 +262,7 @@ def _verify_many(items: list[Input], as_json: bool, html: str | None, failed: li
         with bar if bar is not None else contextlib.nullcontext(results) as stream:
             for item, result in stream:
                 if result is None:
+                    assert item.skipped is not None  # no result: the input was skipped
                     counts["skipped"] += 1
                     skipped.append(f"{item.shown}: skipped, {item.skipped}")
                     if index is not None:
@@ -303,7 +308,7 @@ def summary_table(counts: dict) -> str:
     return "\n".join(["", "verdict      logs"] + [f"{name:<12} {n:>4}" for name, n in rows])
 
 
-def _par(verdict) -> int | None:
+def _par(verdict: Verdict) -> int | None:
     """The par of the challenge a verdict's log played (``players.solver``), or None."""
     from .challenges.mission import ChallengeOrigin, mission_from_spec
     from .players.solver import solve_mission

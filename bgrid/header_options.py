@@ -10,16 +10,20 @@ refused here with the same message; the generator is handed the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .options import pick_mission
+from .options import F, pick_mission
 from .rules.errors import BGridError
 from .challenges.mission import Mission, blank_mission, validate_spec
 from .rules.ruleset import load_ruleset
 
+if TYPE_CHECKING:  # the verifier loads only when a --header is read
+    from .verifier.log_parser import ParsedLog
 
-def header_options(func):
+
+def header_options(func: F) -> F:
     """Add --header FILE and --blank to a command that has the mission options."""
     func = click.option("--blank", is_flag=True,
                         help="A sheet with an empty board and a box for the setup cards drawn at "
@@ -65,7 +69,7 @@ def read_named_log(path: str | Path, option: str = "--header") -> bytes:
         raise BGridError(f"cannot read {option} '{path}': {exc.strerror or exc}") from None
 
 
-def read_header(path: str | Path):
+def read_header(path: str | Path) -> ParsedLog:
     """The parsed header of the log in ``path``: the lines before the first body line (a
     whole log is fine, a trailing fragment too: the body is not read). Every ``--header``
     (sheet, pack, solve) reads it this way. Raises :class:`BGridError`."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -14,6 +16,9 @@ _SEED = re.compile(r"[+-]?[0-9]+")
 SEED_DIGITS = 15  # more than the largest seed has, so the range check still words the refusal
 SEED_LIMIT = 10 ** SEED_DIGITS
 DEFAULT_OUT = Path("output")  # where --out puts printables unless told
+F = TypeVar("F", bound=Callable[..., Any])  # a click command function, as a decorator gets it
+#: The league database a ``league`` subcommand or ``serve`` works on.
+LEAGUE_DB = click.argument("league", metavar="LEAGUE.db", type=click.Path(dir_okay=False))
 
 
 class WholeNumber(click.ParamType):
@@ -25,7 +30,7 @@ class WholeNumber(click.ParamType):
     def __init__(self, low: int, high: int | None = None):
         self.low, self.high = low, high
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: str | int, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return value
         text = value.strip()
@@ -53,7 +58,7 @@ class Seconds(click.ParamType):
     def __init__(self, high: float):
         self.high = high
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: str | float, param: click.Parameter | None, ctx: click.Context | None) -> float:
         if isinstance(value, float):
             return value
         text = value.strip()
@@ -71,7 +76,7 @@ class Utf8Text(click.ParamType):
 
     name = "text"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
@@ -79,7 +84,7 @@ class Utf8Text(click.ParamType):
         return value
 
 
-def mission_options(func):
+def mission_options(func: F) -> F:
     """Add --seed, --code, --difficulty and --ridges to a command."""
     func = click.option("--ridges", type=WholeNumber(-SEED_LIMIT), default=None, metavar="N",
                         help="Ridge count 1-4 (default 1). With --seed only.")(func)
@@ -90,6 +95,23 @@ def mission_options(func):
     func = click.option("--seed", default=None, metavar="N",
                         help="A map seed, a whole number 0 to 1099511627775.")(func)
     return func
+
+
+def log_form_options(written_by: str, *, body: str = "the body",
+                     state_lines_why: str = "") -> Callable[[F], F]:
+    """Add --state-lines and --rows, the forms of the logs a command writes with the option
+    ``written_by`` (e.g. "--write-log"); ``body`` names what --rows reshapes and
+    ``state_lines_why`` ends --state-lines' help."""
+
+    def add(func: F) -> F:
+        func = click.option("--rows", is_flag=True,
+                            help=f"With {written_by}: write {body} in the row form, a turn a line in "
+                                 f"the sheet's columns (docs/log-format.md).")(func)
+        return click.option("--state-lines", is_flag=True,
+                            help=f"With {written_by}: close every turn with a state line (at, facing, "
+                                 f"alt, dmg and art, the artillery by number, R43){state_lines_why}.")(func)
+
+    return add
 
 
 def pick_mission(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None) -> Mission:

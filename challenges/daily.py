@@ -6,10 +6,10 @@ so anyone can re-implement it:
 
 1. The key of a day is its date ``YYYY-MM-DD``; the key of a week is its ISO week
    ``YYYY-Www`` (ISO year, week 01–53, e.g. ``2026-W49``), the week a date falls in.
-2. The seeded stream of ``challenges.seeding`` for the purpose ``daily`` or ``weekly`` and that
-   key: SHAKE-256 of the ASCII text ``bgrid/<ruleset>/daily/<key>`` (or ``…/weekly/…``),
-   read as unsigned 64-bit big-endian integers. The seed is the top 40 bits of the first
-   integer (the integer shifted right by 24).
+2. The seeded stream of ``challenges.seeding`` (its steps 1 and 2) for the purpose ``daily``
+   or ``weekly`` and that key, i.e. of the text ``bgrid/<ruleset>/daily/<key>`` (or
+   ``…/weekly/…``). The seed is the top 40 bits of its first integer (the integer shifted
+   right by 24).
 3. Difficulty and ridges. A day: the ruleset's default difficulty and default ridge count.
    A week ``w`` (the ISO week number) rotates through every pairing: with ``D`` the
    ruleset's difficulties in the order its data file lists them and ``R`` its ridge counts

@@ -16,7 +16,7 @@ has no map yet either.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import ClassVar
@@ -26,6 +26,7 @@ from ..rules.engine import new_game
 from ..rules.errors import BGridError, ChallengeCodeError
 from ..rules.log_notation import Header
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
+from ..rules.board import Cell
 from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines
 from ..rules.state import GameState
 from .codes import ChallengeSpec, check_seed, decode_code, encode_code
@@ -289,8 +290,8 @@ def mission_from_seed(seed: int, difficulty: str | None = None, ridges: int | No
     return _seeded(spec, SeedOrigin(spec))
 
 
-def mission_from_setup(ruleset: Ruleset, difficulty: str, ridge_cards, bunker_cards,
-                       artillery_cards) -> Mission:
+def mission_from_setup(ruleset: Ruleset, difficulty: str, ridge_cards: Sequence[Sequence[Card]],
+                       bunker_cards: Sequence[Card], artillery_cards: Sequence[Card]) -> Mission:
     """A map set up by hand from the cards drawn (R1–R3, R27); the deck order is the
     player's. Raises :class:`MissionError` (problem ``setup``) naming the line at fault."""
     try:
@@ -304,7 +305,8 @@ def mission_from_setup(ruleset: Ruleset, difficulty: str, ridge_cards, bunker_ca
     return Mission(origin, ruleset, difficulty, game_map)
 
 
-def mission_from_map(ruleset: Ruleset, difficulty: str, mountains, bunkers, artillery) -> Mission:
+def mission_from_map(ruleset: Ruleset, difficulty: str, mountains: Sequence[Cell], bunkers: Sequence[Cell],
+                     artillery: Sequence[Cell]) -> Mission:
     """An explicit map; the deck order is the player's. Raises :class:`MissionError`
     (problem ``map``) for a cell listed twice or a map setup could not give."""
     repeat = _first_repeat(mountains)
@@ -358,7 +360,7 @@ def mission_from_header(h: Header, rulesets: Mapping[str, Ruleset] | None = None
     return mission_from_map(ruleset, difficulty, h.map_mountains, h.map_bunkers, h.map_artillery)
 
 
-def _first_repeat(cells) -> int | None:
+def _first_repeat(cells: Iterable[Cell]) -> int | None:
     """The index of the first cell written a second time, or None. One pass: a 1 MiB line
     holds some 350,000 cells."""
     seen = set()

@@ -30,9 +30,13 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TypeVar
 
 from ..rules.cards import FULL_DECK, Card
+
+T = TypeVar("T")
 
 _WORD = 8
 _LIMIT = 1 << 64
@@ -110,7 +114,7 @@ def swap_draws(n: int, rng: SeededStream) -> list[int]:
     return [rng.below(m) for m in ranges]
 
 
-def shuffled(items, rng: SeededStream) -> list:
+def shuffled(items: Iterable[T], rng: SeededStream) -> list[T]:
     """Fisher–Yates, from the last position down (see the module docstring)."""
     out = list(items)
     positions, _ = _positions(len(out))
@@ -133,7 +137,7 @@ def reshuffle_numbers(ruleset: str, seed: int) -> list[int]:
     return shuffled(range(1, 55), stream(ruleset, "reshuffle", seed))
 
 
-def jokers_adjacent(numbers, deck) -> list[int]:
+def jokers_adjacent(numbers: Sequence[int], deck: Sequence[Card]) -> list[int]:
     """Step 4 of the procedure (R41): the two Jokers of ``deck`` get consecutive reshuffle numbers,
     the relative order of all other cards unchanged.
 

@@ -10,8 +10,9 @@ cards for an own deck. Used by the tests and ``bench/bench_companion.py``.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
-from ..rules.actions import EnterColumn
+from ..rules.actions import Action, EnterColumn
 from ..rules.board import COLUMN_LETTERS
 from ..rules.engine import apply, chance_outcomes, reveal
 from ..players.greedy import valued_actions
@@ -56,7 +57,7 @@ def _typed(offer: Offer, session: Session, rng: random.Random) -> str:
     return f"{offer.text} {rng.choice(chance_outcomes(probe))}"
 
 
-def _best(valued) -> object:
+def _best(valued: Iterable[tuple[float, Action]]) -> Action | None:
     best, best_value = None, None
     for value, action in valued:
         if best_value is None or value > best_value:

@@ -1,4 +1,4 @@
-"""How many keys a line costs with the companion's completion (the issue's measure).
+"""How many keys a line costs with the companion's completion (bench/bench_companion.py's measure).
 
 The model is prompt_toolkit's completion menu as ``bgrid play`` sets it up: while typing,
 the menu lists :meth:`Session.completions` of the text so far; Tab selects the first entry,

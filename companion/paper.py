@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.board import Cell
 from ..rules.automa_words import automa_card_text
 from ..rules.cards import Card
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryMoved, AutomaSkipped, Bonus, Crater,
@@ -104,7 +105,7 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
     return said
 
 
-def _number(pieces: ArtilleryPieces, cell) -> int | str:
+def _number(pieces: ArtilleryPieces, cell: Cell) -> int | Cell:
     """The number of the piece on ``cell`` (R43), or the cell where none is known."""
     number = pieces.number_at(cell)
     return cell if number is None else number

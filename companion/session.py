@@ -284,20 +284,20 @@ class Session:
             return []
         return sorted(set(s.draw_pile or s.discard), key=str)
 
-    def _card_offer(self, group: str, word: str, s: GameState, action=None) -> Offer:
+    def _card_offer(self, group: str, word: str, s: GameState, action: Action | None = None) -> Offer:
         """``enter``/``automa``: the card the deck gives (challenge) or the player types."""
         probe = s.copy()
         if action is not None:
             apply(probe, action)
         return self._known(group, word, probe, action)
 
-    def _play_offer(self, group: str, action, s: GameState) -> Offer:
+    def _play_offer(self, group: str, action: Action, s: GameState) -> Offer:
         """A play that takes a card: resupply, guns, bomb."""
         probe = s.copy()
         apply(probe, action)
         return self._known(group, f"{action} ->", probe, action)
 
-    def _known(self, group: str, stem: str, probe: GameState, action) -> Offer:
+    def _known(self, group: str, stem: str, probe: GameState, action: Action | None) -> Offer:
         """The offer of a statement whose card comes from ``probe`` (the game once the play is
         made): a challenge deck's card; ``none`` when the exhaustion there ends the mission
         (R36, own deck too); else the player types the card after ``stem``."""
@@ -467,7 +467,7 @@ class Session:
 
     def state_line(self) -> str:
         """The ``state`` check of the paper at this moment, in the notation layer's spelling:
-        ``state at C4 facing S alt 3 dmg 2 art C9 B4 x G3`` (issue 17: each piece by its
+        ``state at C4 facing S alt 3 dmg 2 art C9 B4 x G3`` (each piece by its
         number, R43; ``x`` once destroyed)."""
         s = self.state
         checks: list[tuple[str, object, int]] = [("at", s.cell, 0)]

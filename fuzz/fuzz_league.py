@@ -46,7 +46,6 @@ else:
     (cmd_league, compute_standings, create_league, find_entry, open_league, submit_logs,
      report_html, verify_log) = _imports()
 
-SEEDS = Path(__file__).resolve().parents[1] / "tests" / "logs"
 # what no terminal, JSON or CSV output may hold raw (safeio.safe_text escapes them)
 RAW_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
                           "\u061c\u200b\u200e\u200f\u2028\u2029\ufeff]")
@@ -99,24 +98,12 @@ def check_submission(league: League, data: bytes) -> None:
     page.encode("utf-8")
 
 
-def seed_corpus(args: list[str]) -> None:
-    """Fill the first folder argument with the test logs, each under a file name, if it is
-    missing or empty."""
-    folders = [a for a in args[1:] if not a.startswith("-")]
-    if not folders:
-        return
-    corpus = Path(folders[0])
-    if corpus.is_dir() and any(corpus.iterdir()):
-        return
-    corpus.mkdir(parents=True, exist_ok=True)
-    for k, log in enumerate(sorted(SEEDS.rglob("*.log"))):
-        (corpus / f"seed-{k:03d}").write_bytes(log.stem.encode() + b"\n" + log.read_bytes())
-
-
 def main() -> None:
     if atheris is None:
         sys.exit("atheris is not installed: pip install -e '.[fuzz]'")
-    seed_corpus(sys.argv)
+    from corpus import seed_corpus  # a sibling: the harness runs as a script (the suite loads it by path)
+
+    seed_corpus(sys.argv, lambda k, log: (f"seed-{k:03d}", log.stem.encode() + b"\n" + log.read_bytes()))
     league = League()
     try:
         atheris.Setup(sys.argv, lambda data: check_submission(league, data))

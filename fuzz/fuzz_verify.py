@@ -16,19 +16,17 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import sys
 import time
-from pathlib import Path
 
 import atheris
+from corpus import seed_corpus
 
 with atheris.instrument_imports(include=["bgrid"]):  # ours only: instrumenting jinja2 too costs 10x
     from bgrid.verifier.report_index import FolderIndex
     from bgrid.safeio.safe_text import printable_lines
     from bgrid.verifier.verify import verify_log
 
-SEEDS = Path(__file__).resolve().parents[1] / "tests" / "logs"
 SLOW_SECONDS = 2.0
 VERDICTS = ("valid", "invalid", "incomplete")
 
@@ -40,19 +38,6 @@ class _Discard(io.TextIOBase):
 
 
 INDEX = FolderIndex(_Discard())  # one page for the whole run: building its template is slow
-
-
-def seed_corpus(args: list[str]) -> None:
-    """Fill the first folder argument with the test logs if it is missing or empty."""
-    folders = [a for a in args[1:] if not a.startswith("-")]
-    if not folders:
-        return
-    corpus = Path(folders[0])
-    if corpus.is_dir() and any(corpus.iterdir()):
-        return
-    corpus.mkdir(parents=True, exist_ok=True)
-    for k, log in enumerate(sorted(SEEDS.rglob("*.log"))):
-        shutil.copyfile(log, corpus / f"seed-{k:03d}-{log.name}")
 
 
 def test_one_input(data: bytes) -> None:
@@ -71,7 +56,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def main() -> None:
-    seed_corpus(sys.argv)
+    seed_corpus(sys.argv, lambda k, log: (f"seed-{k:03d}-{log.name}", log.read_bytes()))
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

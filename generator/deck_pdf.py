@@ -25,6 +25,7 @@ import re
 
 import io
 import math
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.pdfgen.canvas import Canvas
 
 from .. import templates as _templates_package
 from ..rules.board import COLUMN_LETTERS
@@ -81,7 +83,8 @@ def card_setup_line(card: Card) -> str | None:
 
 # -- drawing (inside a card the unit is 1 mm, origin at the trim's lower-left) ----------
 
-def draw_suit(c, suit: Suit | None, x: float, y: float, size: float, *, low_ink: bool = False) -> None:
+def draw_suit(c: Canvas, suit: Suit | None, x: float, y: float, size: float, *,
+              low_ink: bool = False) -> None:
     """A suit shape (drawn, not a font glyph) centred on (x, y), ``size`` mm tall.
 
     Red suits print red, black ones black; the four shapes differ, so the suit reads in
@@ -141,14 +144,14 @@ def draw_suit(c, suit: Suit | None, x: float, y: float, size: float, *, low_ink:
         c.drawPath(p, stroke=0, fill=1, fillMode=1)  # 1 = non-zero winding
 
 
-def _fill_art(c, slot: Slot, colour) -> None:
+def _fill_art(c: Canvas, slot: Slot, colour: Color) -> None:
     """Fill the card's art area: the trim plus its bleed on outer edges."""
     left, bottom, right, top = slot.bleed
     c.setFillColor(colour)
     c.rect(-left, -bottom, CARD_W + left + right, CARD_H + bottom + top, stroke=0, fill=1)
 
 
-def _corner(c, card: Card, low_ink: bool) -> None:
+def _corner(c: Canvas, card: Card, low_ink: bool) -> None:
     rank = "JK" if card.is_joker else str(card)[:-1]
     colour = RED if card.is_red else INK
     c.setFillColor(colour)
@@ -164,7 +167,7 @@ RESHUFFLE_FRAME = (CARD_W - SAFE - 12.5, CARD_H - SAFE - 9.5, 12.0, 9.0)
 RESHUFFLE_SIZE = 6.0
 
 
-def _reshuffle_corner(c, number: int) -> None:
+def _reshuffle_corner(c: Canvas, number: int) -> None:
     """The card's reshuffle number, framed, with its name under the frame (not "R12": the
     R-numbers are the rulings')."""
     x, y, w, h = RESHUFFLE_FRAME
@@ -178,7 +181,7 @@ def _reshuffle_corner(c, number: int) -> None:
     c.drawCentredString(x + w / 2, y - 2.3, "reshuffle")
 
 
-def draw_front(c, card: Card, slot: Slot, ruleset: Ruleset, low_ink: bool,
+def draw_front(c: Canvas, card: Card, slot: Slot, ruleset: Ruleset, low_ink: bool,
                reshuffle: int | None = None) -> None:
     """A front; a challenge card (``reshuffle`` given) carries its reshuffle number large in
     the corners the indices leave free (R26)."""
@@ -215,7 +218,7 @@ def draw_front(c, card: Card, slot: Slot, ruleset: Ruleset, low_ink: bool,
         c.drawCentredString(CARD_W / 2, 16.5, setup)
 
 
-def draw_back(c, slot: Slot, low_ink: bool, stack: tuple[int, int] | None, code: str | None) -> None:
+def draw_back(c: Canvas, slot: Slot, low_ink: bool, stack: tuple[int, int] | None, code: str | None) -> None:
     """A back: a B-Grid board motif; a challenge back adds stack position and reshuffle
     number (R25, R26) and the code, so a mixed-up deck can be sorted again."""
     _fill_art(c, slot, Color(1, 1, 1) if low_ink else NAVY)
@@ -257,12 +260,12 @@ def draw_back(c, slot: Slot, low_ink: bool, stack: tuple[int, int] | None, code:
         c.drawCentredString(CARD_W / 2, SAFE + 6.3, f"stack position · reshuffle no. · {code}")
 
 
-def draw_crop_marks(c, sheet: Sheet) -> None:
+def draw_crop_marks(c: Canvas, sheet: Sheet) -> None:
     """Thin marks on the extension of every cut line, outside the bleed, to the paper edge."""
     x1, y1, x2, y2 = sheet.bleed_box
     c.setStrokeColor(INK)
     c.setLineWidth(CROP_WIDTH)
-    def mark(ax, ay, bx, by):
+    def mark(ax: float, ay: float, bx: float, by: float) -> None:
         if ax < bx or ay < by:  # a large duplex offset can leave no room on one side
             c.line(ax, ay, bx, by)
 
@@ -274,7 +277,7 @@ def draw_crop_marks(c, sheet: Sheet) -> None:
         mark(x2 + CROP_GAP, y, sheet.width, y)
 
 
-def _ruler(c, x: float, y: float) -> None:
+def _ruler(c: Canvas, x: float, y: float) -> None:
     """A 100 mm ruler with mm ticks above, and a 4-inch ruler with 1/8 in ticks below."""
     c.setStrokeColor(INK)
     c.setFillColor(INK)
@@ -296,7 +299,7 @@ def _ruler(c, x: float, y: float) -> None:
     c.drawString(x + 103, y - 3, "in")
 
 
-def _crosshair(c, x: float, y: float) -> None:
+def _crosshair(c: Canvas, x: float, y: float) -> None:
     c.setLineWidth(0.2)
     c.circle(x, y, 4, stroke=1, fill=0)
     c.line(x - 8, y, x + 8, y)
@@ -306,7 +309,7 @@ def _crosshair(c, x: float, y: float) -> None:
 CHECK_X, CHECK_Y = 40.0, 60.0  # the duplex check mark, from the front page's left/bottom
 
 
-def draw_instructions(c, width: float, height: float, *, title: str, lines: list[str],
+def draw_instructions(c: Canvas, width: float, height: float, *, title: str, lines: list[str],
                       duplex_check: bool = True) -> None:
     c.setFillColor(INK)
     c.setFont(BOLD, 7)
@@ -333,7 +336,7 @@ def draw_instructions(c, width: float, height: float, *, title: str, lines: list
                  "the mark on the back should sit on this one")
 
 
-def draw_duplex_check(c, width: float, offset: tuple[float, float]) -> None:
+def draw_duplex_check(c: Canvas, width: float, offset: tuple[float, float]) -> None:
     """The back of the instructions: the check mark where a long-edge flip puts it."""
     x, y = width - CHECK_X + offset[0], CHECK_Y + offset[1]
     c.setStrokeColor(INK)
@@ -371,7 +374,7 @@ def parse_offset(text: str) -> tuple[float, float]:
     return (x, y)
 
 
-def _slot_draw(c, slot: Slot, draw, *args) -> None:
+def _slot_draw(c: Canvas, slot: Slot, draw: Callable[..., None], *args: object) -> None:
     c.saveState()
     c.translate(slot.x, slot.y)
     draw(c, *args)

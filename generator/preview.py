@@ -6,6 +6,7 @@ Rendered with pypdfium2 (PDFium in a wheel: no system package needed).
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 
 def pdf_page_count(pdf: bytes) -> int:
@@ -37,7 +38,7 @@ def pdf_to_pngs(pdf: bytes, dpi: float = 100, pages: list[int] | None = None) ->
         document.close()
 
 
-def page_previews(path, pdf: bytes) -> dict:
+def page_previews(path: Path, pdf: bytes) -> dict[Path, bytes]:
     """The PNG previews of ``pdf`` (``--png``) by the path each goes to, beside ``path``:
     ``sheet-a4.pdf`` gives ``sheet-a4-p1.png`` …"""
     return {path.with_name(f"{path.stem}-p{number}.png"): image
@@ -60,12 +61,10 @@ def side_by_side(pngs: list[bytes], gap: int = 12) -> bytes:
     return buf.getvalue()
 
 
-def write_readme_previews(folder) -> list:
+def write_readme_previews(folder: str | Path) -> list[Path]:
     """docs/img/sheet.png (board, first log page and deck page of mission 1944),
     docs/img/sheet-blank.png (page 1 of a blank sheet) and docs/img/deck.png (a front page
     and its backs). ``python -m bgrid.generator.preview docs/img`` redoes them."""
-    from pathlib import Path
-
     from ..challenges.mission import blank_mission
     from ..challenges.mission import mission_from_seed
     from ..rules.ruleset import load_ruleset

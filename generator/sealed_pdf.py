@@ -14,11 +14,19 @@ import contextlib
 import hashlib
 import mimetypes
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from .. import templates as _templates_package
 from ..rules.errors import BGridError
+
+if TYPE_CHECKING:  # WeasyPrint loads on first use
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 TEMPLATES = Path(_templates_package.__file__).resolve().parent
 SHEET_CSS = "sheet.css"  # given to WeasyPrint parsed (sheet_stylesheet), not linked
@@ -36,7 +44,7 @@ def _template_path(url: str) -> Path | None:
     return path
 
 
-def _weasyprint():
+def _weasyprint() -> ModuleType:
     """WeasyPrint, imported on first use; a missing system library (Pango) becomes a
     one-line :class:`BGridError` instead of a traceback."""
     try:
@@ -46,7 +54,7 @@ def _weasyprint():
     return weasyprint
 
 
-def _make_fetcher_class():
+def _make_fetcher_class() -> type[URLFetcher]:
     _weasyprint()
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -60,7 +68,7 @@ def _make_fetcher_class():
             super().__init__(allowed_protocols=("data", "file"))
             self.refused: list[str] = []
 
-        def fetch(self, url, headers=None):
+        def fetch(self, url: str, headers: dict[str, str] | None = None) -> URLFetcherResponse:
             if url.startswith("data:"):
                 return super().fetch(url, headers)  # urllib's DataHandler: no I/O
             path = _template_path(url)
@@ -76,7 +84,7 @@ def _make_fetcher_class():
 _FETCHER_CLASS = None
 
 
-def sheet_fetcher():
+def sheet_fetcher() -> URLFetcher:
     """A fresh :class:`SheetFetcher` (class built on first use: WeasyPrint loads lazily)."""
     global _FETCHER_CLASS
     if _FETCHER_CLASS is None:
@@ -87,7 +95,7 @@ def sheet_fetcher():
 _SHEET_STYLE = None
 
 
-def sheet_stylesheet():
+def sheet_stylesheet() -> tuple[CSS, FontConfiguration]:
     """(stylesheet, font configuration) of ``templates/sheet.css``, parsed once a process:
     its ``@font-face`` fonts are loaded and registered once, and every sheet shares them
     (the PDF bytes do not depend on what was rendered before)."""
@@ -111,7 +119,8 @@ def _forget_sheet_style() -> None:
     _SHEET_STYLE = None
 
 
-def html_to_pdf(html: str, identifier: bytes, fetcher=None, style=None) -> bytes:
+def html_to_pdf(html: str, identifier: bytes, fetcher: URLFetcher | None = None,
+                style: tuple[CSS, FontConfiguration] | None = None) -> bytes:
     """Render sealed HTML to PDF bytes; ``identifier`` becomes the PDF's /ID. ``style`` is
     an extra (stylesheet, font configuration) pair such as :func:`sheet_stylesheet`."""
     weasyprint = _weasyprint()
@@ -126,7 +135,7 @@ def html_to_pdf(html: str, identifier: bytes, fetcher=None, style=None) -> bytes
 
 
 @contextlib.contextmanager
-def _fixed_font_timestamps():
+def _fixed_font_timestamps() -> Iterator[None]:
     """fontTools stamps every font subset it saves with the clock time (the 'head' table)
     unless SOURCE_DATE_EPOCH is set; pin it while the PDF is written, then put it back."""
     saved = os.environ.get("SOURCE_DATE_EPOCH")

@@ -18,15 +18,14 @@ same bytes.
 Speed (bench/bench_print.py): WeasyPrint's cost grows with the number of HTML elements it
 cascades and lays out, so the parts made of many small pieces are SVG drawings given as
 ``data:`` images (the board, the QR code, the stacking list, the by-card table, the turn
-log's ruling and turn numbers) and ``sheet.css`` is parsed, with its fonts, once a process
-(:func:`sheet_stylesheet`).
+log's ruling and turn numbers); the stylesheet is parsed once a process (:mod:`.sealed_pdf`).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import jinja2
@@ -43,6 +42,9 @@ from ..rules.setup import ARTILLERY, BUNKERS
 from .paper import paper_size
 from .qr import qr_svg
 from .sealed_pdf import TEMPLATES, html_to_pdf, pdf_identifier, sheet_stylesheet
+
+if TYPE_CHECKING:  # ReportLab loads only to measure text
+    from reportlab.pdfbase.ttfonts import TTFont
 
 SHEET_TEMPLATE = "sheet.html.j2"
 MAX_PLAYER = 60  # characters; 60 of the widest letter still fit the pilot line
@@ -145,7 +147,7 @@ def longest_mission_turns(ruleset: Ruleset) -> int:
 
 
 @functools.cache
-def _font_face(font_file: str):
+def _font_face(font_file: str) -> TTFont:
     """ReportLab's reading of one of the sheet's fonts (for advance widths only)."""
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -432,7 +434,7 @@ def stackgrid_context(mission: Mission) -> dict:
             "height": _mm(rows * (box_h + STACK_GAP_MM))}
 
 
-def _drawing(template: str, **context) -> str:
+def _drawing(template: str, **context: object) -> str:
     return svg_data_uri(_ENV.get_template(template).render(context))
 
 

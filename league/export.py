@@ -26,7 +26,7 @@ ENTRY_COLUMNS = (
 )
 
 
-def spreadsheet_safe(text) -> str:
+def spreadsheet_safe(text: object) -> str:
     """A CSV cell a spreadsheet will not run as a formula (OWASP: CSV injection), with its
     control, bidi and invisible characters escaped as in the terminal (``\\u202e``)."""
     text = "" if text is None else terminal_text(str(text))

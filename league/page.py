@@ -18,7 +18,9 @@ and an unchanged site costs one read of each report's first bytes.
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -32,7 +34,7 @@ from .store import find_entry
 from .submit import replay
 
 # Bump when what a report shows changes: a republish then rewrites every older report.
-# 2: the replay's history (1, bgrid c92c520 and before, showed "turn 1 of 1" and no path).
+# 2: with the replay's history (every turn, the paths); 1: without it ("turn 1 of 1", no path).
 REPORT_FORMAT = "bgrid league report 2"
 _HEAD_BYTES = 512  # the <meta name="generator"> sits in the first lines of a report
 REPORT_BATCH = 200  # reports made durable (one sync) and renamed into place together
@@ -66,7 +68,7 @@ def entry_label(entry_id: int) -> str:
     return f"entry #{entry_id}"
 
 
-def report_html(row, verifier: Verifier | None = None) -> str:
+def report_html(row: sqlite3.Row, verifier: Verifier | None = None) -> str:
     """The replay report of one recorded entry (a row of ``find_entry``), as ``bgrid verify
     --html`` writes it, with every turn of the replay (its history) and the league's format
     mark."""
@@ -116,7 +118,8 @@ def reports_folder(page: Path) -> Path:
     return folder
 
 
-def publish(conn, table: Standings, page: Path, *, title: str, generated: str) -> Published:
+def publish(conn: sqlite3.Connection, table: Standings, page: Path, *, title: str,
+            generated: str) -> Published:
     """Write the replay reports the page links to (those missing or of another format), then
     the page. A report name held by anything but a regular file (a planted symlink to
     ``/etc/passwd``, a folder) is refused before anything is written.
@@ -140,7 +143,7 @@ def publish(conn, table: Standings, page: Path, *, title: str, generated: str) -
             stale.append((entry_id, folder / name))
     verifier = Verifier()  # one challenge's mission is built once for all its reports
 
-    def reports():
+    def reports() -> Iterator[tuple[Path, str]]:
         for entry_id, target in stale:
             row = find_entry(conn, str(entry_id))
             assert row is not None  # the standings were read from this connection

@@ -29,7 +29,7 @@ class Player:
     disqualified: str | None  # the reason, when the organiser disqualified the player
 
     @classmethod
-    def from_row(cls, row) -> Player:
+    def from_row(cls, row: sqlite3.Row) -> Player:
         return cls(row["id"], row["name"], row["name_key"], row["registered_at"], row["disqualified"])
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
@@ -121,7 +122,8 @@ class Standings:
         return out
 
 
-def compute_standings(conn: sqlite3.Connection, challenges=(), best: int | None = None) -> Standings:
+def compute_standings(conn: sqlite3.Connection, challenges: Iterable[str] = (),
+                      best: int | None = None) -> Standings:
     """The standings of the given challenges (all when none are given)."""
     out = Standings(best=best, pars=challenge_pars(conn, challenges))
     par = {c: p.par for c, p in out.pars.items()}

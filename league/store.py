@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 
 from ..rules.errors import BGridError
 
@@ -408,7 +409,8 @@ class Stored:
     is_new: bool
 
 
-def record(conn: sqlite3.Connection, rows: Iterable[dict], then=None) -> list[Stored]:
+def record(conn: sqlite3.Connection, rows: Iterable[dict],
+           then: Callable[[sqlite3.Connection, int, dict], object] | None = None) -> list[Stored]:
     """Insert entries (dicts keyed by ``COLUMNS`` and ``log``) in one transaction. A row whose
     verification id is already recorded is not inserted: its result names the entry there.
     ``then(conn, entry_id, row)`` runs for each new entry inside the transaction (the
@@ -563,7 +565,7 @@ def counted_entries(entries: list, policy: str) -> list:
     return entries
 
 
-def rank_key(entry) -> tuple:
+def rank_key(entry: sqlite3.Row) -> tuple[int, int, str, int]:
     """The standings order of two results: higher score, fewer turns, earlier submission."""
     return (-entry["score"], entry["turns"], entry["submitted_at"], entry["id"])
 
@@ -594,7 +596,7 @@ def rebuild_result(conn: sqlite3.Connection, challenge: str, player: str) -> Non
                   best["player_from_file"]) if best is not None else (None,) * 8)))
 
 
-def transaction(conn: sqlite3.Connection):
+def transaction(conn: sqlite3.Connection) -> _Transaction:
     """``with transaction(conn):`` one ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
     return _Transaction(conn)
 
@@ -607,5 +609,6 @@ class _Transaction:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from datetime import UTC, datetime
@@ -112,7 +113,7 @@ def entry_row(data: bytes, source: str, verdict: Verdict, submitted_at: str, ver
     }
 
 
-def replay(row, *, source: str | None = None, history: bool = False,
+def replay(row: sqlite3.Row, *, source: str | None = None, history: bool = False,
            verifier: Verifier | None = None) -> Verdict:
     """The verdict of a recorded entry (a row with ``log``, ``source``, ``error_code`` and
     ``verification_id``), replayed from its stored bytes: how ``league show`` and the
@@ -127,8 +128,8 @@ def replay(row, *, source: str | None = None, history: bool = False,
     return verdict
 
 
-def submit_logs(conn, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,
-                clock=utc_now) -> Iterator[Submission]:
+def submit_logs(conn: sqlite3.Connection, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,
+                clock: Callable[[], str] = utc_now) -> Iterator[Submission]:
     """Verify and record ``logs`` ((source name, bytes) pairs), ``batch`` logs per
     transaction, yielding one :class:`Submission` per log in order once its batch is
     committed. ``clock`` gives the submitted-at text of each log."""
@@ -152,7 +153,7 @@ def submit_logs(conn, logs: Iterable[tuple[str, bytes]], *, batch: int = 1,
     yield from _commit(conn, pending)
 
 
-def _commit(conn, pending: list[tuple[dict, Verdict]]) -> Iterator[Submission]:
+def _commit(conn: sqlite3.Connection, pending: list[tuple[dict, Verdict]]) -> Iterator[Submission]:
     if not pending:
         return
     stored = record(conn, [row for row, _ in pending])

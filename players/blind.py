@@ -18,9 +18,14 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .simulation import simulate
+
+if TYPE_CHECKING:
+    from ..challenges.mission import Mission
 
 #: Runs of a blind benchmark unless told (``bgrid solve --blind``).
 BLIND_RUNS = 40
@@ -89,8 +94,8 @@ def _number(x: float) -> int | float:
     return int(x) if x == int(x) else x
 
 
-def blind_benchmark(mission, runs: int | None = None, seed: int = BLIND_SEED,
-                    progress=None) -> BlindBenchmark:
+def blind_benchmark(mission: Mission, runs: int | None = None, seed: int = BLIND_SEED,
+                    progress: Callable[[int], object] | None = None) -> BlindBenchmark:
     """The strong player's scores on the challenge deck of ``mission``, run ``k`` sampling
     with the stream ``sim-k`` of ``seed`` (``players.simulation.simulate``); :data:`BLIND_RUNS`
     runs unless told."""

@@ -10,17 +10,25 @@ and it only plays actions from ``engine.legal_actions_by_kind``.
 
 from __future__ import annotations
 
-from ..rules.actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..challenges.seeding import SeededStream
+from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from ..rules.cards import Card
 from ..rules.board import Cell, distance
 from ..rules.legality import altitude_delta, legal_actions_by_kind, trace_move
 from ..rules.ruleset import Play
 from ..rules.state import GameState
 
+if TYPE_CHECKING:  # the playout's batched dice; the playout imports the players
+    from .playout import Dice
+
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker can always be declared a bomb
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 
 
-def greedy_action(state: GameState, rng):
+def greedy_action(state: GameState, rng: SeededStream | Dice) -> Action:
     """The legal decision with the highest value; ties broken by ``rng.below``."""
     best, best_value = [], None
     for value, action in valued_actions(state):
@@ -31,7 +39,7 @@ def greedy_action(state: GameState, rng):
     return best[rng.below(len(best))]
 
 
-def valued_actions(state: GameState):
+def valued_actions(state: GameState) -> Iterator[tuple[float, Action]]:
     """Each legal decision with greedy's value of it, in ``legal_actions_by_kind`` order."""
     # A hand with no movement card is stuck: playing any harmless card makes room for a
     # new one, so every play but the end of the phase gains a little.
@@ -49,7 +57,7 @@ def _nearest_bunker(state: GameState, cell: Cell) -> int:
     return min((distance(cell, b) for b in state.bunkers), default=0)
 
 
-def _keeps_a_bomb(state: GameState, *spent) -> bool:
+def _keeps_a_bomb(state: GameState, *spent: Card) -> bool:
     """A bomb card (or a Joker) stays in hand after ``spent`` are played."""
     rest = list(state.hand)
     for card in spent:
@@ -58,7 +66,7 @@ def _keeps_a_bomb(state: GameState, *spent) -> bool:
     return any(kinds[c.rank].play in _BOMB_PLAYS for c in rest)
 
 
-def _value(state: GameState, action) -> float:
+def _value(state: GameState, action: Action) -> float:
     if isinstance(action, EnterColumn):
         return -_nearest_bunker(state, Cell.at(action.column, 1))
     if isinstance(action, Bomb):
@@ -82,7 +90,7 @@ def _value(state: GameState, action) -> float:
     return 0
 
 
-def _move_value(state: GameState, move: Move, bonus: int, spent) -> float:
+def _move_value(state: GameState, move: Move, bonus: int, spent: tuple[Card, ...]) -> float:
     trace = trace_move(state, move, bonus)
     if trace.exited:
         return -40
@@ -92,7 +100,7 @@ def _move_value(state: GameState, move: Move, bonus: int, spent) -> float:
     return value
 
 
-def _altitude_value(state: GameState, alt: Altitude, bonus: int, spent) -> float:
+def _altitude_value(state: GameState, alt: Altitude, bonus: int, spent: tuple[Card, ...]) -> float:
     new = state.altitude + altitude_delta(state.ruleset, alt.card.acting, bonus)
     if state.cell in state.mountains and new < state.ruleset.mountain_clearance:
         return -1000  # a crash (R10)

@@ -11,10 +11,14 @@ simulation is the same on every machine. The players are in their own modules
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ..challenges.seeding import SeededStream
+from ..rules.actions import Action
+from ..rules.cards import Card
 from ..rules.engine import apply, apply_legal, reveal, reveal_drawn
+from ..rules.events import Event
 from ..rules.state import CHANCE_PHASES, GameState, Phase
 from .random_player import random_action
 from .search import without_cycle_collection
@@ -40,11 +44,16 @@ class Dice:
             self._words = iter(self._stream.take(256))
 
 
+#: A player: a function of the state and the dice that returns a legal decision.
+Player = Callable[[GameState, Dice], Action]
+#: One step of a playout's trace: ("card", the card revealed) or ("action", the decision).
+Step = tuple[str, Card | Action]
+
 _LIMIT = 1 << 64
 _LIMITS = (0,) + tuple(_LIMIT - _LIMIT % n for n in range(1, 256))  # below(n)'s bound (n > 0)
 
 
-def random_card(state: GameState, rng: SeededStream):
+def random_card(state: GameState, rng: SeededStream) -> Card:
     """The next card: the top of a challenge deck, a uniform card of an own draw pile."""
     return state.draw_pile[random_card_index(state, rng)]
 
@@ -54,8 +63,8 @@ def random_card_index(state: GameState, rng: SeededStream | Dice) -> int:
     return 0 if state.challenge else rng.below(len(state.draw_pile))
 
 
-def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
-             player=random_action) -> GameState:
+def play_out(state: GameState, rng: SeededStream, trace: list[Step] | None = None,
+             player: Player = random_action) -> GameState:
     """Play ``state`` to the end with random cards and ``player``'s decisions (a function of
     the state and the dice; :func:`random_action` by default). ``trace`` (a list) receives
     ("card", card) and ("action", action) steps, for replay. The stream is read in batches
@@ -63,6 +72,7 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
     with the cyclic collector paused (:func:`search.without_cycle_collection`: the states a
     look-ahead copies hold no cycles), which changes no game."""
     dice = Dice(rng)
+    step: Step
     with without_cycle_collection():
         while state.phase is not Phase.OVER:
             if state.phase in CHANCE_PHASES:  # engine.chance_pending(state) is not None
@@ -79,9 +89,10 @@ def play_out(state: GameState, rng: SeededStream, trace: list | None = None,
     return state
 
 
-def replay(state: GameState, trace) -> list:
+def replay(state: GameState, trace: Iterable[Step]) -> list[list[Event]]:
     """Apply a recorded trace to a fresh state; returns the list of event lists."""
     out = []
+    value: Any  # a Card after "card", an Action after "action"
     for kind, value in trace:
         out.append(reveal(state, value) if kind == "card" else apply(state, value))
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..challenges.seeding import SeededStream
+from ..rules.actions import Action
 from ..rules.legality import legal_plays_by_kind
 from ..rules.state import GameState
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # the playout's batched dice; the playout imports this player
     from .playout import Dice
 
 
-def random_action(state: GameState, rng: SeededStream | Dice):
+def random_action(state: GameState, rng: SeededStream | Dice) -> Action:
     """A uniformly random kind of legal decision, then a uniform one of that kind. Only the
     play chosen is built (``legality.legal_plays_by_kind``): the same play as from
     ``legal_actions_by_kind``."""

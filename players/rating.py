@@ -22,10 +22,15 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..rules.setup import BUNKERS
-from .simulation import simulate
+from .simulation import SimulationResult, simulate
+
+if TYPE_CHECKING:
+    from ..challenges.mission import Mission
 
 #: The player whose games rate a map (a key of ``simulation.PLAYERS``).
 RATING_PLAYER = "greedy"
@@ -52,7 +57,7 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_interval(values, z: float = Z95, most: float = BUNKERS) -> tuple[float, float]:
+def mean_interval(values: Sequence[float], z: float = Z95, most: float = BUNKERS) -> tuple[float, float]:
     """The normal 95% interval of the mean of ``values`` (mean ± z·s/√n, s the sample
     standard deviation), kept inside [0, ``most``]; one value gives the whole range."""
     n = len(values)
@@ -90,7 +95,7 @@ class Rating:
     player: str = RATING_PLAYER
 
     @classmethod
-    def of(cls, result, player: str = RATING_PLAYER) -> Rating:
+    def of(cls, result: SimulationResult, player: str = RATING_PLAYER) -> Rating:
         """The rating of a :class:`~.simulation.SimulationResult` of ``player``'s games."""
         return cls(result.bunkers, result.wins, player)
 
@@ -152,8 +157,8 @@ class Rating:
                 "win_rate_ci95": [round(win_low, 4), round(win_high, 4)], "player": self.player}
 
 
-def rate_mission(mission, games: int | None = None, seed: int = RATING_SEED,
-                 progress=None) -> Rating:
+def rate_mission(mission: Mission, games: int | None = None, seed: int = RATING_SEED,
+                 progress: Callable[[int], object] | None = None) -> Rating:
     """The map's rating: ``games`` games of :data:`RATING_PLAYER` with the player's own deck
     (``simulate``'s seeded streams of ``seed``, so the same every time); ``games`` None plays
     until the stars hold (:func:`rate_adaptively`)."""
@@ -168,7 +173,8 @@ RATING_BATCH = 512
 RATING_MOST = 4096
 
 
-def rate_adaptively(mission, seed: int = RATING_SEED, progress=None) -> Rating:
+def rate_adaptively(mission: Mission, seed: int = RATING_SEED,
+                    progress: Callable[[int], object] | None = None) -> Rating:
     """Games of :data:`RATING_PLAYER` in batches of :data:`RATING_BATCH` until the 95%
     interval of the mean lies within one star's band or :data:`RATING_MOST` games are played:
     a map far from a band's edge is rated in one batch, one near an edge gets the games it

@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import gc
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
 from ..rules.actions import Action, Move
-from ..rules.cards import FULL_DECK, JOKER_RANK
+from ..rules.board import Cell, Facing
+from ..rules.cards import FULL_DECK, JOKER_RANK, Card
 from ..rules.engine import apply, apply_legal, reveal, reveal_drawn, score
 from ..rules.legality import legal_actions
 from ..rules.movement import trace_steps
-from ..rules.ruleset import Play
+from ..rules.events import Event
+from ..rules.ruleset import Play, Ruleset
 from ..rules.state import CHANCE_PHASES, GameState, Phase
 
 # One bit per card; the two Jokers share bit 52, so a sum counts them (0, 1 << 52, 1 << 53)
@@ -43,7 +45,7 @@ _CARD_BIT = {card: (_JOKER_BIT if card.rank == JOKER_RANK else 1 << i)
 _BIT_BY_ID = {id(card): bit for card, bit in _CARD_BIT.items()}
 
 
-def card_mask(cards) -> int:
+def card_mask(cards: Iterable[Card]) -> int:
     """The multiset of ``cards`` as one integer (order forgotten, Jokers counted)."""
     try:
         return sum(map(_BIT_BY_ID.__getitem__, map(id, cards)))
@@ -181,7 +183,7 @@ def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
 _NOT_ACTIONS_MASKS: dict[int, tuple] = {}
 
 
-def _not_actions_mask(rs) -> int:
+def _not_actions_mask(rs: Ruleset) -> int:
     """The bits (:func:`card_mask`) of the cards that may be played after the turn's actions."""
     known = _NOT_ACTIONS_MASKS.get(id(rs))
     if known is None or known[0] is not rs:
@@ -195,14 +197,15 @@ def _not_actions_mask(rs) -> int:
 
 
 @lru_cache(maxsize=1 << 16)
-def _move_end(cell, facing, steps: str, points: int, mountains: frozenset, clear: bool) -> tuple:
+def _move_end(cell: Cell, facing: Facing, steps: str, points: int, mountains: frozenset,
+              clear: bool) -> tuple[Cell | None, Facing, bool]:
     """Where a move ends (``legality.trace_move``'s trace, cached: a search meets the same
     move from the same place thousands of times)."""
     trace = trace_steps(cell, facing, steps, points, mountains, clear)
     return trace.end, trace.facing, trace.exited
 
 
-def play_plan(state: GameState, plays) -> list:
+def play_plan(state: GameState, plays: Iterable[Action]) -> list[Event]:
     """Replay ``plays`` from ``state`` on the checked path: the top card of the deck at every
     chance node (:func:`engine.reveal`), each play checked (:func:`engine.apply`). Returns
     the events in order; ``state`` ends where the plan does (chance nodes after the last

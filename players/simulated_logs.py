@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..challenges.mission import Mission
-from ..challenges.seeding import stream
+from ..challenges.seeding import SeededStream, stream
 from ..rules.engine import score
 from ..rules.log_writer import write_log
 from ..rules.state import GameState
-from .playout import play_out, replay
+from .playout import Player, play_out, replay
 
 
-def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
+def simulated_log(mission: Mission, rng: SeededStream, *, challenge_deck: bool, player: Player | None = None,
                   state_lines: bool = False, rows: bool = False) -> tuple[str, GameState]:
     """Play ``mission`` to its end as ``players.playout`` does (its random legal player, or
     ``player``, a decision function of the engine's playout) and return (the log, the final
@@ -36,7 +36,8 @@ def simulated_log(mission: Mission, rng, *, challenge_deck: bool, player=None,
 
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,
-                   player=None, state_lines: bool = False, rows: bool = False) -> Iterator[tuple[str, str]]:
+                   player: Player | None = None, state_lines: bool = False,
+                   rows: bool = False) -> Iterator[tuple[str, str]]:
     """(file name, log text) of the games ``players.simulation.simulate`` plays: game ``k`` uses the
     seeded stream ``sim-<k>`` of ``sim_seed`` (the same cards and decisions) and is named
     ``game-00000.log`` …"""

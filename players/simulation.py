@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from collections import Counter
 from dataclasses import dataclass
 
@@ -40,7 +41,8 @@ PLAYERS = {"random": random_action, "greedy": greedy_action, "strong": strong_ac
 
 
 def simulate(mission: Mission, games: int, seed: int = 0, *, challenge_deck: bool = False,
-             player: str = "random", progress=None, first: int = 0) -> SimulationResult:
+             player: str = "random", progress: Callable[[int], object] | None = None,
+             first: int = 0) -> SimulationResult:
     """``games`` playouts of ``mission`` by ``player`` (a key of :data:`PLAYERS`). Game ``k``
     draws every random number (an own deck's cards, the players' tie breaks, the strong
     player's sampled shuffles) from its own seeded stream, ``sim-<k>`` of ``seed``

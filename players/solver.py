@@ -32,15 +32,25 @@ top card of the deck, and a face card or Joker there costs 1 damage (R13) before
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from ..challenges.codes import ChallengeSpec
 from ..challenges.mission import Mission, mission_from_spec
+from ..rules.actions import Action
+from ..rules.cards import Card
+from ..rules.setup import GameMap
 from ..rules.board import CELLS, distance
 from ..rules.engine import new_game, score
 from ..rules.ruleset import Play, Ruleset
 from ..rules.state import GameState, Outcome
 from .search import (best_possible, card_mask, play_plan, run_chance, state_key, turn_outcomes,
                      without_cycle_collection)
+
+#: A search node: the state at a turn's first decision, the node it came from, the plays of
+#: the turn between them and the state's :func:`state_key`.
+Node = tuple[GameState, "Node | None", tuple[Action, ...], tuple]
 
 #: Bumped whenever the members, their weights, the passes' widths or any budget change: a par
 #: is quoted with it (a league stores it with each solver par).
@@ -169,7 +179,7 @@ class SharedTurns:
         self._known: dict = {}
         self._room = capacity
 
-    def outcomes(self, state: GameState, key, limit: int) -> dict:
+    def outcomes(self, state: GameState, key: tuple, limit: int) -> dict:
         """:func:`turn_outcomes` of ``state`` (whose :func:`state_key` is ``key``)."""
         known = self._known.get((key, limit))
         if known is None:
@@ -219,7 +229,7 @@ def _beam(start: GameState, member: Member, deadline: float | None, scale: int,
     nodes, order = 0, 0
     complete = True
 
-    def offer(state: GameState, parent, plays, key) -> None:
+    def offer(state: GameState, parent: Node | None, plays: tuple[Action, ...], key: tuple) -> None:
         nonlocal best, order
         node = (state, parent, plays, key)
         if state.is_over:
@@ -235,7 +245,7 @@ def _beam(start: GameState, member: Member, deadline: float | None, scale: int,
     limit = member.turn_limit
     turns = SharedTurns(0) if turns is None else turns
 
-    def expand(node) -> None:
+    def expand(node: Node) -> None:
         nonlocal nodes
         for key, (child, plays) in turns.outcomes(node[0], node[3], limit).items():
             nodes += 1
@@ -282,18 +292,18 @@ def _standing(state: GameState) -> tuple:
     return (state.cell, state.facing, state.altitude, card_mask(state.hand))
 
 
-def _line(total: int, node) -> Line:
+def _line(total: int, node: Node) -> Line:
     final = node[0]
     chunks = []
     while node is not None:
         chunks.append(node[2])
-        node = node[1]
+        node = node[1]  # type: ignore[assignment]  # up to the root's parent, None
     plays = tuple(p for chunk in reversed(chunks) for p in chunk)
     outcome = str(final.outcome)
     return Line(total, outcome, final.turn, plays)
 
 
-def upper_bound(start: GameState, deck) -> int:
+def upper_bound(start: GameState, deck: Sequence[Card]) -> int:
     """The relaxation in the module docstring: every target destroyed, and only the damage of
     a face card or Joker as the first entry card (R13)."""
     rs = start.ruleset
@@ -330,7 +340,7 @@ class Par:
         return self.best is not None and self.best.score >= self.upper_bound
 
 
-def best_of(results) -> Line | None:
+def best_of(results: Iterable[MemberResult]) -> Line | None:
     best = None
     for r in results:
         if r.line is not None and (best is None or r.line.score > best.score):
@@ -338,7 +348,8 @@ def best_of(results) -> Line | None:
     return best
 
 
-def next_pass(results, portfolio=None, widths=None, budget: int | None = None,
+def next_pass(results: Sequence[MemberResult], portfolio: Sequence[Member] | None = None,
+              widths: Sequence[int] | None = None, budget: int | None = None,
               scale: int = 1) -> tuple[Member, ...]:
     """The members of the next pass of a solve, given the ``results`` of the passes before
     (in order); empty when the solve is done. Pass ``k`` runs every member of ``portfolio``
@@ -367,8 +378,10 @@ def next_pass(results, portfolio=None, widths=None, budget: int | None = None,
     return members
 
 
-def run_passes(run, start: GameState, deck, portfolio=None, widths=None, budget: int | None = None,
-               scale: int = 1) -> Par:
+def run_passes(run: Callable[[tuple[Member, ...]], list[MemberResult]], start: GameState,
+               deck: Sequence[Card], portfolio: Sequence[Member] | None = None,
+               widths: Sequence[int] | None = None,
+               budget: int | None = None, scale: int = 1) -> Par:
     """The passes of :func:`next_pass` from ``start`` (the mission at its first decision, on
     ``deck``): ``run(members)`` searches each member of a pass in order (``bgrid solve --jobs``
     runs them side by side) and returns their results, stopping early if the deadline cuts
@@ -386,9 +399,11 @@ def run_passes(run, start: GameState, deck, portfolio=None, widths=None, budget:
         results.extend(run(members))
 
 
-def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: float | None = None,
-          portfolio=None, widths=None, budget: int | None = None, scale: int = 1,
-          progress=None) -> Par:
+def solve(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck: Sequence[Card],
+          reshuffle: Sequence[int], *, deadline: float | None = None,
+          portfolio: Sequence[Member] | None = None, widths: Sequence[int] | None = None,
+          budget: int | None = None, scale: int = 1,
+          progress: Callable[[MemberResult], object] | None = None) -> Par:
     """The par of the challenge mission on ``game_map`` with the known ``deck`` (top first)
     and its ``reshuffle`` numbers (R25, R26): the passes of :func:`next_pass` (``portfolio``,
     ``widths``, ``budget``; the standard portfolio when None), each member in turn, the best
@@ -397,7 +412,7 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
     start = start_of(new_game(game_map, ruleset, difficulty, deck, reshuffle))
     turns = SharedTurns(SHARED_TURN_STATES)
 
-    def run(members) -> list[MemberResult]:
+    def run(members: tuple[Member, ...]) -> list[MemberResult]:
         results = []
         for member in members:
             result = beam(start.copy(), member, deadline, scale, turns)
@@ -411,7 +426,7 @@ def solve(game_map, ruleset, difficulty: str, deck, reshuffle, *, deadline: floa
     return run_passes(run, start, deck, portfolio, widths, budget, scale)
 
 
-def solve_mission(mission: Mission, **options) -> Par:
+def solve_mission(mission: Mission, **options: Any) -> Par:
     """:func:`solve` for a mission's challenge deck (R25). Raises :class:`BGridError` for a
     mission with no known deck order."""
     deck, numbers = mission.challenge_deck()
@@ -423,7 +438,7 @@ def solve_mission(mission: Mission, **options) -> Par:
 WINNABLE_TRIES = 20
 
 
-def winning_par(spec, **options) -> int | None:
+def winning_par(spec: ChallengeSpec, **options: Any) -> int | None:
     """The par of a ``ChallengeSpec``'s challenge deck when the portfolio's solve finds a
     victory, else None: the ``accept`` test of winnable dated challenges
     (``challenges.daily.dated_spec``), which keeps the par it found for the sheet."""
@@ -431,7 +446,7 @@ def winning_par(spec, **options) -> int | None:
     return best.score if best is not None and best.is_victory else None
 
 
-def first_winnable(spec, tries: int = WINNABLE_TRIES, **options):
+def first_winnable(spec: ChallengeSpec, tries: int = WINNABLE_TRIES, **options: Any) -> tuple[Mission, Par]:
     """The documented rule for winnable challenges: the first seed from ``spec.seed`` onward
     (same ruleset, difficulty and ridges) whose solve finds a victory. Returns (mission,
     par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory."""

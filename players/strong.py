@@ -21,7 +21,11 @@ from the game's own seeded stream: a game is the same for a given sim seed and g
 """
 from __future__ import annotations
 
-from ..rules.actions import EndPhase
+from typing import TYPE_CHECKING
+
+from ..challenges.seeding import SeededStream
+from ..rules.actions import Action, EndPhase
+from ..rules.cards import Card
 from ..rules.automa import nearest_bunker, step_toward
 from ..rules.board import distance, is_in_range
 from ..rules.combat import bomb_target, can_fire_guns, guns_targets
@@ -32,6 +36,9 @@ from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
 from .greedy import greedy_action, valued_actions
 from .search import state_key
 
+if TYPE_CHECKING:  # the playout's batched dice; the playout imports the players
+    from .playout import Dice
+
 #: Shuffles of the unseen cards each candidate is judged on.
 SAMPLES = 8
 #: Greedy's best plays that are looked at (ends of the phase are always looked at too).
@@ -40,8 +47,8 @@ CANDIDATES = 5
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
 FUEL_WEIGHT = 0.5
-#: What a bomb card and a movement card in hand are worth in :func:`state_value` (a movement
-#: card worth more than a cell of progress was hoarded instead of flown).
+#: What a bomb card and a movement card in hand are worth in :func:`state_value` (worth more
+#: than a cell of progress, a movement card would be hoarded instead of flown).
 BOMB_CARD = 4.0
 MOVE_CARD = 2.0
 #: What each card the bomber cannot play where it is costs, on a hand without a movement card
@@ -73,7 +80,7 @@ _BOMB_PLAYS = (Play.BOMB, Play.WILD)
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 
 
-def strong_action(state: GameState, rng):
+def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     """The candidate play with the best mean value over the shuffles; ties go to greedy's
     order (then its dice), so with one candidate this is greedy's choice."""
     valued = list(valued_actions(state))
@@ -130,14 +137,14 @@ def strong_action(state: GameState, rng):
     return candidates[best]
 
 
-def _shuffle(pile: list, rng) -> None:
+def _shuffle(pile: list[Card], rng: SeededStream | Dice) -> None:
     """Fisher–Yates with the game's dice."""
     for i in range(len(pile) - 1, 0, -1):
         j = rng.below(i + 1)
         pile[i], pile[j] = pile[j], pile[i]
 
 
-def _turn_value(world: GameState, action, rng) -> float:
+def _turn_value(world: GameState, action: Action, rng: SeededStream | Dice) -> float:
     """Play ``action`` in a copy of ``world`` (its pile shuffled), the rest of the turn
     greedily, the Automa, and the next turn's draw; value where the next actions begin."""
     state = world.copy()

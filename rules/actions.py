@@ -14,6 +14,7 @@ not actions: they come from a card source.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Cell, column_name
@@ -24,7 +25,7 @@ from .notation import ascii_upper
 STEP_LETTERS = frozenset("FLR")
 
 
-def parse_steps(words) -> str:
+def parse_steps(words: Sequence[str]) -> str:
     """Step words (``FF RF`` or ``F F R F``) to one string of F, L, R."""
     steps = ascii_upper("".join(w.strip() for w in words))
     bad = next((ch for ch in steps if ch not in STEP_LETTERS), None)

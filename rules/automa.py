@@ -4,6 +4,8 @@ R18–R21, R34). Step 1, the reveal, is a chance node of ``rules.engine``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .board import BETWEEN, CELLS, SIZE, Cell, distance
 from .cards import SUITS, Card
 from .combat import take_damage
@@ -11,7 +13,7 @@ from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, DamageCause,
                      Recovered)
 from .state import COLUMN_THEN_ROW, GameState
 
-_BY_ARTILLERY = DamageCause.ARTILLERY  # bound once: an Enum member is slow to look up in 3.11
+_BY_ARTILLERY = DamageCause.ARTILLERY  # bound once (why: rules.state)
 
 
 def artillery_reach(state: GameState) -> int:
@@ -44,7 +46,7 @@ def step_toward(piece: Cell, goal: Cell) -> Cell | None:
     return _STEP[piece][goal]
 
 
-def nearest_bunker(piece: Cell, bunkers) -> Cell:
+def nearest_bunker(piece: Cell, bunkers: Iterable[Cell]) -> Cell:
     """The surviving bunker a piece heads for on a Spades card (R19): nearest, ties by column,
     then row."""
     return min(bunkers, key=BUNKER_KEY[piece].__getitem__)

@@ -17,10 +17,17 @@ Cell.parse('C7')
 from __future__ import annotations
 
 import enum
+from collections.abc import Container
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .errors import NotationError
 from .notation import ascii_upper
+
+if TYPE_CHECKING:  # Shapely and NumPy load only to draw ridges
+    import numpy as np
+    from numpy.typing import NDArray
 
 SIZE = 10
 COLUMN_LETTERS = "ABCDEFGHIJ"
@@ -166,7 +173,7 @@ BETWEEN: tuple[tuple[tuple[Cell, ...] | None, ...], ...] = tuple(
     tuple(_between(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
 
 
-def has_line_of_sight(a: Cell, b: Cell, mountains) -> bool:
+def has_line_of_sight(a: Cell, b: Cell, mountains: Container[Cell]) -> bool:
     """Shared row or column and no mountain strictly between (R14). Same cell: True."""
     between = BETWEEN[a][b]
     if between is None:
@@ -179,7 +186,7 @@ def line_range(a: Cell, b: Cell) -> int | None:
     return None if BETWEEN[a][b] is None else distance(a, b)
 
 
-def is_in_range(a: Cell, b: Cell, reach: int, mountains) -> bool:
+def is_in_range(a: Cell, b: Cell, reach: int, mountains: Container[Cell]) -> bool:
     """Line of sight and range ≤ ``reach`` (R14)."""
     return has_line_of_sight(a, b, mountains) and distance(a, b) <= reach
 
@@ -187,7 +194,7 @@ def is_in_range(a: Cell, b: Cell, reach: int, mountains) -> bool:
 # -- ridges (R2) ------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _squares():
+def _squares() -> tuple[ModuleType, NDArray[np.object_]]:
     """Shapely and the cell squares in doubled coordinates: cell (c, r) spans [2c, 2c+2] ×
     [2r, 2r+2], so every centre is an integer point and corner touches are exact. Imported
     on first use: only setup draws ridges, and verifying a log on an explicit map (or a
@@ -222,7 +229,7 @@ def ridge_cells(a: Cell, b: Cell) -> tuple[Cell, ...]:
     return tuple(CELLS[i] for i in crossed.nonzero()[0])
 
 
-def nearest_open_cell(cell: Cell, occupied) -> Cell:
+def nearest_open_cell(cell: Cell, occupied: Container[Cell]) -> Cell:
     """R3: ``cell`` if open, else the open cell at the least Manhattan distance; ties go
     to the leftmost column, then the topmost row.
 

@@ -118,8 +118,8 @@ class Card:
     def __eq__(self, other: object) -> bool:
         # The generated __eq__ builds two tuples per comparison. Cards are interned
         # (Card.parse, FULL_DECK), so most comparisons meet the very object; otherwise the
-        # values decide, exactly as before (a directly built Card(7, Suit.HEARTS) equals
-        # Card.parse("7H")). The hash stays the dataclass's own (of the same three values).
+        # values decide, as the generated one does (a directly built Card(7, Suit.HEARTS)
+        # equals Card.parse("7H")). The hash stays the dataclass's own (of the same three values).
         if self is other:
             return True
         if other.__class__ is not self.__class__:

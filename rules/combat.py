@@ -12,8 +12,7 @@ from .cards import Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
-# Enum members read on every call, bound once: Python 3.11 finds ``Phase.OVER`` through
-# EnumType.__getattr__, ten times slower than a global.
+# Enum members read on every call, bound once (why: rules.state).
 _OVER, _VICTORY, _DEFEAT, _BY_DAMAGE = Phase.OVER, Outcome.VICTORY, Outcome.DEFEAT, DefeatCause.DAMAGE
 
 MISS, NEAR_MISS, HIT = 0, 1, 2

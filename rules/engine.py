@@ -68,7 +68,7 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,8 +89,8 @@ from .setup import GameMap
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 _DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
-# The enum members the turn reads and writes, bound once: Python 3.11 finds ``Phase.DRAW``
-# through EnumType.__getattr__, ten times slower than a global, and every call reads several.
+# The enum members the turn reads and writes, bound once (why: rules.state); every call reads
+# several.
 _DRAW = CardPurpose.DRAW  # the refill draw is the most frequent chance node
 _FOR_ENTRY, _FOR_RESUPPLY, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.RESUPPLY, CardPurpose.AUTOMA
 _FOR_GUNS, _FOR_BOMB = CardPurpose.GUNS, CardPurpose.BOMB
@@ -107,8 +107,8 @@ __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "c
 
 # -- setting up -------------------------------------------------------------------------
 
-def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck=None,
-             reshuffle_numbers=None) -> GameState:
+def new_game(game_map: GameMap, ruleset: Ruleset, difficulty: str, deck: Iterable[Card] | None = None,
+             reshuffle_numbers: Iterable[int] | None = None) -> GameState:
     """A mission at its start: turn 1, bomber off the map, waiting for the entry card (R6).
 
     ``deck``: the draw pile top first (a challenge deck, R25), or None for the player's own
@@ -375,7 +375,7 @@ def _automa_revealed(state: GameState, card: Card, events: list) -> None:
         _start_turn(state, events)
 
 
-def _discard(state: GameState, cards, events: list) -> None:
+def _discard(state: GameState, cards: Iterable[Card], events: list[Event]) -> None:
     """R8: cards leave play for the discard pile as physical cards (a Joker as JK)."""
     physical = tuple(card.physical for card in cards)
     for card in physical:

@@ -8,6 +8,7 @@ without looking at the rules again. Card purposes (the ``purpose`` of :class:`Re
 from __future__ import annotations
 
 import enum
+from typing import Any
 from dataclasses import MISSING, dataclass, field, fields
 
 from .actions import Action
@@ -204,7 +205,7 @@ class Defeat:
     purpose: CardPurpose | None = None
 
 
-def _fast_init(cls) -> None:
+def _fast_init(cls: type[Any]) -> None:
     """Give a frozen slots dataclass an ``__init__`` that fills its slots through their
     descriptors: the same signature and values, about half the cost of the generated one
     (which looks ``object.__setattr__`` up per field). The engine makes ~150 events a game."""

@@ -19,8 +19,7 @@ from .notation import count_word
 from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
 
-# Enum members read on every call, bound once: Python 3.11 finds ``Phase.OVER`` through
-# EnumType.__getattr__, ten times slower than a global.
+# Enum members read on every call, bound once (why: rules.state).
 _OVER, _ENTRY_COLUMN, _ACTING = Phase.OVER, Phase.ENTRY_COLUMN, Phase.ACTIONS
 _MOVE, _ALTITUDE, _GUNS, _BOMB = Play.MOVE, Play.ALTITUDE, Play.GUNS, Play.BOMB
 _THROTTLE, _RESUPPLY = Play.THROTTLE, Play.RESUPPLY

@@ -11,8 +11,9 @@ where each token stood, for messages.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .actions import Action, Resupply
 from .board import Cell, column_name
@@ -117,12 +118,13 @@ class Statement(NamedTuple):
 _CHECK_ORDER = {"at": 0, "facing": 1, "alt": 2, "dmg": 3, "health": 4, "art": 5}
 
 
-def state_words(checks) -> list[str]:
+def state_words(checks: Iterable[tuple[str, object, int]]) -> list[str]:
     """A state line's checks in the writer's order and spelling: ``at C4``, ``facing S``,
     ``alt 3``, ``dmg 2/5``, ``art C9 B4 x G3`` (pieces by number, R43; a piece not checked is
     ``-``, trailing ones left out)."""
     parts: list[str] = []
     pieces: dict[int, PieceCheck] = {}
+    value: Any  # what a check says: its kind depends on its key ((number, PieceCheck) for art)
     for key, value, _ in sorted(checks, key=lambda c: _CHECK_ORDER[c[0]]):
         if key == "health":  # dmg N/H
             parts[-1] += f"/{value}"

@@ -10,6 +10,7 @@ At least one forward step must happen, an exit counting as one (R31).
 from __future__ import annotations
 
 import sys
+from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -34,7 +35,7 @@ class Trace:
     blocked: bool
 
 
-def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains,
+def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains: Container[Cell],
                 is_clear: bool, clearance: int | None = None) -> Trace:
     """Follow ``steps`` from ``cell``/``facing`` with ``points`` movement points.
 

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from .cards import JOKER_RANK, Card
 from .errors import RulesetError
+
+T = TypeVar("T")
 
 AUTOMA_MOVES = ("toward-bomber", "hold", "toward-bunker")
 DEFAULT_RULESET = "standard-1"
@@ -154,8 +157,8 @@ class Ruleset:
         return tuple(self.difficulties)
 
 
-def _get(data: dict, path: str, kind, where: str):
-    node = data
+def _get(data: dict, path: str, kind: type[T], where: str) -> T:
+    node: Any = data
     for key in path.split("."):
         if not isinstance(node, dict) or key not in node:
             raise RulesetError(f"ruleset {where}: missing key '{path}'")
@@ -167,7 +170,7 @@ def _get(data: dict, path: str, kind, where: str):
     return node
 
 
-def parse_ruleset(data, where: str = "<data>") -> Ruleset:
+def parse_ruleset(data: object, where: str = "<data>") -> Ruleset:
     """Validate ruleset data (a dict as read from JSON). Raises :class:`RulesetError`
     naming the key that is missing or wrong."""
     if not isinstance(data, dict):

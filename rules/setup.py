@@ -8,6 +8,7 @@ from the cards written in a log.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .board import CELLS, SIZE, Cell, nearest_open_cell, ridge_cells
@@ -72,7 +73,7 @@ class GameMap:
 class _Draws:
     """Hands out the number cards of a setup draw, skipping face cards and Jokers (R1)."""
 
-    def __init__(self, cards, what: str) -> None:
+    def __init__(self, cards: Iterable[Card], what: str) -> None:
         self.cards = list(cards)
         self.pos = 0
         self.what = what
@@ -106,7 +107,8 @@ class _Draws:
                              "needed; nothing more is drawn (R27)")
 
 
-def ridges_from_cards(cards, count: int, *, strict: bool = False) -> tuple[list[Ridge], list[list[Card]]]:
+def ridges_from_cards(cards: Iterable[Card], count: int, *,
+                      strict: bool = False) -> tuple[list[Ridge], list[list[Card]]]:
     """``count`` ridges from the ridge draw (R1, R2). Returns the ridges and, for each, the
     cards it used in draw order (set-aside face cards included).
 
@@ -134,7 +136,8 @@ def _place(draws: _Draws, count: int, occupied: set) -> list[Cell]:
     return cells
 
 
-def targets_from_cards(cards, mountains, *, strict: bool = False):
+def targets_from_cards(cards: Iterable[Card], mountains: Iterable[Cell], *, strict: bool = False
+                       ) -> tuple[tuple[Cell, ...], tuple[Cell, ...], list[Card], list[Card]]:
     """Six bunkers then four artillery from the one target draw (R1, R3, R5).
 
     Returns (bunkers, artillery, bunker cards used, artillery cards used).
@@ -149,14 +152,15 @@ def targets_from_cards(cards, mountains, *, strict: bool = False):
     return tuple(bunkers), tuple(artillery), draws.cards[:split], draws.cards[split:draws.pos]
 
 
-def mountains_of(ridges) -> frozenset[Cell]:
+def mountains_of(ridges: Iterable[Ridge]) -> frozenset[Cell]:
     out: set[Cell] = set()
     for ridge in ridges:
         out.update(ridge.cells)
     return frozenset(out)
 
 
-def build_map(ridge_cards, target_cards, ridge_count: int, *, strict: bool = False) -> tuple[GameMap, dict]:
+def build_map(ridge_cards: Iterable[Card], target_cards: Iterable[Card], ridge_count: int, *,
+              strict: bool = False) -> tuple[GameMap, dict]:
     """The whole setup (R1–R3, R5) from the two draws. Returns the map and the setup record
     ``{"ridges": [[cards], …], "bunkers": [cards], "artillery": [cards]}``.
     """
@@ -167,7 +171,7 @@ def build_map(ridge_cards, target_cards, ridge_count: int, *, strict: bool = Fal
     return GameMap(mountains, bunkers, artillery, tuple(ridges)), record
 
 
-def _check_no_repeats(cards, what: str) -> None:
+def _check_no_repeats(cards: Iterable[Card], what: str) -> None:
     """R5: no card twice within one setup draw (the two Jokers are two cards)."""
     seen: dict = {}
     for card in cards:
@@ -176,7 +180,8 @@ def _check_no_repeats(cards, what: str) -> None:
             raise SetupError(f"{card} appears twice in {what}; each draw is from one deck (R5)")
 
 
-def build_map_from_setup_lines(ridge_lines, bunker_cards, artillery_cards) -> GameMap:
+def build_map_from_setup_lines(ridge_lines: Sequence[Sequence[Card]], bunker_cards: Sequence[Card],
+                               artillery_cards: Sequence[Card]) -> GameMap:
     """Rebuild a hand-set-up map from a log's setup lines (R1–R3, R27): one card list per
     ridge, then the bunkers' and the artillery's cards, each list exactly what was drawn.
     """

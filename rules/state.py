@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from .actions import Bomb, Guns, Resupply
@@ -28,6 +29,10 @@ from .setup import GameMap
 
 #: COLUMN_THEN_ROW[cell]: a sort key putting cells in column-letter, then row order (R20).
 COLUMN_THEN_ROW: tuple[int, ...] = tuple((c % SIZE) * SIZE + c // SIZE for c in range(SIZE * SIZE))
+
+# The enums of the game model. The hot paths (engine, legality, combat, automa, this module, the
+# verifier's replay) bind the members they read to module globals (``_OVER = Phase.OVER``): Python
+# 3.11 finds an enum member through EnumType.__getattr__, about ten times slower than a global.
 
 
 class Phase(enum.Enum):
@@ -87,8 +92,7 @@ class CardPurpose(enum.StrEnum):
 _PHASE_PURPOSE = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
                   Phase.AUTOMA_REVEAL: CardPurpose.AUTOMA}
 _PENDING_PURPOSE = {Guns: CardPurpose.GUNS, Bomb: CardPurpose.BOMB, Resupply: CardPurpose.RESUPPLY}
-# read at every chance node: globals, as Python 3.11 finds an Enum member through the slow
-# EnumType.__getattr__
+# read at every chance node: bound once (see above the enums)
 _RESOLVE_REVEAL, _OVER = Phase.RESOLVE_REVEAL, Phase.OVER
 
 
@@ -135,7 +139,7 @@ class GameState:
         "outcome", "cause", "end_card_purpose",
     )
 
-    def __init__(self, game_map: GameMap, ruleset, difficulty: str, health: int) -> None:
+    def __init__(self, game_map: GameMap, ruleset: Ruleset, difficulty: str, health: int) -> None:
         self.game_map = game_map
         self.ruleset = ruleset
         self.difficulty = difficulty
@@ -331,7 +335,7 @@ _OPTIONAL = {"cell": Cell.parse, "facing": Facing.parse, "entry_card": Card.pars
              "outcome": Outcome, "cause": DefeatCause, "end_card_purpose": CardPurpose}
 
 
-def _cells(cells) -> str:
+def _cells(cells: Iterable[Cell]) -> str:
     return " ".join(map(str, cells))
 
 

@@ -181,7 +181,8 @@ def test_an_empty_output_name_is_misuse_not_the_current_folder(args, tmp_path, m
 
 
 def test_the_folder_in_the_verify_examples_holds_logs():
-    # 'bgrid verify tests/logs --json' once answered "the directory holds no *.log" (exit 2)
+    # a folder the examples verify must hold logs, or the example answers "the directory holds
+    # no *.log" (exit 2)
     repo = Path(__file__).resolve().parents[1]
     folders = [args[1] for args in help_examples() if args[0] == "verify" and (repo / args[1]).is_dir()]
     assert folders

@@ -266,23 +266,9 @@ def test_verify_with_standard_input_closed_is_one_line():
     assert proc.returncode == 2 and proc.stderr == b"Error: <stdin>: standard input is closed\n"
 
 
-def _as_nobody():
-    """setpriv arguments that run a command as an unprivileged user, or None if impossible."""
-    if os.geteuid() != 0:
-        return []
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        return None
-    probe = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
-                            "-c", "import bgrid.cli"], capture_output=True)
-    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if probe.returncode == 0 else None
-
-
 @pytest.mark.parametrize("mode", [0o000, 0o600], ids=["no permission at all", "no search permission"])
-def test_an_unreadable_folder_is_one_line_exit_2_as_a_normal_user(mode):
-    prefix = _as_nobody()
-    if prefix is None:
-        pytest.skip("cannot run a command as an unprivileged user here")
+def test_an_unreadable_folder_is_one_line_exit_2_as_a_normal_user(mode, as_nobody):
+    prefix = as_nobody
     top = tempfile.mkdtemp(prefix="bgrid-perm-")
     try:
         os.chmod(top, 0o755)

@@ -85,7 +85,7 @@ def test_mission_options_are_checked():
 
 
 def test_no_mission_and_no_log_to_resume_says_every_way_to_give_one(tmp_path):
-    # it said "give exactly one of --seed N or --code CODE", leaving out --header and --log
+    # the refusal names every way to give a mission, --header and --log included
     result = CliRunner().invoke(cli, ["play", "--log", str(tmp_path / "new.log")], input="quit\n")
     assert result.exit_code == 2
     assert "--seed N, --code CODE or --header FILE, or --log FILE of a game to carry on" in result.output
@@ -121,7 +121,7 @@ def test_killed_mid_turn_the_log_holds_every_accepted_statement(tmp_path):
 # -- the terminal's screen (its pure parts; keys through a real terminal: test_cmd_play_terminal)
 
 def test_quitting_names_the_file_that_keeps_the_game(tmp_path):
-    # it said only "bye: the log keeps the game", and the default log's name was told nowhere
+    # the player is told where the game is kept: the default log's name is said nowhere else
     result, path = _play(tmp_path, ["quit"], "--code", CODE)
     assert result.output == f"bye: the log keeps the game in {path}\n"
     assert opening_text(Path("m.log"), False, 1).startswith("the log goes to m.log; Tab completes")
@@ -129,7 +129,7 @@ def test_quitting_names_the_file_that_keeps_the_game(tmp_path):
 
 
 def test_offers_that_do_not_fit_are_counted_in_words_not_as_plus_n():
-    # 'alt 10C +3' read as three more altitude; it meant three more offers
+    # the offers left out are counted as '3 more': 'alt 10C +3' would read as three more altitude
     offers = [Offer("first action", f"bomb {r}H -> 2S", f"bomb {r}H -> 2S") for r in range(2, 8)]
     (_, group), (_, line) = _offer_pieces(offers)
     # 'first action: ' leaves 65 columns; six offers of 13 need 93, so room is kept for the

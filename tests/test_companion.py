@@ -170,8 +170,8 @@ def test_a_play_typed_as_the_sheet_writes_it_without_its_verb_is_taken():
 
 @pytest.mark.parametrize("typed", ["guns JK = 6S G3 -> JD", "JK = 6S G3 -> JD", "JK= 6S G3"])
 def test_a_joker_declared_with_spaces_is_taken_as_a_row_cell_takes_it(typed):
-    # turn 2 of the hand-played log: 'guns JK=6S G3 -> JD'; spaced out around '=' it was E111,
-    # and without its verb E106 "'JK' is not a statement"
+    # turn 2 of the hand-played log: 'guns JK=6S G3 -> JD'; a declaration spaced out around '='
+    # is read closed up (else E111), and a play without its verb by its card (else E106)
     text = HAND.read_text(encoding="utf-8")
     session, _ = Session.resume(text[:text.index("guns JK=6S")])
     reply = session.submit(typed)

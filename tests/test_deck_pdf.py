@@ -124,10 +124,10 @@ def test_backs_are_mirrored_and_carry_position_and_reshuffle_number(decks, missi
 
 
 def test_challenge_fronts_carry_the_reshuffle_number_large_in_two_corners(decks, mission):
-    """Before: the reshuffle number was on the back only, so sorting the face-up discards
-    at an exhaustion meant turning every card over (or a lookup on the sheet). Now each
-    front shows it at least 5 mm tall, framed, in the top-right corner and turned in the
-    bottom-left (R26); a plain deck's fronts have none."""
+    """Each challenge front shows its reshuffle number at least 5 mm tall, framed, in the
+    top-right corner and turned in the bottom-left (R26), so the face-up discards are sorted
+    at an exhaustion without turning a card over or a lookup on the sheet; a plain deck's
+    fronts have none."""
     pdf = reader(decks["a4"])
     rects = grid_rects(*PAPER_PT["a4"])
     corner = 16 * MM

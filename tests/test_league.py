@@ -85,8 +85,8 @@ def test_a_log_without_a_player_line_is_recorded_under_its_file_name_and_flagged
 
 
 def test_two_players_logs_without_a_player_line_and_one_file_name_stay_two_players(league, tmp_path):
-    """Before: two players' ``mission.log`` from two folders became one player with two attempts,
-    and one game vanished from the ranking."""
+    """Two players' ``mission.log`` from two folders stay two players (the folder tells them
+    apart), not one player with two attempts of which the ranking keeps one."""
     first, second = games(10)[3], games(10)[4]
     submit(league, [("ada/mission.log", first.by(None)), ("bo/mission.log", second.by(None))])
     table = compute_standings(league)

@@ -2,7 +2,7 @@
 through the same text cleaning as every page, are rewritten when an older bgrid made them and
 kept when current, and nothing planted in the reports folder is followed or linked.
 
-Each test quotes what the defective version did (issue 17, items 7-9; issue 19, items 7 and 9).
+Each test names the hostile or mistaken input it guards against and what publishing does with it.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ def reports_of(page: Path) -> dict[str, str]:
 
 
 def test_a_published_report_replays_every_turn_of_the_mission(league, tmp_path):
-    """Before: page.py called verify_log without the history, so every report read "turn 1 of 1",
-    with no path or trails, where ``bgrid verify --html`` of the same log showed all 21 turns."""
+    """A published report replays the whole mission, all 21 turns with paths and trails, as
+    ``bgrid verify --html`` of the same log does: the report needs the replay's history, not
+    the verdict alone (without it every report reads "turn 1 of 1")."""
     db, longest = league
     page = tmp_path / "site" / "standings.html"
     page.parent.mkdir()
@@ -59,8 +60,7 @@ def test_a_published_report_replays_every_turn_of_the_mission(league, tmp_path):
 
 
 def test_nothing_published_names_a_path_of_the_submitting_machine(league, tmp_path):
-    """Before: each report's heading showed the submitted file's path, an e-mail address in a
-    folder name included."""
+    """No report shows the submitted file's path: a folder name may hold an e-mail address."""
     db, _ = league
     page = tmp_path / "site" / "standings.html"
     page.parent.mkdir()
@@ -73,8 +73,8 @@ def test_nothing_published_names_a_path_of_the_submitting_machine(league, tmp_pa
 
 
 def test_a_report_goes_through_the_same_cleaning_as_every_page(league, tmp_path):
-    """Before: the league's reports skipped the text cleaning that ``verify --html`` applies;
-    Chromium showed the player ``Ada\\u202egnp.exe`` as "Adaexe.png"."""
+    """The league's reports go through the text cleaning ``verify --html`` applies: raw, the
+    player ``Ada\\u202egnp.exe`` shows in Chromium as "Adaexe.png"."""
     db, _ = league
     page = tmp_path / "site" / "standings.html"
     page.parent.mkdir()
@@ -86,7 +86,7 @@ def test_a_report_goes_through_the_same_cleaning_as_every_page(league, tmp_path)
 
 
 def test_a_site_published_by_the_defective_version_is_republished_with_full_reports(league, tmp_path):
-    """A report made before the fix (no history, no format mark) is rewritten on the next
+    """A report of an older format (no history, no format mark) is rewritten on the next
     publish; a current one is kept, so a second republish writes none."""
     from bgrid.league.page import REPORT_FORMAT
 
@@ -109,7 +109,8 @@ def test_a_site_published_by_the_defective_version_is_republished_with_full_repo
 
 
 def test_a_symlink_planted_under_a_report_name_is_refused_not_linked(league, tmp_path):
-    """Before: a symlink to /etc/passwd under a report's name was kept and linked from the page."""
+    """A symlink (to /etc/passwd) planted under a report's name is refused, never kept and linked
+    from the page."""
     db, _ = league
     page = tmp_path / "site" / "standings.html"
     folder = page.parent / "standings-reports"
@@ -123,7 +124,7 @@ def test_a_symlink_planted_under_a_report_name_is_refused_not_linked(league, tmp
 
 
 def test_a_reports_folder_that_is_a_symlink_is_not_followed(league, tmp_path):
-    """Before: a reports folder that was itself a symlink was followed."""
+    """A reports folder that is itself a symlink is not followed."""
     db, _ = league
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -135,8 +136,8 @@ def test_a_reports_folder_that_is_a_symlink_is_not_followed(league, tmp_path):
 
 
 def test_a_mistyped_challenge_is_refused_with_the_leagues_codes(league, tmp_path):
-    """Before: ``league standings --challenge 0GDR-FC73-W4X`` printed "no entries yet", exited
-    0 and overwrote the page."""
+    """A mistyped ``league standings --challenge 0GDR-FC73-W4X`` is refused with the league's
+    codes (exit 2), not answered "no entries yet" with the page overwritten."""
     db, _ = league
     page = tmp_path / "standings.html"
     page.write_text("last week's page")
@@ -148,8 +149,8 @@ def test_a_mistyped_challenge_is_refused_with_the_leagues_codes(league, tmp_path
 
 
 def test_a_page_name_that_is_not_utf8_links_its_reports(league, tmp_path):
-    """Before: ``--html "$(printf 'bad\\xff\\xfe.html')"`` crashed with UnicodeEncodeError after
-    writing the reports folder."""
+    """``--html "$(printf 'bad\\xff\\xfe.html')"``: a page name that is not UTF-8 still links
+    its reports, each href percent-encoded from the name's bytes."""
     db, _ = league
     name = os.fsdecode(b"bad\xff\xfe.html")
     result = CliRunner().invoke(cli, ["league", "standings", str(db), "--html", str(tmp_path / name)])
@@ -159,9 +160,9 @@ def test_a_page_name_that_is_not_utf8_links_its_reports(league, tmp_path):
 
 
 def test_an_oversized_junk_file_is_kept_as_its_first_bytes_and_its_refusal(tmp_path):
-    """Before: an oversized junk file was stored as its first 1 MiB as a new entry (7 files
-    made an 11 MB database). Now its first 4 KiB are kept; ``league show`` and the published
-    report still tell its refusal (E001) with the id it was recorded under."""
+    """An oversized junk file keeps only its first 4 KiB (at 1 MiB each, 7 such files would
+    make an 11 MB database); ``league show`` and the published report still tell its refusal
+    (E001) with the id it was recorded under."""
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     for k in range(7):
@@ -184,7 +185,8 @@ def test_an_oversized_junk_file_is_kept_as_its_first_bytes_and_its_refusal(tmp_p
 
 
 def test_a_page_name_with_a_newline_and_an_escape_links_its_reports_encoded(league, tmp_path):
-    """Before: a raw newline or ESC of the page's file name went into every ``href``."""
+    """A newline or ESC in the page's file name is percent-encoded in every ``href``, never
+    written raw."""
     db, _ = league
     page = tmp_path / "week\n\x1b[31m.html"
     result = run("league", "standings", db, "--html", page)

@@ -96,8 +96,8 @@ def test_the_state_cells_check_what_they_hold_and_nothing_else():
 
 
 def test_a_pencilled_dash_is_an_empty_cell():
-    # a player dashes out the cells with nothing in them; in an art cell it was already
-    # "not checked", in the others it was refused as a card (E101) or a cell (E102)
+    # a player dashes out the cells with nothing in them: a dash is an empty cell everywhere
+    # ("not checked" in an art cell), never a bad card (E101) or cell (E102)
     got = body("1 | 3H | 2S 3S 4S 5S 6S | - | 2S FF | \u2014 | 8C | \u2013 | 4 | - | - | F8\n")
     assert got == ["turn 1", "enter 3H", "draw 2S 3S 4S 5S 6S", "move 2S FF", "automa 8C",
                    "state alt 4 art - F8"]

@@ -6,11 +6,10 @@ database, its companion files (SQLite's write-ahead log ``-wal``, shared memory 
 rollback journal ``-journal``) and the file standard input reads; each run must be refused
 with exit status 2 before anything is written, and every file left byte for byte as it was.
 
-Before the guard (issue 19, items 1 and 2):
-``league standings lg.db --html lg.db-wal`` replaced the write-ahead log (a concurrent
-``league list`` then failed with "disk I/O error", committed entries were lost);
-``bgrid verify - --html a.log < a.log`` replaced ``a.log``;
-``bgrid sheet --header hdr.pdf --out hdr.pdf`` replaced the header log.
+What an unguarded output would do: ``league standings lg.db --html lg.db-wal`` replaces the
+write-ahead log (a concurrent ``league list`` then fails with "disk I/O error" and committed
+entries are lost); ``bgrid verify - --html a.log < a.log`` replaces ``a.log``;
+``bgrid sheet --header hdr.pdf --out hdr.pdf`` replaces the header log.
 """
 
 from __future__ import annotations
@@ -125,8 +124,8 @@ def test_a_printable_never_replaces_its_header_log(room, command):
 
 @pytest.mark.parametrize("name", ["-", "newdir/"])
 def test_an_output_name_that_is_no_file_name_is_refused(room, name):
-    """``--html -`` wrote a file named '-' (and a folder '--reports'); ``league init newdir/``
-    created a file named 'newdir'."""
+    """``--html -`` would write a file named '-' (and a folder '--reports'), ``league init
+    newdir/`` a file named 'newdir': both are refused, and nothing is written."""
     before = snapshot(room)
     for args in (["league", "standings", "league.db", "--html", name], ["league", "init", name],
                  ["verify", "game.log", "--html", name]):

@@ -12,9 +12,9 @@ Both run in a fresh folder holding the files of ``tests/readme/`` (``ada.log``),
 examples name. Commands without output shown (plain ``` blocks, ``bgrid …`` lines) are parsed
 by ``test_cli_examples.py``.
 
-Before (issue 17, item 12): the README said ``"stars": 4`` where the command printed 3;
-``rules.legal_actions(state)`` returned ``[]`` at the point the example called it; ``verify
---html`` wrote a file without saying so.
+So an example cannot drift from the code: a star count the command no longer prints, a
+``rules.legal_actions(state)`` that returns ``[]`` where the example calls it, a
+``verify --html`` that writes a file without saying so.
 """
 
 from __future__ import annotations

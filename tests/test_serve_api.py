@@ -15,19 +15,9 @@ from bgrid.league import open_league
 from bgrid.league.store import MIGRATIONS, APPLICATION_ID
 from bgrid.league.windows import open_challenge
 from bgrid.web import create_app
-from league_server import NOW, league_client, served_league
+from league_server import NOW, league_client
 from league_logs import CODE, OTHER_CODE, games
 
-
-
-@pytest.fixture
-def league_db(tmp_path):
-    return served_league(tmp_path)
-
-
-@pytest.fixture
-def client(league_db):
-    return league_client(league_db)
 
 
 @pytest.fixture
@@ -207,23 +197,24 @@ def test_a_challenge_the_league_does_not_run_is_403_and_not_stored(client, leagu
     assert count(league_db) == 0
 
 
-def test_a_submission_outside_the_window_is_403_naming_the_window(client, league_db):
+def send_in_window(client, league_db, opens: str, closes: str):
+    """Ada's game sent once the challenge's window is moved to [opens, closes)."""
     key = register(client, "Ada")
     conn = open_league(league_db)
-    open_challenge(conn, CODE, "2001-01-01T00:00Z", "2001-01-08T00:00Z", now=NOW)
+    open_challenge(conn, CODE, opens, closes, now=NOW)
     conn.close()
-    answer = send(client, key, games(4)[0].by("Ada"))
+    return send(client, key, games(4)[0].by("Ada"))
+
+
+def test_a_submission_outside_the_window_is_403_naming_the_window(client, league_db):
+    answer = send_in_window(client, league_db, "2001-01-01T00:00Z", "2001-01-08T00:00Z")
     assert answer.status_code == 403
     assert "2001-01-01T00:00:00Z" in answer.json["error"] and "2001-01-08T00:00:00Z" in answer.json["error"]
     assert count(league_db) == 0
 
 
 def test_a_window_not_yet_open_is_403(client, league_db):
-    key = register(client, "Ada")
-    conn = open_league(league_db)
-    open_challenge(conn, CODE, "2099-01-01", "2099-01-08", now=NOW)
-    conn.close()
-    assert send(client, key, games(4)[0].by("Ada")).status_code == 403
+    assert send_in_window(client, league_db, "2099-01-01", "2099-01-08").status_code == 403
 
 
 def test_an_invalid_log_is_stored_unranked_with_its_first_error(client):

@@ -17,18 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from league_server import league_client, served_league
 from league_logs import CODE, games
-
-
-@pytest.fixture
-def league_db(tmp_path):
-    return served_league(tmp_path)
-
-
-@pytest.fixture
-def client(league_db):
-    return league_client(league_db)
 
 
 def token(client, path):

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from league_logs import games
-from league_server import served_league
 
 HOST = "127.0.0.1"
 BGRID = str(Path(sys.executable).with_name("bgrid"))
@@ -78,6 +77,13 @@ class Served:
         finally:
             conn.close()
 
+    def assert_workers_end(self, seconds: float, why: str) -> None:
+        """Every worker of the start is gone within ``seconds``; else fail saying ``why``."""
+        deadline = time.monotonic() + seconds
+        while any(_alive(w) for w in self.workers):
+            assert time.monotonic() < deadline, why
+            time.sleep(0.1)
+
     def end(self) -> None:
         """Whatever a test left running of the group is killed (nothing, when it passed)."""
         with contextlib.suppress(ProcessLookupError):
@@ -85,9 +91,7 @@ class Served:
         self.process.wait()
 
 
-@pytest.fixture
-def league_db(tmp_path):
-    return served_league(tmp_path)
+
 
 
 def test_two_workers_store_every_entry_once_under_distinct_numbers(league_db):
@@ -142,10 +146,7 @@ def test_a_stop_ends_the_server_and_every_worker(league_db, how):
             os.killpg(server.process.pid, signal.SIGINT)
         assert server.process.wait(timeout=30) == 0
         assert server.process.stdout.read().strip() == "stopped"
-        deadline = time.monotonic() + 5
-        while any(_alive(w) for w in server.workers):
-            assert time.monotonic() < deadline, "a worker outlived the server"
-            time.sleep(0.1)
+        server.assert_workers_end(5, "a worker outlived the server")
     finally:
         server.end()
 
@@ -156,10 +157,7 @@ def test_workers_do_not_outlive_a_killed_parent(league_db):
     try:
         server.process.send_signal(signal.SIGKILL)
         server.process.wait()
-        deadline = time.monotonic() + 10
-        while any(_alive(w) for w in server.workers):
-            assert time.monotonic() < deadline, "a worker outlived its killed parent"
-            time.sleep(0.1)
+        server.assert_workers_end(10, "a worker outlived its killed parent")
     finally:
         server.end()
 

@@ -391,10 +391,9 @@ def test_board_labels_sit_where_the_single_labels_did(mission):
 
 
 def test_the_deck_page_restacks_in_piles_of_ten(sheets):
-    """Before: "look up each discarded card here, write its number on it or sort as you go,
-    and stack the discards lowest number on top" — one lookup a card and then a 49-card sort.
-    Now: deal into piles of ten by number, order each pile by its row of the by-number
-    table, turn the stack over (R26)."""
+    """The deck page restacks in piles of ten: deal by number, order each pile by its row of
+    the by-number table, turn the stack over (R26), one lookup a card and no 49-card sort
+    (bench/bench_restack.py counts the steps)."""
     for paper in ("a4", "letter"):
         text = " ".join(page_texts(sheets[paper])[4].split())
         assert "look up each discarded card here" not in text

@@ -33,8 +33,8 @@ def first_pages():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_aid_says_what_a_deck_out_costs_and_keeps_out(first_pages, paper):
-    """Before: the Automa's fire step said "→ 1 DMG (never more)", and the deck rule was
-    "Deck empty: reshuffle, +1 DMG; again: out of fuel." — nothing on R35 or R40."""
+    """The aid says what a deck out costs (with the fire, 2 DMG in one phase, R40) and what
+    stays out of the reshuffle (R35); its fire step, 1 DMG however many fire (R18)."""
     text = first_pages[paper]
     assert "(never more)" not in text
     assert "no mountain between) and range → 1 DMG, however many fire (R18)" in text
@@ -59,7 +59,8 @@ def test_the_aids_damage_figures_follow_the_ruleset():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_trackers_have_a_destroyed_at_cell_and_craters(first_pages, paper):
-    """Before: the artillery tracker was "# start hit" (a tick), and craters had no place."""
+    """The artillery tracker has a cell for where each piece is destroyed (not a tick), and the
+    craters a place of their own."""
     text = first_pages[paper]
     tracker = text[text.index("Artillery # start"):]
     assert tracker.startswith("Artillery # start destroyed at 1 H7 2 A10 3 D6 4 C5")

@@ -17,7 +17,7 @@ from bgrid.verifier.verify import verify_log
 from pdf_probe import reader, sized_text
 
 BODY_HEAD = "bgrid-log: 1\nseed: 1944\nturn 1\n"
-#: The row form's columns, in order, as the log format names them (issue 20).
+#: The row form's columns, in order, as the log format names them (docs/log-format.md, §5).
 ROW_COLUMNS = ["turn", "enter", "draw", "resupply", "action 1", "action 2", "automa", "at facing",
                "ALT", "DMG", "art 1", "art 2", "art 3", "art 4"]
 PENCIL_MM = 1.8  # a pencilled letter, small hand lettering (as in test_sheet_artillery_tracking)
@@ -56,8 +56,8 @@ def typed_lines(page: str) -> list[str]:
 
 
 def test_the_log_columns_are_the_row_forms_columns_in_order(log_pages):
-    """Before: the fourth column was headed "resupply K → card". The row reader's columns
-    (rules.log_rows) are the sheet's."""
+    """The sheet's log columns are the row reader's (rules.log_rows), in its order and under its
+    names (the fourth is "resupply", not "resupply K → card")."""
     from bgrid.rules.log_rows import COLUMNS
 
     assert list(COLUMNS) == ROW_COLUMNS
@@ -68,7 +68,7 @@ def test_the_log_columns_are_the_row_forms_columns_in_order(log_pages):
 
 
 def test_every_log_page_says_how_to_type_it_in(log_pages):
-    """Before: only the first log page had the type-in hint, at 6.4 pt ("Type it in as …")."""
+    """Every log page, not the first alone, says how to type the log in."""
     for page in log_pages:
         assert "Typing it in" in page and "claim: victory|defeat SCORE" in page
         assert "Throttle: the pair in action 1 (9S 3C FFFFF); action 2 stays empty" in page
@@ -80,8 +80,8 @@ def test_every_log_page_says_how_to_type_it_in(log_pages):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_type_in_box_is_not_small_print(paper):
-    """Before: 6.4 pt on the first log page only. Now at least 7 pt on every log page, the
-    example lines as typed at 7.6 pt."""
+    """The type-in box is at least 7 pt on every log page, its example lines as typed at
+    7.6 pt: smaller print is hard to read at the table."""
     pdf = reader(sheet.render_sheet(mission_from_seed(1944), paper))
     for page in pdf.pages[1:4]:
         sizes = {text: size for text, _, _, size in sized_text(page)}
@@ -177,7 +177,8 @@ def test_the_places_shown_parse_with_their_verbs():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_resupply_cell_holds_two_kings_in_pencil(paper):
-    """Before: the resupply column was 16 of 179 shares (17 mm on A4), room for one King."""
+    """The resupply cell holds two Kings in pencil (a column of 16 of 179 shares, 17 mm
+    on A4, would hold one)."""
     from bgrid.generator.paper import paper_size
 
     log = sheet.log_context(paper_size(paper)[0], 6.4, [1])

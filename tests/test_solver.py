@@ -106,8 +106,8 @@ def test_solve_header_with_a_challenge_code_solves_that_challenge(tmp_path, monk
 
 
 def test_solve_header_reads_only_the_header_as_sheet_and_pack_do(tmp_path, monkeypatch):
-    """Before: ``bgrid solve --header`` read the whole log, so a log with a trailing fragment
-    was refused while ``sheet --header`` and ``pack --header`` read only its header."""
+    """``bgrid solve --header`` reads only the header, as ``sheet --header`` and ``pack
+    --header`` do, so a log with a trailing fragment is accepted by all three."""
     import bgrid.cmd_solve as cmd
     from bgrid.header_options import header_source
     monkeypatch.setattr(cmd, "PORTFOLIO", QUICK)

@@ -1,10 +1,10 @@
 """Names that would spoof a terminal or a spreadsheet are shown escaped in every league output,
-and the log parser refuses C1 controls where it refuses C0 ones (issue 19, item 8).
+and the log parser refuses C1 controls where it refuses C0 ones.
 
-Before: ``league standings --json``, ``league list --json`` and ``--csv`` printed names raw, a
-right-to-left override and the C1 controls U+009B (CSI) and U+009D (OSC) included, while
-``verify --json`` escaped them; ``player: Ada\\x9b31m`` was accepted (``Ada\\x1b[31m`` is E003);
-U+200F, U+200B, U+2028 and U+2029 reached the terminal raw.
+``league standings --json``, ``league list --json`` and ``--csv`` escape names as ``verify
+--json`` does: a right-to-left override and the C1 controls U+009B (CSI) and U+009D (OSC)
+included; ``player: Ada\\x9b31m`` is refused as ``Ada\\x1b[31m`` is (E003); U+200F, U+200B,
+U+2028 and U+2029 never reach the terminal raw.
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 at once, with one line, every worker gone; and no more workers start than there are cores.
 
 Real processes, real signals: what each test kills is a worker found among the command's
-children. Before (issue 19, items 3, 4 and 6): after one worker of ``verify DIR --jobs 2`` was
-SIGKILLed "the run never ends"; a first SIGTERM printed "Aborted." and the process stayed, a
-second ended it "with a traceback" and left the other worker orphaned; ``solve --seed 7 --jobs 2``
-with a worker killed printed a ``BrokenProcessPool`` traceback; ``--jobs 256`` started 256
-workers on 2 cores.
+children. What each guards against: a run that never ends after one worker of ``verify DIR
+--jobs 2`` is SIGKILLed; a first SIGTERM that prints "Aborted." and leaves the process up, a
+second that ends it with a traceback and orphans the other worker; a ``BrokenProcessPool``
+traceback from ``solve --seed 7 --jobs 2`` with a worker killed; 256 workers started on 2
+cores by ``--jobs 256``.
 """
 
 from __future__ import annotations
@@ -148,9 +148,9 @@ def test_no_more_workers_than_cores_and_tasks():
 
 
 def test_the_pool_managers_cancelled_future_race_prints_no_traceback():
-    """Seen in CI: Ctrl-C during ``verify DIR --jobs 2`` exited 130 but printed "Exception in
-    thread Thread-1: Traceback … InvalidStateError: CANCELLED" from concurrent.futures' manager
-    thread, which marks a future broken that the unwinding ``map`` had just cancelled."""
+    """Ctrl-C during ``verify DIR --jobs 2`` may race concurrent.futures' manager thread, which
+    marks broken a future the unwinding ``map`` has just cancelled: the run exits 130 without
+    its "Exception in thread Thread-1: Traceback … InvalidStateError: CANCELLED"."""
     import threading
     from concurrent.futures import InvalidStateError
 

@@ -7,9 +7,11 @@ so a player can find the slip on paper without replaying the whole mission.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
-from ..rules.actions import Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
+from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import Card
 from ..rules.engine import chance_outcomes, chance_pending, check_action, legal_actions
@@ -25,7 +27,7 @@ _CARD_NOUNS = {CardPurpose.ENTRY: "entry card", CardPurpose.DRAW: "draw card",
                CardPurpose.BOMB: "bomb's reveal card", CardPurpose.AUTOMA: "Automa card"}
 
 
-def card_noun(purpose, ruleset: Ruleset) -> str:
+def card_noun(purpose: CardPurpose | str, ruleset: Ruleset) -> str:
     """``guns' reveal card``: the card a purpose takes, for 'the … was needed'; the resupply
     card named by the ruleset's card table (``King's replacement card`` in standard-1, R29)."""
     noun = _CARD_NOUNS[CardPurpose(purpose)]
@@ -38,7 +40,8 @@ def phase_open_cards(ruleset: Ruleset) -> str:
     return ruleset.rank_names(Play.RESUPPLY, Play.WILD)
 
 
-def describe_state(state: GameState, log_turn: int | None = None, pieces=None) -> str:
+def describe_state(state: GameState, log_turn: int | None = None,
+                   pieces: ArtilleryPieces | None = None) -> str:
     """``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S, draw pile 31, artillery B9 F8
     (F8 suppressed), bunkers left A5 C3``: what the paper should show at that moment.
 
@@ -59,7 +62,7 @@ def describe_state(state: GameState, log_turn: int | None = None, pieces=None) -
     return text
 
 
-def targets_text(state: GameState, pieces=None) -> str:
+def targets_text(state: GameState, pieces: ArtilleryPieces | None = None) -> str:
     """The artillery where it stands, which of it is suppressed (R21), and the bunkers left.
     By number with ``pieces`` (R43), else in R20's column-then-row order."""
     if pieces is not None:
@@ -88,7 +91,7 @@ def outcome_text(state: GameState) -> str:
     return f"{state.outcome} ({state.cause})"
 
 
-def legal_summary(state: GameState, log_turn: int | None = None, pieces=None,
+def legal_summary(state: GameState, log_turn: int | None = None, pieces: ArtilleryPieces | None = None,
                   declared: Card | None = None) -> list[str]:
     """What could come next, grouped per card: ``move 5C (5 points)``, ``alt QH`` …; when the
     engine is in a turn the log has not begun (``log_turn`` behind), its ``turn`` line first.
@@ -101,7 +104,8 @@ def legal_summary(state: GameState, log_turn: int | None = None, pieces=None,
     return plays
 
 
-def _legal_plays(state: GameState, pieces=None, declared: Card | None = None) -> list[str]:
+def _legal_plays(state: GameState, pieces: ArtilleryPieces | None = None,
+                 declared: Card | None = None) -> list[str]:
     purpose = chance_pending(state)
     if purpose is not None:
         outcomes = chance_outcomes(state)
@@ -151,7 +155,7 @@ def _legal_plays(state: GameState, pieces=None, declared: Card | None = None) ->
     return [f"{key} ({', '.join(groups[key])})" if groups[key] else key for key in order]
 
 
-def _as_declared(state: GameState, actions, joker: Card) -> list:
+def _as_declared(state: GameState, actions: Iterable[Action], joker: Card) -> list[Action]:
     """``actions`` with the Joker's declaration as the log wrote it (``JK=6S``) in place of
     the engine's own (``JK=6H``) where the engine lists one Joker play of that rank and kind
     and the written declaration makes a legal play too (the engine lists one declaration for
@@ -179,12 +183,12 @@ def _as_declared(state: GameState, actions, joker: Card) -> list:
     return out
 
 
-def _first_card(action) -> Card | None:
+def _first_card(action: Action) -> Card | None:
     cards = getattr(action, "cards", ())
     return cards[0] if cards else None
 
 
-def _replace_card(action, joker: Card):
+def _replace_card(action: Action, joker: Card) -> Action:
     """The same play with ``joker`` as its (first) card."""
     field = "nine" if isinstance(action, Throttle) else "king" if isinstance(action, Resupply) else "card"
-    return replace(action, **{field: joker})
+    return replace(action, **{field: joker})  # type: ignore[arg-type]  # a field of this play's type

@@ -11,10 +11,11 @@ None: those are written here, strings by the C string encoder; anything else is 
 from __future__ import annotations
 
 import json
+from typing import Any
 from json.encoder import encode_basestring  # the C function when the _json module is there
 
 
-def indented_json(obj, pad: str = "") -> str:
+def indented_json(obj: Any, pad: str = "") -> str:
     """``json.dumps(obj, indent=2, ensure_ascii=False)`` with ``pad`` before every line after
     the first (an object nested in a list that is written piece by piece)."""
     out: list[str] = []
@@ -26,7 +27,8 @@ def indented_json(obj, pad: str = "") -> str:
     return "".join(out)
 
 
-def _write(obj, pad: str, out: list[str]) -> None:
+def _write(obj: Any, pad: str, out: list[str]) -> None:
+    # Any: a JSON value, dispatched on ``type(obj) is``, which mypy does not narrow through ``kind``
     kind = type(obj)
     if kind is str:
         out.append(encode_basestring(obj))

@@ -8,12 +8,15 @@ draw pile (R22). One entry per point, for every verdict up to where the replay g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rules.automa import artillery_reach
 from .explain import card_noun
-from ..rules.board import COLUMN_LETTERS, distance
-from ..rules.events import ArtilleryFired, DamageCause, Reshuffled, Revealed
+from ..rules.board import COLUMN_LETTERS, Cell, distance
+from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.cards import Card
+from ..rules.events import ArtilleryFired, Damage, DamageCause, Event, Reshuffled, Revealed
 from ..rules.state import GameState
 
 _RULE = {DamageCause.ENTRY: "R13", DamageCause.ARTILLERY: "R18", DamageCause.EXHAUSTION: "R22"}
@@ -37,12 +40,14 @@ class LedgerEntry:
                 "message": self.message}
 
 
-def damage_entries(turn: int, line: int, events, index: int, state: GameState,
-                   entry_card=None, pieces=None) -> list[LedgerEntry]:
+def damage_entries(turn: int, line: int, events: Sequence[Event], index: int, state: GameState,
+                   entry_card: Card | None = None,
+                   pieces: ArtilleryPieces | None = None) -> list[LedgerEntry]:
     """The entries for the ``Damage`` event at ``events[index]``, one per point. ``turn`` is
     the engine's turn at that event; ``entry_card`` the card of an entry line; ``pieces``
     names the artillery that fired by number (R43)."""
     ev = events[index]
+    assert type(ev) is Damage
     cause = ev.cause
     if cause is DamageCause.ARTILLERY:
         fired = next(e for e in reversed(events[:index]) if type(e) is ArtilleryFired)
@@ -62,7 +67,7 @@ def damage_entries(turn: int, line: int, events, index: int, state: GameState,
     return [entry] * ev.amount
 
 
-def _fire_text(cells, state: GameState, pieces=None) -> str:
+def _fire_text(cells: Sequence[Cell], state: GameState, pieces: ArtilleryPieces | None = None) -> str:
     """``artillery 2 at H6, line of sight along row 6, range 2``; several pieces share the
     one point (the saturation cap)."""
     bomber = state.cell

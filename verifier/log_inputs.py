@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .log_lexer import MAX_BYTES
@@ -35,7 +36,7 @@ class Input:
     skipped: str | None = None
 
 
-def list_inputs(paths) -> tuple[list[Input], list[str]]:
+def list_inputs(paths: Iterable[str]) -> tuple[list[Input], list[str]]:
     """The inputs in order, and the folders that could not be listed (one line each).
 
     A folder gives its entries named *.log or *.txt (any case), sorted, not recursive;

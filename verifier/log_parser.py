@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
@@ -254,7 +254,7 @@ class _Parser:
         h.entries.setdefault(key, []).append(entry)
         at = value_tokens[0] if value_tokens else None
 
-        def need_value():
+        def need_value() -> None:
             if not value_tokens and key != "map mountains":
                 raise self.error("E107", f"header key '{key}:' has no value", column=len(code.rstrip()) + 2)
 
@@ -306,7 +306,7 @@ class _Parser:
                 cells = [self.cell(t) for t in value_tokens]
             setattr(h, "map_" + key.split()[1], cells)
 
-    def one_key_per_line(self, key: str, value_tokens) -> None:
+    def one_key_per_line(self, key: str, value_tokens: Sequence[Token]) -> None:
         """``seed: 1944 difficulty: normal``: a second key in the value (E108). Only a known
         key counts, so a player may still be called 'Ada: the Red'."""
         for i, t in enumerate(value_tokens):
@@ -320,11 +320,11 @@ class _Parser:
                                      "has one key per line; put it on a line of its own",
                                      value_tokens[len(words) - n])
 
-    def single(self, tokens, what: str) -> None:
+    def single(self, tokens: Sequence[Token], what: str) -> None:
         if len(tokens) > 1:
             raise self.error("E108", f"expected {what}, one word", tokens[1])
 
-    def number(self, tokens, what: str) -> int:
+    def number(self, tokens: Sequence[Token], what: str) -> int:
         self.single(tokens, what)
         return self.integer(tokens[0], signed=False, what=what)
 
@@ -502,17 +502,17 @@ class _Parser:
             return False
         return bool(tokens)
 
-    def need(self, args, count: int, kind: str) -> None:
+    def need(self, args: Sequence[Token], count: int, kind: str) -> None:
         """At least ``count`` arguments."""
         if len(args) < count:
             raise self.error("E107", f"'{kind}' needs more: expected e.g. '{_EXAMPLES[kind]}'")
 
-    def no_more(self, args, count: int, kind: str) -> None:
+    def no_more(self, args: Sequence[Token], count: int, kind: str) -> None:
         if len(args) > count:
             raise self.error("E108", f"unexpected '{args[count].text}': expected e.g. "
                              f"'{_EXAMPLES[kind]}'", args[count])
 
-    def arrow(self, args, index: int, kind: str) -> None:
+    def arrow(self, args: Sequence[Token], index: int, kind: str) -> None:
         if len(args) <= index:
             raise self.error("E109", f"'{kind}' needs '->' and the card drawn or revealed, e.g. "
                              f"'{_EXAMPLES[kind]}'")
@@ -520,13 +520,13 @@ class _Parser:
             raise self.error("E109", f"expected '->' before the card drawn or revealed, e.g. "
                              f"'{_EXAMPLES[kind]}'", args[index])
 
-    def st_turn(self, kind, tokens, args):
+    def st_turn(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         self.no_more(args, 1, kind)
         return Statement(kind, self.lineno, tokens,
                          number=self.integer(args[0], signed=False, what="a turn number like 3"))
 
-    def st_enter(self, kind, tokens, args):
+    def st_enter(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         card = self.card(args[0], joker="plain", allow_none=True)
         if card is None or card.is_number:
@@ -542,7 +542,7 @@ class _Parser:
         return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,),
                          column=self.column(args[1]), column_token=2)
 
-    def st_draw(self, kind, tokens, args):
+    def st_draw(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         cards = []
         for i, t in enumerate(args):
@@ -550,7 +550,7 @@ class _Parser:
         return Statement(kind, self.lineno, tokens, cards=tuple(cards),
                          card_tokens=tuple(range(1, len(args) + 1)))
 
-    def reveal_after(self, args, at: int, kind: str) -> Card | None:
+    def reveal_after(self, args: Sequence[Token], at: int, kind: str) -> Card | None:
         """``-> CARD`` at ``args[at]``: the card drawn or revealed for the play, or none (R36)."""
         self.arrow(args, at, kind)
         self.need(args, at + 2, kind)
@@ -558,37 +558,37 @@ class _Parser:
         self.no_more(args, at + 2, kind)
         return card
 
-    def st_resupply(self, kind, tokens, args):
+    def st_resupply(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         king = self.played(args[0], kind)
         return Statement(kind, self.lineno, tokens, action=Resupply(king), action_token=1,
                          cards=(self.reveal_after(args, 1, kind),), card_tokens=(3,))
 
-    def st_move(self, kind, tokens, args):
+    def st_move(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         card = self.played(args[0], kind)
         return Statement(kind, self.lineno, tokens, action=Move(card, self.steps(args[1:])),
                          action_token=1)
 
-    def st_alt(self, kind, tokens, args):
+    def st_alt(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         card = self.played(args[0], kind)
         self.no_more(args, 1, kind)
         return Statement(kind, self.lineno, tokens, action=Altitude(card), action_token=1)
 
-    def st_guns(self, kind, tokens, args):
+    def st_guns(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 2, kind)
         action = Guns(self.played(args[0], kind), self.cell(args[1]))
         return Statement(kind, self.lineno, tokens, action=action, action_token=1,
                          cards=(self.reveal_after(args, 2, kind),), card_tokens=(4,))
 
-    def st_bomb(self, kind, tokens, args):
+    def st_bomb(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         action = Bomb(self.played(args[0], kind))
         return Statement(kind, self.lineno, tokens, action=action, action_token=1,
                          cards=(self.reveal_after(args, 1, kind),), card_tokens=(3,))
 
-    def st_throttle(self, kind, tokens, args):
+    def st_throttle(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 3, kind)
         nine = self.played(args[0], kind)
         inner = args[1].text.lower()
@@ -605,17 +605,17 @@ class _Parser:
                              f"'{args[1].text}' (R11)", args[1])
         return Statement(kind, self.lineno, tokens, action=Throttle(nine, paired), action_token=1)
 
-    def st_automa(self, kind, tokens, args):
+    def st_automa(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 1, kind)
         card = self.card(args[0], joker="plain", allow_none=True)
         self.no_more(args, 1, kind)
         return Statement(kind, self.lineno, tokens, cards=(card,), card_tokens=(1,))
 
-    def st_reshuffle(self, kind, tokens, args):
+    def st_reshuffle(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.no_more(args, 0, kind)
         return Statement(kind, self.lineno, tokens)
 
-    def st_state(self, kind, tokens, args):
+    def st_state(self, kind: str, tokens: tuple[Token, ...], args: list[Token]) -> Statement:
         self.need(args, 2, kind)
         checks: list[tuple[str, object, int]] = []
         seen: set[str] = set()
@@ -660,7 +660,7 @@ class _Parser:
             i += 2
         return Statement(kind, self.lineno, tokens, checks=tuple(checks))
 
-    def art_checks(self, args, i: int, checks: list) -> int:
+    def art_checks(self, args: Sequence[Token], i: int, checks: list[tuple[str, Any, int]]) -> int:
         """The pieces after ``art`` from ``args[i]`` on, by number (R43), up to the next state
         key: each a cell (``B4``), ``x``/``✕`` destroyed or ``-`` not checked, a trailing ``s``
         (also as a word of its own) when the guns suppressed it this turn. Returns where the
@@ -731,13 +731,13 @@ def _parse_card(text: str) -> Card:
     return Card.parse(text)
 
 
-def _did_you_mean(word: str, known) -> str:
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
     """'; did you mean 'move'?' for a typo close to a known word (difflib), else ''."""
     close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.7)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def _expected_one_of(word: str, known) -> str:
+def _expected_one_of(word: str, known: Sequence[str]) -> str:
     """The end of an unknown-word message: the close word if there is one, then the list."""
     close = _did_you_mean(word, known)
     return f"{close} Expected one of {', '.join(known)}" if close else f": expected one of {', '.join(known)}"

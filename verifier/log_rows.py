@@ -17,7 +17,9 @@ AS``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..rules.log_rows import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
 from ..rules.cards import Card
@@ -25,6 +27,9 @@ from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from ..rules.errors import BGridError
 from .log_lexer import joker_closed_up
 from .statements import Statement, Token
+
+if TYPE_CHECKING:  # the parser reads rows through this module: no import at run time
+    from .log_parser import _Parser
 
 #: A row line: the turn number and a bar first (spaces and tabs around it allowed).
 ROW = re.compile(r"[ \t]*[0-9]+[ \t]*\|")
@@ -84,7 +89,7 @@ def play_with_verb(text: str, ruleset: str) -> str:
 class RowReader:
     """Reads the rows of one log with a parser's statement readers (``log_parser._Parser``)."""
 
-    def __init__(self, parser, tokens_of, ruleset: str) -> None:
+    def __init__(self, parser: _Parser, tokens_of: Callable[[str, int], list[Token]], ruleset: str) -> None:
         self.parser = parser
         self.tokens_of = tokens_of  # (text, offset) -> tokens, the parser's own tokenizer
         self.verbs = verbs_by_rank(ruleset)
@@ -255,7 +260,7 @@ def _cell_then_facing(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _piece_token(parser, tokens: list[Token], column: int) -> Token:
+def _piece_token(parser: _Parser, tokens: list[Token], column: int) -> Token:
     """One art cell as the one word of an ``art`` check: ``B4``, ``B4s`` (also written ``B4 s``),
     ``x``, ``-s`` (written ``s``), ``-`` for an empty cell."""
     if not tokens or len(tokens) == 1 and tokens[0].text in _DASHES:
@@ -270,7 +275,7 @@ def _piece_token(parser, tokens: list[Token], column: int) -> Token:
     return tokens[0]
 
 
-def _with_verb(tokens, has_verb: bool) -> tuple[Token, ...]:
+def _with_verb(tokens: Iterable[Token], has_verb: bool) -> tuple[Token, ...]:
     """A statement's tokens with its verb first: the written one, or (left out) a stand-in at
     the column of the statement's first word, so a message about the statement points there."""
     tokens = tuple(tokens)

@@ -47,9 +47,8 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = Non
                    rulesets: Mapping[str, Ruleset] | None = None) -> Mission:
     """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130).
 
-    ``remembered`` (a ``Verifier``'s memo): missions built from a challenge code or a seed, by
-    the header values that fixed them; a folder of logs often holds many runs of one
-    challenge, and building a mission (shuffles, map) costs more than reading a whole log.
+    ``remembered`` (a ``Verifier``'s memo; why, there): missions built from a challenge code
+    or a seed, by the header values that fixed them (shuffles and map are built once).
     The same values always give the same mission; a header that fails is never remembered.
     Bounded, oldest out first. ``rulesets``: see :func:`mission_from_header`."""
     h: Header = log.header

@@ -12,6 +12,7 @@ game at that moment and what would have been legal there.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..rules.errors import BGridError
@@ -115,7 +116,7 @@ class LogError(BGridError):
     def name(self) -> str:
         return code_name(self.code)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., LogError], tuple[object, ...]]:
         """Pickled by its fields (``verify --jobs`` sends verdicts between processes); the
         parser's ``partial`` log stays behind."""
         return (_rebuilt, (self.code, self.message, self.line, self.column, self.token, self.text,
@@ -126,7 +127,7 @@ class LogError(BGridError):
         return LogError(self.code, self.message, line=line, column=column, token=token, text=text,
                         rule=self.rule, state=self.state, legal=self.legal, detail=self.detail)
 
-    def with_context(self, state: str | None, legal=()) -> LogError:
+    def with_context(self, state: str | None, legal: Iterable[str] = ()) -> LogError:
         return LogError(self.code, self.message, line=self.line, column=self.column, token=self.token,
                         text=self.text, rule=self.rule, state=state, legal=tuple(legal), detail=self.detail)
 
@@ -165,7 +166,8 @@ class LogError(BGridError):
                 "legal": list(self.legal), "detail": self.detail}
 
 
-def _rebuilt(code, message, line, column, token, text, rule, state, legal, detail) -> LogError:
+def _rebuilt(code: str, message: str, line: int | None, column: int | None, token: str, text: str | None,
+             rule: str | None, state: str | None, legal: tuple[str, ...], detail: str | None) -> LogError:
     return LogError(code, message, line=line, column=column, token=token, text=text, rule=rule,
                     state=state, legal=legal, detail=detail)
 

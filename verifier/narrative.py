@@ -8,15 +8,24 @@ each play did. The account stops where the replay stopped; the verdict follows i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.automa_words import automa_card_text
+from ..rules.board import Cell
 from .log_rows import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
-                            Suppressed, Victory)
+                            Event, Suppressed, Victory)
 from ..rules.notation import count_word
 from .explain import phase_open_cards
+from .replay_history import After, HistoryEntry
+from .statements import Statement
+
+if TYPE_CHECKING:  # a verdict is read here, never made
+    from .verdict import Verdict
 
 _SUIT_WORD = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
@@ -25,18 +34,22 @@ _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
 _HOLD_WHY = {"hold": "the card says hold", "no-bunker": "no bunker is left (R19)"}
 
 
-def explain(verdict) -> list[str]:
+def explain(verdict: Verdict) -> list[str]:
     """The account of a verdict made with ``verify_log(..., history=True)``; empty for a log
     that could not be read as far as its body."""
     if verdict.history is None or verdict.body is None:
         return []
-    stop = (verdict.errors[0].line, verdict.errors[0].column or 1) if verdict.errors else None
+    stop = None
+    if verdict.errors:
+        line = verdict.errors[0].line
+        assert line is not None  # an error once the body is read has its line
+        stop = (line, verdict.errors[0].column or 1)
     start = verdict.trace.artillery_start if verdict.trace is not None else ()
-    return narrate(verdict.lines, verdict.body, verdict.history, stop, start)
+    return narrate(verdict.lines or [], verdict.body, verdict.history, stop, start)
 
 
-def narrate(lines: list[str], statements, history, stop: tuple[int, int] | None = None,
-            artillery_start=()) -> list[str]:
+def narrate(lines: list[str], statements: Iterable[Statement], history: Iterable[HistoryEntry],
+            stop: tuple[int, int] | None = None, artillery_start: Iterable[Cell] = ()) -> list[str]:
     """The account, one line a statement, a ``turn`` line opening each turn; it ends where
     the replay stopped, before the statement of ``stop`` (the first error's line and
     column: in a row, the statements before the error's cell are told). ``artillery_start``:
@@ -64,7 +77,8 @@ def narrate(lines: list[str], statements, history, stop: tuple[int, int] | None 
     return out
 
 
-def _statement_text(st, calls, pieces: ArtilleryPieces) -> str:
+def _statement_text(st: Statement, calls: Sequence[tuple[list[Event], After]],
+                    pieces: ArtilleryPieces) -> str:
     if st.kind == "state":
         return "the paper agrees with the replay"
     if st.kind == "reshuffle":
@@ -89,13 +103,13 @@ def _statement_text(st, calls, pieces: ArtilleryPieces) -> str:
     return "; ".join(parts)
 
 
-def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | None:
+def _event_text(ev: Event, after: After, drawn: list[str], pieces: ArtilleryPieces) -> str | None:
     kind = type(ev)
     ruleset = after.ruleset
-    if kind is Drew:
+    if type(ev) is Drew:
         drawn.append(str(ev.card))
         return None
-    if kind is Entered:
+    if type(ev) is Entered:
         text = f"the bomber enters at {ev.cell} facing {ev.facing}, altitude {ev.altitude}"
         if ev.chosen:
             text += (f" (a face card or Joker: the column is the player's, {ruleset.face_entry_damage} "
@@ -103,7 +117,7 @@ def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | N
         if ev.shifted_from is not None:
             text += f" (shifted from {ev.shifted_from}, a mountain, R13)"
         return text
-    if kind is Moved:
+    if type(ev) is Moved:
         path = " ".join(map(str, ev.path))
         text = f"flies {ev.start} to {path}" if path else f"turns in {ev.start}"
         if ev.exited:
@@ -111,9 +125,9 @@ def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | N
         if ev.blocked:
             return text + f", facing {ev.facing}; the next cell is a mountain: the move stops (R9)"
         return text + f", facing {ev.facing}"
-    if kind is AltitudeChanged:
+    if type(ev) is AltitudeChanged:
         return f"altitude {ev.old} to {ev.new}"
-    if kind is Revealed:
+    if type(ev) is Revealed:
         if ev.purpose == "automa":
             return automa_card_text(ev.card, ruleset)
         if ev.purpose in ("guns", "bomb"):
@@ -121,18 +135,18 @@ def _event_text(ev, after, drawn: list[str], pieces: ArtilleryPieces) -> str | N
                      if ev.card.is_joker else "")
             return f"reveals {ev.card}{extra}"
         return None
-    if kind is ArtilleryHeld:
+    if type(ev) is ArtilleryHeld:
         if ev.into is not None:
             return f"{pieces.name_at(ev.cell)} holds: {ev.into} is in the way (R20)"
         return f"{pieces.name_at(ev.cell)} holds ({_HOLD_WHY[ev.reason]})"
-    if kind is PlayerPhaseEnded:
+    if type(ev) is PlayerPhaseEnded:
         why = _PHASE_END.get(ev.reason)
         return None if why is None else why.format(actions=count_word(ruleset.actions_per_turn),
                                                    open_cards=phase_open_cards(ruleset))
-    if kind is ArtilleryFired:  # several pieces firing together deal one step's damage (R18)
+    if type(ev) is ArtilleryFired:  # several pieces firing together deal one step's damage (R18)
         return (", ".join(pieces.name_at(c) for c in ev.cells) + " fire" + ("s" if len(ev.cells) == 1 else "")
                 + f" ({ruleset.artillery_damage} damage at most, R18)")
-    if kind is Destroyed and ev.kind == "artillery":
+    if type(ev) is Destroyed and ev.kind == "artillery":
         return f"{pieces.name_at(ev.cell)} is destroyed"
     told = _SIMPLE.get(kind)
     if told is not None:

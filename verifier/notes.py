@@ -10,10 +10,13 @@ At most one note per statement: several such events on one line make one note.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..rules.board import FORWARD, NEIGHBOURS
-from ..rules.events import ArtilleryHeld, Bonus, Crater, Destroyed, Entered, Moved, Revealed
+from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.board import FORWARD, NEIGHBOURS, Cell
+from ..rules.events import ArtilleryHeld, Bonus, Crater, Destroyed, Entered, Event, Moved, Revealed
 from ..rules.state import GameState
 
 _SUIT_NAMES = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
@@ -42,13 +45,15 @@ class Note:
                     self.cell)
 
 
-def note_on(line: int, column: int, events, state: GameState, told: set, pieces=None) -> Note | None:
+def note_on(line: int, column: int, events: Sequence[Event], state: GameState, told: set,
+            pieces: ArtilleryPieces | None = None) -> Note | None:
     """The note for one statement's ``events`` (``state``: just after them), or None.
     ``told``: the blocked artillery steps noted before in this mission; a piece stuck behind
     the same cell turn after turn is told once (and added to it here)."""
     facts: list[tuple[str, str]] = []  # (rule, sentence)
     held = []
     cell = None
+    ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
     for i, ev in enumerate(events):
         kind = type(ev)
         if kind is Moved and ev.blocked:
@@ -82,7 +87,7 @@ def note_on(line: int, column: int, events, state: GameState, told: set, pieces=
     return Note(line, column, ", ".join(rules), "; ".join(sentence for _, sentence in facts), cell)
 
 
-def _bonus_fact(ev: Bonus, after, state: GameState) -> tuple[str, str]:
+def _bonus_fact(ev: Bonus, after: Iterable[Event], state: GameState) -> tuple[str, str]:
     """Which bonus, from what to what: the band it lifted (miss to near miss, near miss to hit)."""
     result = next((type(e) for e in after if type(e) in (Destroyed, Crater)), None)
     lifted = ("a near miss becomes a hit" if result is Destroyed else
@@ -94,7 +99,7 @@ def _bonus_fact(ev: Bonus, after, state: GameState) -> tuple[str, str]:
     return "R16", f"crater bonus on {ev.cell}, which holds a crater from an earlier near miss: {lifted}"
 
 
-def _blocker(cell, state: GameState) -> str:
+def _blocker(cell: Cell, state: GameState) -> str:
     if cell in state.mountains:
         return "a mountain"
     if cell in state.bunkers:

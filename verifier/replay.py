@@ -10,8 +10,11 @@ rule, the state and the legal alternatives.
 from __future__ import annotations
 
 
+from collections.abc import Iterable
+from typing import Any, cast
+
 from ..challenges.mission import Mission
-from ..rules.actions import EndPhase, EnterColumn, Throttle
+from ..rules.actions import Action, EndPhase, EnterColumn, Guns, Throttle
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, reveal
@@ -28,7 +31,7 @@ from .memo import forget_oldest
 from .messages import LogError
 from .notes import note_on
 from .replay_history import After, HistoryEntry, ReplayBoard
-from .statements import ParsedLog, Statement, Token
+from .statements import ParsedLog, PieceCheck, Statement, Token
 
 #: The log keyword of the statement that takes a card for each purpose (log-format §3).
 _KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",
@@ -47,11 +50,10 @@ _STARTS_KEPT = 64
 def mission_start(source: Mission,
                   remembered: dict[int, tuple[Mission, GameState]] | None = None) -> GameState:
     """A fresh copy of the mission's start. ``remembered`` (a ``Verifier``'s memo) keeps the
-    starts: a folder of logs often holds many players' runs of one challenge, and a copy is
-    much cheaper than a new game. By the source object: ``mission_source`` hands out the same
-    object for the same mission, and hashing a 54-card deck (Python-level Card.__hash__) costs
-    more than copying the start; the entry keeps its source alive, so the id cannot be reused
-    while it is there."""
+    starts: a copy is much cheaper than a new game. By the source object: ``mission_source``
+    hands out the same object for the same mission, and hashing a 54-card deck (Python-level
+    Card.__hash__) costs more than copying the start; the entry keeps its source alive, so the
+    id cannot be reused while it is there."""
     kept = None if remembered is None else remembered.get(id(source))
     if kept is not None and kept[0] is source:
         return kept[1].copy()
@@ -114,7 +116,7 @@ class Replay:
                                                   _played_joker(st))) if legal else ())
 
     # -- engine calls, with the trace -------------------------------------------------
-    def _record(self, events, turn: int, index: int, notable: bool = False) -> None:
+    def _record(self, events: list[Event], turn: int, index: int, notable: bool = False) -> None:
         """Keep the damage (the ledger), the notes and the end; ``turn`` is the turn before
         the events, ``index`` the token of the statement they answer (where a note points),
         ``notable`` true when the caller already saw a note's reason (a Joker revealed)."""
@@ -128,6 +130,7 @@ class Replay:
         # one pass over the events: most of them (reveals, discards, the turn) need nothing
         damaged = climbed = shifted = False
         placed: str | None = None  # the rule that placed the bomber (a move or an entry)
+        ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
         for ev in events:
             kind = type(ev)
             if kind in _UNWATCHED:
@@ -169,10 +172,11 @@ class Replay:
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = st.line
 
-    def _ledger(self, events, turn: int) -> None:
+    def _ledger(self, events: list[Event], turn: int) -> None:
         """The damage of these events into the ledger, each point with the engine's turn."""
         st = self.current
         card = st.cards[0] if st.kind == "enter" and st.cards else None
+        ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
         for i, ev in enumerate(events):
             kind = type(ev)
             if kind is TurnStarted:
@@ -181,7 +185,7 @@ class Replay:
                 self.ledger.extend(damage_entries(turn, st.line, events, i, self.state, card,
                                                   self.pieces))
 
-    def play(self, action, index: int) -> None:
+    def play(self, action: Action, index: int) -> None:
         turn = self.state.turn
         try:
             events = apply(self.state, action)  # checks first; an illegal play changes nothing
@@ -196,6 +200,7 @@ class Replay:
                 at = self._step_token(exc.step, 4 if type(action) is Throttle else 2)
             message = str(exc)
             if exc.code == "guns-target":  # the cell is at fault, not the 6
+                assert type(action) is Guns
                 index = _GUNS_CELL
                 number = self.pieces.number_at(action.target)
                 if number is not None:  # a piece out of reach: say which (R43)
@@ -333,7 +338,7 @@ class Replay:
         taken some before the refusal."""
         self.walk((st,))
 
-    def walk(self, statements) -> GameState:
+    def walk(self, statements: Iterable[Statement]) -> GameState:
         """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
         state = self.state  # the one state, changed in place by the engine
         handlers = _HANDLERS
@@ -447,6 +452,7 @@ class Replay:
                             f"{s.ruleset.hand_size} before playing (R6)", 0)
         if s.phase is not _ACTING:
             raise self.fail("E202", self._expected(), 0)
+        assert st.action is not None  # the parser gives every play statement its action
         self.play(st.action, st.action_token)
         if st.cards:
             self.take_card(st.cards[0], st.card_tokens[0], _PURPOSE_OF_KIND[st.kind])
@@ -492,7 +498,7 @@ class Replay:
         art = False
         for key, value, index in st.checks:
             if key == "art":
-                self._check_piece(value, index)
+                self._check_piece(cast("tuple[int, PieceCheck]", value), index)
                 art = True
                 continue
             if value != actual[key]:
@@ -513,7 +519,7 @@ class Replay:
         if art:
             self.pieces.checked()
 
-    def _check_piece(self, value, index: int) -> None:
+    def _check_piece(self, value: tuple[int, PieceCheck], index: int) -> None:
         """One piece of an ``art`` check (R43): E213 names it by number, where the rules put
         it, the Automa line that moved it last and its path since the last check."""
         number, said = value
@@ -560,8 +566,7 @@ class Replay:
 _HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
 _PURPOSE_OF_KIND = {kind: purpose for purpose, kind in _KIND_OF_PURPOSE.items()}  # CardPurpose(kind)
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
-# Enum members read on every statement, bound once (Python 3.11 finds ``Phase.OVER`` through
-# EnumType.__getattr__, ten times slower than a global)
+# Enum members read on every statement, bound once (why: rules.state)
 _OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW
 _ENTRY_REVEAL, _ENTRY_COLUMN, _AUTOMA_REVEAL = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.AUTOMA_REVEAL
 _FOR_ENTRY, _FOR_DRAW, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.DRAW, CardPurpose.AUTOMA

@@ -15,16 +15,20 @@ the replay stopped is drawn.
 from __future__ import annotations
 
 import functools
+from typing import Any
+from collections.abc import Iterable
 from importlib import resources
 
 import jinja2
 
 from ..rules.automa_words import automa_card_text
-from ..rules.board import COLUMN_LETTERS, FORWARD, SIZE
+from ..rules.board import COLUMN_LETTERS, FORWARD, SIZE, Cell
 from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, Moved, Revealed,
                             Suppressed, TurnStarted)
 from ..rules.state import CardPurpose
 from ..safeio.safe_text import html_text
+from .messages import LogError
+from .replay_history import HistoryEntry
 from .verdict import Verdict
 
 CELL = 60  # pixels per cell: the board is 660 px wide
@@ -38,18 +42,18 @@ def turn_colour(turn: int) -> str:
     return f"hsl({(turn - 1) * GOLDEN_ANGLE % 360:.0f}, 70%, 38%)"
 
 
-def _centre(cell) -> tuple[int, int]:
+def _centre(cell: Cell) -> tuple[int, int]:
     return MARGIN + cell.column * CELL + CELL // 2, MARGIN + (cell.row - 1) * CELL + CELL // 2
 
 
-def _edge_point(cell, facing: str) -> tuple[int, int]:
+def _edge_point(cell: Cell, facing: str) -> tuple[int, int]:
     """Where a step from ``cell`` toward ``facing`` crosses the board's edge (an exit)."""
     x, y = _centre(cell)
     dx, dy = _ARROW[facing]
     return x + dx * (CELL // 2 + MARGIN // 2), y + dy * (CELL // 2 + MARGIN // 2)
 
 
-def _arrowhead(start, end, size: int = 9) -> str:
+def _arrowhead(start: tuple[float, float], end: tuple[float, float], size: int = 9) -> str:
     """A triangle at ``end`` pointing away from ``start``."""
     (x0, y0), (x1, y1) = start, end
     length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
@@ -59,7 +63,7 @@ def _arrowhead(start, end, size: int = 9) -> str:
             f"{bx + uy * size:.0f},{by - ux * size:.0f}")
 
 
-def _bomber_shape(cell, facing: str) -> str:
+def _bomber_shape(cell: Cell, facing: str) -> str:
     """The bomber token: a triangle in its cell, nose toward ``facing``."""
     x, y = _centre(cell)
     dx, dy = _ARROW[facing]
@@ -74,7 +78,7 @@ class _Board:
     def __init__(self) -> None:
         self.items: list[dict] = []
 
-    def add(self, kind: str, first: int, last: int | None = None, **fields) -> dict:
+    def add(self, kind: str, first: int, last: int | None = None, **fields: object) -> dict:
         item = {"kind": kind, "first": first, "last": last, **fields}
         self.items.append(item)
         return item
@@ -120,7 +124,8 @@ def board_view(verdict: Verdict) -> dict | None:
             "grid": [MARGIN + i * CELL for i in range(SIZE + 1)]}
 
 
-def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage: list) -> int:
+def _draw_history(board: _Board, verdict: Verdict, history: Iterable[HistoryEntry], paths: list,
+                  damage: list) -> int:
     """The mission's course from the replay's history; returns the last turn drawn."""
     t = verdict.trace
     assert t is not None  # board_view draws a history only over a replayed board
@@ -135,6 +140,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
     turn = 1
     for stmt, turn_before, events, after in history:
         turn = turn_before
+        ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
         for ev in events:
             kind = type(ev)
             if kind is TurnStarted:
@@ -224,7 +230,7 @@ def _draw_history(board: _Board, verdict: Verdict, history, paths: list, damage:
     return last_turn
 
 
-def _add_path(paths: list, turn: int, points) -> None:
+def _add_path(paths: list, turn: int, points: Iterable[tuple[str, tuple[int, int]]]) -> None:
     """One turn's line (a fresh entry starts a new line within the turn), an arrowhead where
     it ends and the turn's number where it starts."""
     colour = turn_colour(turn)
@@ -284,7 +290,7 @@ def page_environment() -> jinja2.Environment:
     return env
 
 
-def error_view(error, source: str) -> dict:
+def error_view(error: LogError, source: str) -> dict:
     """One error in parts the page can lay out: the message wraps, the quoted line keeps its
     caret, and a long line is cut to a window around the caret (the terminal's own window,
     ``LogError.quote``) instead of scrolling sideways."""

@@ -12,7 +12,8 @@ passes :func:`safe_text.html_text`, so a bidi override cannot reorder the page.
 
 from __future__ import annotations
 
-from typing import IO
+from collections.abc import Callable
+from typing import IO, Protocol, cast
 
 
 from .report_html import page_environment
@@ -22,8 +23,17 @@ from .verdict import Verdict
 TEMPLATE = "report_index.html.j2"
 
 
-def _macros():
-    return page_environment().get_template(TEMPLATE).module
+class _Macros(Protocol):
+    """The macros of :data:`TEMPLATE`: each renders one piece of the page."""
+
+    head: Callable[..., str]
+    row: Callable[..., str]
+    other: Callable[..., str]
+    tail: Callable[..., str]
+
+
+def _macros() -> _Macros:
+    return cast(_Macros, page_environment().get_template(TEMPLATE).module)
 
 
 def _row_view(verdict: Verdict) -> dict:
@@ -52,7 +62,7 @@ class FolderIndex:
         self._rows = 0
         self.counts = {"valid": 0, "invalid": 0, "incomplete": 0, "unreadable": 0, "skipped": 0}
 
-    def _write(self, markup) -> None:
+    def _write(self, markup: str) -> None:
         self._out.write(html_text(str(markup)))
 
     def begin(self) -> None:

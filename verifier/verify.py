@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Mapping
 
 from ..challenges.mission import Mission
+from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.engine import score
 from ..rules.log_writer import log_text
 from ..rules.ruleset import Ruleset
@@ -21,6 +22,7 @@ from .log_parser import parse_log
 from .map_source import assurance, map_key, mission_source, source_text
 from .messages import LogError
 from .replay import Replay
+from .statements import Header
 from .verdict import INCOMPLETE, INVALID, VALID, Verdict, raw_id, verification_id
 
 
@@ -141,7 +143,7 @@ def _carry(verdict: Verdict, replay: Replay) -> None:
     verdict.body = None if replay.history is None else replay.log.statements
 
 
-def _identified(verdict: Verdict, header, mission: Mission | None = None) -> Verdict:
+def _identified(verdict: Verdict, header: Header, mission: Mission | None = None) -> Verdict:
     """The verdict with who played which mission: the player, the map source and the
     mission's origin, the difficulty, the ruleset."""
     verdict.player = header.player
@@ -196,7 +198,7 @@ def row_form(data: bytes | str) -> str:
     return log_text(log.header.canonical_lines(), log.statements, rows=True)
 
 
-def replay_state(state, log_turn: int | None = None, pieces=None) -> str:
+def replay_state(state: GameState, log_turn: int | None = None, pieces: ArtilleryPieces | None = None) -> str:
     """Where an incomplete log stops and what would come next."""
     nxt = legal_summary(state, log_turn, pieces)
     return describe_state(state, log_turn, pieces) + (f"; next: {'; '.join(nxt)}" if nxt else "")

@@ -5,8 +5,12 @@ and goes through ``bgrid.league.admin``, which writes the audit log."""
 from __future__ import annotations
 
 import functools
+import sqlite3
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 
 from ..league import admin as actions
 from ..league.export import export_csv, export_json, export_zip
@@ -21,9 +25,9 @@ from .db import connection
 admin_pages = Blueprint("admin", __name__, url_prefix="/admin", template_folder="templates")
 
 
-def organiser_only(view):
+def organiser_only(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
     @functools.wraps(view)
-    def run(*args, **kwargs):
+    def run(*args: Any, **kwargs: Any) -> ResponseReturnValue:
         if not session.get("organiser"):
             return redirect(url_for("admin.sign_in"), 303)
         return view(*args, **kwargs)
@@ -32,7 +36,7 @@ def organiser_only(view):
 
 
 @admin_pages.route("/sign-in", methods=["GET", "POST"])
-def sign_in():
+def sign_in() -> ResponseReturnValue:
     if request.method == "POST":
         if is_admin_key(connection(), request.form.get("key")):
             session.clear()
@@ -43,14 +47,14 @@ def sign_in():
 
 
 @admin_pages.post("/sign-out")
-def sign_out():
+def sign_out() -> ResponseReturnValue:
     session.clear()
     return redirect(url_for("pages.home"), 303)
 
 
 @admin_pages.get("/")
 @organiser_only
-def dashboard():
+def dashboard() -> ResponseReturnValue:
     conn = connection()
     return render_template(
         "admin.html.j2",
@@ -66,7 +70,7 @@ def dashboard():
     )
 
 
-def _act(run):
+def _act(run: Callable[[sqlite3.Connection, str], str | None]) -> ResponseReturnValue:
     """Do one action; back to the dashboard with what happened (or why not)."""
     try:
         done = run(connection(), utc_now())
@@ -77,7 +81,7 @@ def _act(run):
 
 @admin_pages.post("/entries/<entry:number>/<any(withdraw, restore):action>")
 @organiser_only
-def entry_action(number: int, action: str):
+def entry_action(number: int, action: str) -> ResponseReturnValue:
     act = actions.withdraw if action == "withdraw" else actions.restore
     reason = request.form.get("reason")
     return _act(lambda conn, now: act(conn, number, reason, now) or f"entry #{number}: {action} done")
@@ -85,11 +89,11 @@ def entry_action(number: int, action: str):
 
 @admin_pages.post("/players/<any(disqualify, reinstate, rename, merge):action>")
 @organiser_only
-def player_action(action: str):
+def player_action(action: str) -> ResponseReturnValue:
     form = request.form
     name, reason = form.get("name", ""), form.get("reason")
 
-    def run(conn, now):
+    def run(conn: sqlite3.Connection, now: str) -> str:
         if action in ("disqualify", "reinstate"):
             actions.disqualify(conn, name, reason, now, undo=action == "reinstate")
             return f"{name}: {action} done"
@@ -103,10 +107,10 @@ def player_action(action: str):
 
 @admin_pages.post("/challenges")
 @organiser_only
-def challenge_action():
+def challenge_action() -> ResponseReturnValue:
     form = request.form
 
-    def run(conn, now):
+    def run(conn: sqlite3.Connection, now: str) -> str:
         if form.get("par", "").strip():
             raw = form["par"].strip()
             if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit() and -99 <= int(raw) <= 99):
@@ -132,7 +136,7 @@ def challenge_action():
 
 @admin_pages.get("/export.<any(json, csv, zip):kind>")
 @organiser_only
-def export(kind: str):
+def export(kind: str) -> ResponseReturnValue:
     conn = connection()
     body: str | bytes
     if kind == "json":

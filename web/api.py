@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from ..league.admin import AdminError, NotFound, restore, withdraw
 from ..league.identity import RefusedName
@@ -11,7 +12,8 @@ from ..league.players import NameTaken, is_admin_key, register
 from ..league.submit import utc_now
 from .app import current_key, failure, key_or_address, limiter
 from .db import connection, verifier, write_lock
-from .views import log_download, challenge_list, entry_record, standings_json, utc_second
+from .views import (challenge_list, entry_record, log_download, no_entry, not_a_challenge, standings_json,
+                    utc_second)
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -26,7 +28,7 @@ def _register_limit() -> str:
 
 @api.post("/players")
 @limiter.limit(_register_limit)
-def register_player():
+def register_player() -> ResponseReturnValue:
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("name"), str):
         return failure(422, 'send {"name": "…"} as JSON')
@@ -42,7 +44,7 @@ def register_player():
 @api.post("/submissions")
 @limiter.limit(_submit_limit)
 @limiter.limit(_submit_limit, key_func=key_or_address)
-def submit():
+def submit() -> ResponseReturnValue:
     if request.content_length is not None and request.content_length > MAX_LOG_BYTES:
         return failure(
             413,
@@ -60,34 +62,29 @@ def submit():
 
 
 @api.get("/challenges")
-def challenges():
+def challenges() -> ResponseReturnValue:
     return jsonify({"challenges": challenge_list(connection())})
 
 
 @api.get("/standings/<code>")
-def standings(code: str):
+def standings(code: str) -> ResponseReturnValue:
     found = standings_json(connection(), code)
-    if found is None:
-        return failure(404, f"'{code}' is not a challenge of this league")
-    return jsonify(found)
+    return not_a_challenge(code) if found is None else jsonify(found)
 
 
 @api.get("/entries/<entry:number>")
-def entry(number: int):
+def entry(number: int) -> ResponseReturnValue:
     found = entry_record(connection(), number)
-    if found is None:
-        return failure(404, f"no entry #{number}")
-    return jsonify(found)
+    return no_entry(number) if found is None else jsonify(found)
 
 
 @api.get("/entries/<entry:number>/log")
-def entry_log(number: int):
-    download = log_download(connection(), number)
-    return failure(404, f"no entry #{number}") if download is None else download
+def entry_log(number: int) -> ResponseReturnValue:
+    return log_download(connection(), number)
 
 
 @api.post("/admin/entries/<entry:number>/<any(withdraw, restore):action>")
-def admin_entry(number: int, action: str):
+def admin_entry(number: int, action: str) -> ResponseReturnValue:
     conn = connection()
     if not is_admin_key(conn, current_key()):
         return failure(401, "this needs the organiser key (Authorization: Bearer KEY)")

@@ -7,12 +7,14 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from flask import Blueprint, Flask, g, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 
 from ..league.store import create_league, transaction
 from .db import close_connection, connection
@@ -92,7 +94,7 @@ def create_app(
         app.register_blueprint(blueprint)
 
     @app.after_request
-    def headers(response):
+    def headers(response: Response) -> Response:
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
@@ -100,7 +102,7 @@ def create_app(
         return response
 
     @app.errorhandler(CSRFError)
-    def csrf_refused(exc):
+    def csrf_refused(exc: CSRFError) -> ResponseReturnValue:
         return failure(
             400,
             f"the form has expired or did not come from this site ({exc.description}); "
@@ -108,11 +110,11 @@ def create_app(
         )
 
     @app.errorhandler(HTTPException)
-    def http_error(exc):
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
         return failure(exc.code or 500, _plain(exc))
 
     @app.errorhandler(Exception)
-    def unexpected(exc):  # a bug: said once in the log, never shown as a stack trace
+    def unexpected(exc: Exception) -> ResponseReturnValue:  # a bug: said once in the log, never a stack trace
         log.exception("unexpected failure on %s %s", request.method, request.path)
         return failure(500, "the server failed on this request; the organiser can find it in the log")
 
@@ -131,9 +133,9 @@ class KeptSessionSigner(SecureCookieSessionInterface):
     every request (a request that has no cookie, as every API call, paid for it too)."""
 
     def __init__(self) -> None:
-        self._kept: tuple[tuple, object] | None = None
+        self._kept: tuple[tuple, URLSafeTimedSerializer | None] | None = None
 
-    def get_signing_serializer(self, app: Flask):
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
         kept = self._kept
         if kept is None or kept[0] != keys:
@@ -144,7 +146,7 @@ class KeptSessionSigner(SecureCookieSessionInterface):
 class EntryNumber(IntegerConverter):
     """``<entry:number>``: an entry number; one past SQLite's 64-bit integers is no entry (404)."""
 
-    def __init__(self, url_map) -> None:
+    def __init__(self, url_map: Map) -> None:
         super().__init__(url_map, max=999_999_999_999_999_999)
 
 
@@ -166,7 +168,7 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def failure(status: int, message: str):
+def failure(status: int, message: str) -> tuple[Response | str, int]:
     """An error answer: ``{"error": …}`` for the API, an error page for a person."""
     if wants_json():
         return jsonify({"error": message}), status

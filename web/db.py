@@ -66,7 +66,7 @@ def close_held_connections() -> None:
         held.popitem()[1].close()
 
 
-def close_connection(exc=None) -> None:
+def close_connection(exc: BaseException | None = None) -> None:
     """End of a request: a transaction left open by a failure is rolled back."""
     conn = g.pop("league", None)
     if conn is not None and conn.in_transaction:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from ..league.identity import RefusedName
 from ..league.intake import Refusal, submit_entry
@@ -17,7 +18,8 @@ from .app import failure, key_or_address, limiter
 from .chart import score_bars
 from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
-from .views import log_download, challenge_list, entry_record, stored_log, utc_second
+from .views import (challenge_list, entry_record, log_download, no_entry, not_a_challenge, stored_log,
+                    utc_second)
 
 pages = Blueprint(
     "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
@@ -26,7 +28,7 @@ _packs = PackCache()
 
 
 @pages.get("/")
-def home():
+def home() -> ResponseReturnValue:
     now = utc_second()
     listed = challenge_list(connection())
     return render_template(
@@ -39,11 +41,11 @@ def home():
 
 
 @pages.get("/challenges/<code>")
-def challenge(code: str):
+def challenge(code: str) -> ResponseReturnValue:
     conn = connection()
     stored = runs_challenge(conn, code)
     if stored is None:
-        return failure(404, f"'{code}' is not a challenge of this league")
+        return not_a_challenge(code)
     if stored != code:
         return redirect(url_for("pages.challenge", code=stored), 301)
     window = window_of(conn, stored)
@@ -63,10 +65,10 @@ def challenge(code: str):
 
 
 @pages.get("/challenges/<code>/<name>")
-def pack_file(code: str, name: str):
+def pack_file(code: str, name: str) -> ResponseReturnValue:
     stored = runs_challenge(connection(), code)
     if stored is None:
-        return failure(404, f"'{code}' is not a challenge of this league")
+        return not_a_challenge(code)
     data = _packs.file(stored, name)
     if data is None:
         return failure(404, f"a pack has {', '.join(FILES)}; not '{name}'")
@@ -91,7 +93,7 @@ def _submit_limit() -> str:
 
 @pages.route("/register", methods=["GET", "POST"])
 @limiter.limit(_register_limit, methods=["POST"])
-def register_page():
+def register_page() -> ResponseReturnValue:
     if request.method == "GET":
         return render_template("register.html.j2", error=None, name="")
     name = request.form.get("name", "")
@@ -109,7 +111,7 @@ def register_page():
 @pages.route("/submit", methods=["GET", "POST"])
 @limiter.limit(_submit_limit, methods=["POST"])
 @limiter.limit(_submit_limit, methods=["POST"], key_func=key_or_address)
-def submit_page():
+def submit_page() -> ResponseReturnValue:
     if request.method == "GET":
         return render_template("submit.html.j2", error=None, log="")
     upload = request.files.get("file")
@@ -133,11 +135,11 @@ def submit_page():
 
 
 @pages.get("/entries/<entry:number>")
-def entry(number: int):
+def entry(number: int) -> ResponseReturnValue:
     conn = connection()
     record = entry_record(conn, number)
     if record is None:
-        return failure(404, f"no entry #{number}")
+        return no_entry(number)
     data = stored_log(conn, number)
     assert data is not None  # an entry is stored with its log, in one transaction
     verdict = verify_log(data, source=f"entry-{number}.log")
@@ -153,23 +155,22 @@ def entry(number: int):
 
 
 @pages.get("/entries/<entry:number>/log")
-def entry_log(number: int):
-    download = log_download(connection(), number)
-    return failure(404, f"no entry #{number}") if download is None else download
+def entry_log(number: int) -> ResponseReturnValue:
+    return log_download(connection(), number)
 
 
 @pages.get("/entries/<entry:number>/replay")
-def entry_replay(number: int):
+def entry_replay(number: int) -> ResponseReturnValue:
     data = stored_log(connection(), number)
     if data is None:
-        return failure(404, f"no entry #{number}")
+        return no_entry(number)
     # the verifier's own report, with the history of every turn (the whole course); its
     # stepper script is refused by the CSP, and the page shows the course without it
     return render_report([verify_log(data, source=f"entry-{number}.log", history=True)])
 
 
 @pages.get("/players/<name>")
-def player(name: str):
+def player(name: str) -> ResponseReturnValue:
     conn = connection()
     row = conn.execute("SELECT name FROM players WHERE name = ?", (name,)).fetchone()
     entries = player_entries(conn, name)
@@ -186,5 +187,5 @@ def player(name: str):
 
 
 @pages.get("/favicon.ico")
-def favicon():
+def favicon() -> ResponseReturnValue:
     return Response(status=204)  # no icon; a browser asking for one is not an error

@@ -14,6 +14,7 @@ receipt.
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 
 from ..companion import Session
 from ..companion.board_svg import board_svg
@@ -26,7 +27,7 @@ from ..league.submit import utc_now
 from ..verifier.messages import LogError
 from .app import failure, limiter
 from .db import connection, verifier, write_lock
-from .views import utc_second
+from .views import not_a_challenge, utc_second
 
 play = Blueprint("play", __name__, template_folder="templates")
 KEY = "play_key"
@@ -55,10 +56,10 @@ def _game(player: Player, code: str) -> tuple[Session, dict]:
 
 
 @play.get("/play/<code>")
-def page(code: str):
+def page(code: str) -> ResponseReturnValue:
     stored = _challenge(code)
     if stored is None:
-        return failure(404, f"'{code}' is not a challenge of this league")
+        return not_a_challenge(code)
     if stored != code:
         return redirect(url_for("play.page", code=stored), 301)
     player = _player()
@@ -78,9 +79,9 @@ def _submit_limit() -> str:
 
 @play.post("/play/<code>/key")
 @limiter.limit(_key_limit)
-def key(code: str):
+def key(code: str) -> ResponseReturnValue:
     if _challenge(code) is None:
-        return failure(404, f"'{code}' is not a challenge of this league")
+        return not_a_challenge(code)
     given = request.form.get("key", "").strip()
     if player_by_key(connection(), given) is None:
         return render_template("play_key.html.j2", code=code,
@@ -89,13 +90,22 @@ def key(code: str):
     return redirect(url_for("play.page", code=code), 303)
 
 
-@play.post("/play/<code>")
-def statement(code: str):
+def _posted(code: str) -> tuple[str, Player, Session, dict] | None:
+    """The challenge, the player and their game that a form of the play page posts to; None
+    when the challenge or the player's key is unknown (the form goes back to the page)."""
     stored = _challenge(code)
     player = _player()
     if stored is None or player is None:
+        return None
+    return (stored, player, *_game(player, stored))
+
+
+@play.post("/play/<code>")
+def statement(code: str) -> ResponseReturnValue:
+    posted = _posted(code)
+    if posted is None:
         return redirect(url_for("play.page", code=code), 303)
-    game, _ = _game(player, stored)
+    stored, player, game, _ = posted
     form = request.form
     if "undo" in form:
         text = "undo"
@@ -110,7 +120,7 @@ def statement(code: str):
 
 
 @play.post("/play/<code>/restart")
-def restart(code: str):
+def restart(code: str) -> ResponseReturnValue:
     stored = _challenge(code)
     player = _player()
     if stored is not None and player is not None:
@@ -120,12 +130,11 @@ def restart(code: str):
 
 @play.post("/play/<code>/submit")
 @limiter.limit(_submit_limit)
-def submit(code: str):
-    stored = _challenge(code)
-    player = _player()
-    if stored is None or player is None:
+def submit(code: str) -> ResponseReturnValue:
+    posted = _posted(code)
+    if posted is None:
         return redirect(url_for("play.page", code=code), 303)
-    game, said = _game(player, stored)
+    stored, player, game, said = posted
     if not game.is_over:
         return failure(409, "the mission is not over yet: play it to its end, then submit")
     try:

@@ -13,13 +13,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache, wraps
+from typing import Any
 
 from flask import Flask, current_app, request
+from flask.typing import ResponseReturnValue
 from limits import RateLimitItem, parse
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from .rate_store import SweptMemoryStorage
+
+View = Callable[..., ResponseReturnValue]  # a Flask view function
 
 EXTENSION = "bgrid-rate-limits"
 
@@ -48,16 +52,16 @@ class RateLimits:
         *,
         methods: Iterable[str] | None = None,
         key_func: Callable[[], str] = remote_address,
-    ):
+    ) -> Callable[[View], View]:
         counted = None if methods is None else frozenset(m.upper() for m in methods)
 
-        def decorate(view):
+        def decorate(view: View) -> View:
             # the counter's name: the view and whose requests it counts (two limits of one
             # view count apart even when both key on the same address)
             scope = f"{view.__module__}.{view.__qualname__}/{key_func.__name__}"
 
             @wraps(view)
-            def limited(*args, **kwargs):
+            def limited(*args: Any, **kwargs: Any) -> ResponseReturnValue:
                 if counted is None or request.method in counted:
                     _count(scope, rate(), key_func())
                 return view(*args, **kwargs)

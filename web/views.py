@@ -2,33 +2,48 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Response
+from flask.typing import ResponseReturnValue
 
 from ..league.public import challenge_list as _challenge_list
 from ..league.public import entry_record, runs_challenge, standings_of, stored_log
 from ..league.windows import utc_moment
+from .app import failure
 
 
 def utc_second() -> str:
     return utc_moment()
 
 
-def challenge_list(conn) -> list[dict]:
+def challenge_list(conn: sqlite3.Connection) -> list[dict]:
     return _challenge_list(conn, utc_second())
 
 
-def standings_json(conn, code: str) -> dict | None:
+def standings_json(conn: sqlite3.Connection, code: str) -> dict | None:
     stored = runs_challenge(conn, code)
     return None if stored is None else standings_of(conn, [stored]).as_dict()
 
 
-def log_download(conn, number: int):
-    """The entry's stored log as a download, byte for byte, or None (no such entry)."""
+def not_a_challenge(code: str) -> tuple[Response | str, int]:
+    """The 404 of a challenge code the league does not run."""
+    return failure(404, f"'{code}' is not a challenge of this league")
+
+
+def no_entry(number: int) -> tuple[Response | str, int]:
+    """The 404 of an entry number the league does not hold."""
+    return failure(404, f"no entry #{number}")
+
+
+def log_download(conn: sqlite3.Connection, number: int) -> ResponseReturnValue:
+    """The entry's stored log as a download, byte for byte (404 when there is no such entry)."""
     data = stored_log(conn, number)
     if data is None:
-        return None
+        return no_entry(number)
     return Response(data, mimetype="text/plain",
                     headers={"Content-Disposition": f'attachment; filename="entry-{number}.log"'})
 
 
-__all__ = ["log_download", "challenge_list", "entry_record", "standings_json", "stored_log", "utc_second"]
+__all__ = ["log_download", "no_entry", "not_a_challenge",
+           "challenge_list", "entry_record", "standings_json", "stored_log", "utc_second"]

@@ -69,7 +69,7 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _die_with_parent(arbiter, worker) -> None:
+def _die_with_parent(arbiter: object, worker: object) -> None:
     """gunicorn's post_fork hook: on Linux the kernel sends this worker SIGTERM when the
     parent dies (a SIGKILL of the parent included)."""
     if sys.platform.startswith("linux"):
