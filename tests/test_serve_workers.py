@@ -178,3 +178,23 @@ def test_a_killed_worker_is_replaced_and_the_server_keeps_answering(league_db):
         assert server.process.poll() is None
     finally:
         server.end()
+
+
+def test_a_starting_worker_obeys_a_stop_signal_at_once():
+    """A stop signal that reaches a worker before gunicorn has set the worker's own handlers
+    must end it, not be queued for the parent's loop (the stop would then wait out the graceful
+    timeout): the post-fork hook gives the stop signals their default action."""
+    from bgrid.web.workers import STOP_SIGNALS, _after_fork
+
+    pid = os.fork()
+    if pid == 0:  # the child stands for a new worker holding the parent's handlers
+        try:
+            for number in STOP_SIGNALS:
+                signal.signal(number, lambda *_: None)
+            _after_fork(None, None)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        finally:
+            os._exit(3)  # reached only if SIGINT did not end the process
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT

@@ -69,9 +69,21 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _die_with_parent(arbiter: object, worker: object) -> None:
-    """gunicorn's post_fork hook: on Linux the kernel sends this worker SIGTERM when the
-    parent dies (a SIGKILL of the parent included)."""
+#: The stop signals a worker that is still starting must obey at once.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM)
+
+
+def _after_fork(arbiter: object, worker: object) -> None:
+    """gunicorn's post_fork hook, in the new worker before it sets up its own handlers.
+
+    Until then the worker holds a copy of the parent's handlers, which only queue a signal for
+    the parent's loop, which a worker never runs: a Ctrl-C or SIGTERM to the process group
+    landing there would be lost, the worker would come up as if nothing had happened, and the
+    stop would wait the whole graceful timeout before killing it. With the default actions a
+    stop signal ends a starting worker at once. On Linux the kernel also sends the worker SIGTERM
+    when the parent dies (a SIGKILL of the parent included)."""
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -103,7 +115,7 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -
         "proc_name": "bgrid-serve",
         "control_socket_disable": True,  # no runtime control socket in the user's home
         "forwarded_allow_ips": "",  # X-Forwarded-* are the app's business (--proxies)
-        "post_fork": _die_with_parent,
+        "post_fork": _after_fork,
         "preload_app": True,  # built once, in the parent: the workers start with its missions
     }
 
