@@ -122,9 +122,10 @@ def play_command(seed: str | None, code: str | None, difficulty: str | None, rid
 
 def _header_text(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
                  header: Path | None, own_deck: bool, player: str | None) -> str:
+    one = "give exactly one of --seed N, --code CODE or --header FILE"
     if header is not None:
         if seed is not None or code is not None or difficulty is not None or ridges is not None:
-            raise click.UsageError("give exactly one of --seed N, --code CODE or --header FILE")
+            raise click.UsageError(one)
         lines = read_log_bytes(read_named_log(header)).splitlines()
         words = [line.split("#")[0].split() for line in lines]
         body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
@@ -133,6 +134,8 @@ def _header_text(seed: str | None, code: str | None, difficulty: str | None, rid
             raise click.UsageError("--own-deck goes with --code; a header names its deck itself")
         text = "\n".join(kept) + "\n"
     else:
+        if seed is not None and code is not None:  # play also takes --header: name all three
+            raise click.UsageError(one)
         mission = pick_mission(seed, code, difficulty, ridges)
         if code is not None and not own_deck:
             text = f"bgrid-log: 1\nchallenge: {mission.code}\n"

@@ -81,7 +81,7 @@ def test_mission_options_are_checked():
     assert result.exit_code == 2
     assert "give the mission: --seed N, --code CODE or --header FILE" in result.output
     both = CliRunner().invoke(cli, ["play", "--seed", "1", "--code", CODE])
-    assert both.exit_code == 2 and "give exactly one of --seed N or --code CODE" in both.output
+    assert both.exit_code == 2 and "give exactly one of --seed N, --code CODE or --header FILE" in both.output
 
 
 def test_no_mission_and_no_log_to_resume_says_every_way_to_give_one(tmp_path):
