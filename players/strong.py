@@ -236,9 +236,10 @@ def waits_in_vain(state: GameState) -> bool:
 
 def junk_cards(state: GameState) -> int:
     """How many cards of the hand the bomber cannot play where it is: a bomb card with no
-    target below (R16), a guns card above altitude 4 or with no piece in reach (R15), an
-    altitude card the ceiling or the floor stops, a 9 with no altitude card to pair. Without
-    a movement card the bomber cannot take them anywhere else; a hand of them is stuck."""
+    target below (R16), a guns card above the guns' ceiling or with no piece in reach (R15), an
+    altitude card the ceiling or the floor stops, a throttle card (a 9 in the standard ruleset)
+    with no altitude card to pair. Without a movement card the bomber cannot take them
+    anywhere else; a hand of them is stuck."""
     rs = state.ruleset
     kinds, altitude, top = rs.card_kinds, state.altitude, rs.max_altitude
     bomb_ok = bomb_target(state) is not None
