@@ -44,8 +44,9 @@ if TYPE_CHECKING:  # the playout's batched dice; the playout imports the players
 
 #: Shuffles of the unseen cards each candidate is judged on.
 SAMPLES = 8
-#: Greedy's best plays that are looked at (ends of the phase are always looked at too).
-CANDIDATES = 5
+#: The first sift's best plays that are looked at (ends of the phase are always looked at
+#: too); one a move whatever facing it leaves (:func:`candidate_key`).
+CANDIDATES = 8
 #: Turns played out (the candidate's, then greedy's) before the state is valued.
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
