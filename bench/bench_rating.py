@@ -172,6 +172,7 @@ def duel(mission, task: dict) -> dict:
     t0 = time.process_time()
     greedy = simulate(mission, task["greedy_games"], 0, challenge_deck=challenge, player="greedy")
     out |= {"greedy_wins": greedy.wins, "greedy_mean": greedy.mean_score,
+            "greedy_scores": list(greedy.scores),
             "greedy_cpu": (time.process_time() - t0) / task["greedy_games"]}
     times, last = [], [time.process_time()]
 
@@ -297,6 +298,7 @@ def dominance_report(duels: list[dict]) -> None:
             low, high = wilson_interval(ok, len(cell))
             print(f"{deck or 'All'} map-decks: strong's mean score ≥ greedy's on {ok}/{len(cell)} = "
                   f"{ok / len(cell):.1%} (95% interval {low:.1%}-{high:.1%})")
+    pooled_report(duels)
     for r in sorted(duels, key=lambda r: r["strong_mean"] - r["greedy_mean"]):
         if r["strong_mean"] < r["greedy_mean"]:
             scores = r["strong_scores"]
@@ -314,6 +316,44 @@ def dominance_report(duels: list[dict]) -> None:
         print(f"Challenge deck: {sum(r['strong_distinct'] for r in chal)} different strong games of "
               f"{sum(r['strong_games'] for r in chal)}; maps with every game the same: "
               f"{sum(r['strong_distinct'] == 1 for r in chal)}/{len(chal)}")
+
+
+def pooled_report(duels: list[dict]) -> None:
+    """Two more views of the same games. Per map, both decks' games together (the mean of
+    a map's own-deck and challenge-deck games, wins counted over both). Per map-deck, how far
+    below: strong's mean under greedy's by more than two standard errors of the difference
+    (both players' game-to-game spread; needs the greedy scores a record keeps since
+    they were added)."""
+    by_map: dict[int, list[dict]] = {}
+    for r in duels:
+        by_map.setdefault(r["seed"], []).append(r)
+    maps = [rs for rs in by_map.values() if len(rs) == 2]
+    if maps:
+        def mean(rs: list[dict], who: str) -> float:
+            games = sum(r[f"{who}_games"] for r in rs)
+            return sum(r[f"{who}_mean"] * r[f"{who}_games"] for r in rs) / games
+
+        ok = sum(mean(rs, "strong") >= mean(rs, "greedy") for rs in maps)
+        low, high = wilson_interval(ok, len(maps))
+        worse = sum(_beyond({k: sum(r[k] for r in rs) for k in
+                             ("greedy_wins", "greedy_games", "strong_wins", "strong_games")})
+                    for rs in maps)
+        print(f"Per map, both decks' games together: strong's mean ≥ greedy's on {ok}/{len(maps)} = "
+              f"{ok / len(maps):.1%} (95% interval {low:.1%}-{high:.1%}); greedy's win rate above "
+              f"strong's beyond both intervals on {worse}")
+    kept = [r for r in duels if "greedy_scores" in r]
+    for deck in ("own", "challenge"):
+        cell = [r for r in kept if r["deck"] == deck]
+        if cell:
+            far = sum(r["greedy_mean"] - r["strong_mean"] > 2 * _difference_error(r) for r in cell)
+            print(f"{deck} map-decks with strong's mean below greedy's by more than two standard "
+                  f"errors of the difference: {far}/{len(cell)}")
+
+
+def _difference_error(r: dict) -> float:
+    """The standard error of strong's mean minus greedy's, from each one's game scores."""
+    return sum(statistics.variance(r[f"{who}_scores"]) / len(r[f"{who}_scores"])
+               for who in ("strong", "greedy")) ** 0.5
 
 
 def _beyond(r: dict) -> bool:

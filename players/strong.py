@@ -18,6 +18,8 @@ each was found): a full hand with nothing to play draws nothing again (R6b), so 
 as the loss it leads to (:func:`is_dead_hand`) or a cost for each Automa step that could free
 it (:func:`steps_to_free`); a hand without a movement card pays for each card it cannot play
 where it is (:func:`junk_cards`), the way to a stuck hand;
+the altitude counts (:func:`altitude_value`): 2 and 3, where every altitude card can be
+played, are worth more, 3 most, the ceiling and the floor less;
 ending a phase with actions left costs ``TEMPO`` each, more on a full hand; and a wait that
 only brings back the same decision (:func:`waits_in_vain`) is no candidate. The shuffles come
 from the game's own seeded stream: a game is the same for a given sim seed and game index.
@@ -34,7 +36,7 @@ from ..rules.board import Facing, distance, is_in_range
 from ..rules.combat import bomb_target, can_fire_guns, guns_targets
 from ..rules.engine import apply_legal, reveal_drawn, score
 from ..rules.legality import altitude_delta, legal_plays_by_kind
-from ..rules.ruleset import Play
+from ..rules.ruleset import Play, Ruleset
 from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
 from .greedy import greedy_action, valued_actions
 from .search import state_key
@@ -76,6 +78,15 @@ STUCK_HAND = -20.0
 STUCK_STEP = 8.0
 #: A stuck hand whose guns need more Automa steps than this to get a target is dead.
 FREE_STEPS = 3
+#: What an altitude is worth in :func:`state_value` (:func:`altitude_value`), on the map: a
+#: band from which every altitude card can be played (so they never clog the hand, R7), more
+#: where the artillery's reach is at its minimum (R18) and the guns still destroy (R15); less
+#: at the ceiling (red altitude cards and guns unplayable) and at the floor (black ones).
+ALTITUDE_ROOM = 3.0
+ALTITUDE_SAFE = 1.0
+CEILING = -6.0
+FLOOR = -4.0
+
 #: A mean value below this (a defeat in most shuffles): a wait in vain is looked at after all.
 LOST = -500.0
 
@@ -319,7 +330,7 @@ def junk_cards(state: GameState) -> int:
 def state_value(state: GameState) -> float:
     """How promising ``state`` is: the score (R24) first, then health to spare, the way to
     the nearest bunker, a bomb and a movement card in hand (without one, the cards that cannot
-    be played here), and fuel left."""
+    be played here), the altitude (:func:`altitude_value`), and fuel left."""
     total = score(state).total
     if state.phase is Phase.OVER:
         return (1000 if state.outcome is Outcome.VICTORY else -1000) + 10 * total
@@ -347,7 +358,27 @@ def state_value(state: GameState) -> float:
         # nor take the cards it cannot play here anywhere else: each one brings a stuck hand
         # (nothing to play, nothing drawn, R6b) nearer
         value -= JUNK_CARD * junk_cards(state)
+    if state.cell is not None:
+        value += altitude_value(state.ruleset, state.altitude)
     value -= 6 * state.exhaustions
     # Fuel: every card taken from the pile or out of the hand brings the next exhaustion nearer.
     value -= FUEL_WEIGHT * (state.cards_drawn + state.ruleset.hand_size - len(state.hand))
+    return value
+
+
+def altitude_value(rs: Ruleset, altitude: int) -> float:
+    """What flying at ``altitude`` is worth for the hand and against the artillery. In
+    standard-1: 3 at altitudes 2 and 3, where every altitude card can be played (10/J ±1, Q
+    ±2 stay within 0-5, R7), 1 more at 3, where the artillery reaches only an adjacent cell
+    (max(1, 4 - 3), R18) and the guns destroy (R15: suppress only at 4); ``CEILING`` at 5
+    (red altitude cards and guns cannot be played there), ``FLOOR`` at 0 (black ones)."""
+    if altitude >= rs.max_altitude:
+        return CEILING
+    if altitude <= 0:
+        return FLOOR
+    step = max((k.points for k in rs.card_kinds if k.play is Play.ALTITUDE), default=0)
+    value = ALTITUDE_ROOM if step <= altitude <= rs.max_altitude - step else 0.0
+    reach = max(rs.artillery_reach_minimum, rs.artillery_reach_base - altitude)
+    if reach <= rs.artillery_reach_minimum and altitude < rs.guns_suppress_altitude:
+        value += ALTITUDE_SAFE
     return value

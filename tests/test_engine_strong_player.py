@@ -195,3 +195,24 @@ def test_turns_to_bunker_counts_the_quarter_turns_of_a_shortest_flight():
     # south or east; facing west or north one more to come round first.
     corner = "E5 J10 I10 H10 G10 F10"
     assert [turns(f, corner) for f in "SEWN"] == [1, 1, 2, 2]
+
+
+def test_altitude_value_favours_the_band_where_every_altitude_card_plays():
+    from bgrid.players.strong import (ALTITUDE_ROOM, ALTITUDE_SAFE, CEILING, FLOOR, altitude_value,
+                                      state_value)
+    from bgrid.rules.ruleset import load_ruleset
+
+    # standard-1: a 10 or a Jack moves 1, a Queen 2, within 0-5 (R7). From 2 and from 3 each of
+    # them can be played; from 1 a black Queen cannot, from 4 a red Queen cannot. The artillery
+    # reaches max(1, 4 - altitude) cells (R18): 1 from altitude 3 up, and the guns destroy up
+    # to 3 (R15), so 3 is the one altitude with both. At 5 no red card and no 6 can be played,
+    # at 0 no black card.
+    rs = load_ruleset()
+    assert [altitude_value(rs, a) for a in range(6)] == [
+        FLOOR, 0, ALTITUDE_ROOM, ALTITUDE_ROOM + ALTITUDE_SAFE, 0, CEILING]
+    # Two bombers alike but for altitude, each with movement cards (so no junk is counted and
+    # the hand is not stuck): the state at 3 is worth that difference more than the one at 5.
+    hand = "2S 3S 7C 8C KS"
+    at3 = placed(board(bunkers="H9 H10"), "C3", "S", 3, hand, own_deck=True)
+    at5 = placed(board(bunkers="H9 H10"), "C3", "S", 5, hand, own_deck=True)
+    assert state_value(at3) - state_value(at5) == pytest.approx(ALTITUDE_ROOM + ALTITUDE_SAFE - CEILING)
