@@ -8,7 +8,10 @@ the cards it cannot see (it never looks at the order of the pile, not even a cha
 deck's), plays the candidate, finishes the turn greedily, lets the Automa act, draws the next
 hand and scores that state. Every candidate meets the same shuffles and the same Automa card
 (common random numbers), so the comparison is between plays, not between shuffles; greedy's
-own choice stands unless another play beats it by ``MARGIN`` a shuffle.
+own choice stands unless another play beats it by ``MARGIN`` a shuffle. Plays that differ
+only in the facing they leave the bomber with are one candidate (:func:`candidate_key`: no
+value here reads the facing, so their copies only crowded other plays out); the one turned
+best toward the nearest bunker (:func:`turns_to_bunker`) stands for them.
 
 What a one-turn look-ahead cannot see is written into the value (docs/rating.md tells how
 each was found): a full hand with nothing to play draws nothing again (R6b), so it is valued
@@ -29,7 +32,7 @@ from ..challenges.seeding import SeededStream
 from ..rules.actions import Action, EndPhase
 from ..rules.cards import Card
 from ..rules.automa import nearest_bunker, step_toward
-from ..rules.board import distance, is_in_range
+from ..rules.board import Facing, distance, is_in_range
 from ..rules.combat import bomb_target, can_fire_guns, guns_targets
 from ..rules.engine import apply_legal, reveal_drawn, score
 from ..rules.legality import altitude_delta, legal_plays_by_kind
@@ -43,8 +46,9 @@ if TYPE_CHECKING:  # the playout's batched dice; the playout imports the players
 
 #: Shuffles of the unseen cards each candidate is judged on.
 SAMPLES = 8
-#: Greedy's best plays that are looked at (ends of the phase are always looked at too).
-CANDIDATES = 5
+#: The first sift's best plays that are looked at (ends of the phase are always looked at
+#: too); one a move whatever facing it leaves (:func:`candidate_key`).
+CANDIDATES = 8
 #: Turns played out (the candidate's, then greedy's) before the state is valued.
 HORIZON = 1
 #: What one card of fuel is worth in :func:`state_value`.
@@ -98,15 +102,23 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     if len(valued) == 1:
         return valued[0][1]
     # A first sift without cards: greedy's value plus the value of the state the play leaves
-    # (before any card it needs); plays that leave equal states are one candidate.
-    ranked, seen, vain = [], set(), None
+    # (before any card it needs). Plays that leave the same state but for the bomber's facing
+    # are one candidate (candidate_key): neither value reads the facing, so the look-ahead
+    # could tell them apart only by chance, and their copies crowded other plays out of the
+    # candidates. The one that needs the fewest turns toward the nearest bunker
+    # (turns_to_bunker) stands for them.
+    ranked, rows, turns, vain = [], {}, [], None
     for i, (value, action) in enumerate(valued):
         after = state.copy()
         apply_legal(after, action)
-        key = state_key(after)
-        if key in seen:
+        key = candidate_key(state, after)
+        if key in rows:
+            row = rows[key]
+            if row is not None and (t := turns_to_bunker(after)) < turns[row]:
+                ranked[row] = (*ranked[row][:3], action, key)
+                turns[row] = t
             continue
-        seen.add(key)
+        rows[key] = None
         if isinstance(action, EndPhase) and len(valued) > 1 and waits_in_vain(state):
             vain = action  # looked at only if every play looks lost (below)
             continue
@@ -118,11 +130,13 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
             if len(state.hand) >= state.ruleset.hand_size:
                 # and a full hand draws nothing (R6b): the next turn offers the same plays
                 prior -= FULL_HAND_WAIT
-        ranked.append((prior + state_value(after), i, prior, action))
+        rows[key] = len(ranked)
+        turns.append(turns_to_bunker(after))
+        ranked.append((prior + state_value(after), i, prior, action, key))
     ranked.sort(key=lambda item: (-item[0], item[1]))
     chosen = ranked[:CANDIDATES] + [r for r in ranked[CANDIDATES:] if isinstance(r[3], EndPhase)]
-    candidates = [action for *_, action in chosen]
-    totals = [SAMPLES * prior for _, _, prior, _ in chosen]
+    candidates = [action for _, _, _, action, _ in chosen]
+    totals = [SAMPLES * prior for _, _, prior, _, _ in chosen]
     for _ in range(SAMPLES):
         world = state.copy()
         _shuffle(world.draw_pile, rng)
@@ -140,12 +154,53 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
             return vain
     # Greedy's own choice stands unless another play beats it clearly: eight shuffles are few,
     # and a play that differs in which card the Automa turns up next differs by chance.
-    mine = greedy_action(state, rng)
-    if mine in candidates:
-        keep = candidates.index(mine)
-        if totals[best] - totals[keep] < SAMPLES * MARGIN:
-            return mine
+    # Greedy's choice may be another facing of a candidate's move: then it is that candidate.
+    mine = candidate_key(state, _after(state, greedy_action(state, rng)))
+    keep = next((i for i, row in enumerate(chosen) if row[4] == mine), None)
+    if keep is not None and totals[best] - totals[keep] < SAMPLES * MARGIN:
+        return candidates[keep]
     return candidates[best]
+
+
+def _after(state: GameState, action: Action) -> GameState:
+    """A copy of ``state`` with ``action`` played."""
+    after = state.copy()
+    apply_legal(after, action)
+    return after
+
+
+def turns_to_bunker(state: GameState) -> int:
+    """The quarter turns (R9: a point of movement each) a shortest flight from the bomber's
+    cell and facing to the nearest bunker needs: none if it flies one way and faces it, one
+    to change legs or to turn toward its one way from across, two to turn back."""
+    if state.cell is None or not state.bunkers or state.facing is None:
+        return 0
+    cell = state.cell
+    goal = nearest_bunker(cell, state.bunkers)
+    useful = set()
+    if goal.column > cell.column:
+        useful.add(Facing.EAST)
+    elif goal.column < cell.column:
+        useful.add(Facing.WEST)
+    if goal.row > cell.row:
+        useful.add(Facing.SOUTH)
+    elif goal.row < cell.row:
+        useful.add(Facing.NORTH)
+    if not useful:
+        return 0
+    if state.facing in useful:
+        return len(useful) - 1
+    return 2 if state.facing.turned_left().turned_left() in useful else 1
+
+
+def candidate_key(state: GameState, after: GameState) -> tuple:
+    """What tells apart the plays from ``state`` for the look-ahead: the state ``after``
+    one, but for the bomber's facing (:func:`search.state_key` with the facing of ``state``)."""
+    facing = after.facing
+    after.facing = state.facing
+    key = state_key(after)
+    after.facing = facing
+    return key
 
 
 def _shuffle(pile: list[Card], rng: SeededStream | Dice) -> None:

@@ -166,6 +166,37 @@ def test_junk_cards_are_those_the_bomber_cannot_play_where_it_is():
                              own_deck=True)) == 1
 
 
+
+def test_moves_that_differ_only_in_the_facing_they_end_with_are_one_candidate():
+    # From C2 facing south a 2 flies F to C3, or F and a turn (L: east, R: west): the same
+    # cell, altitude, hand and pile, so the look-ahead (which values no facing) would give
+    # them equal values and waste its candidates on them. FF reaches C4: another candidate.
+    import bgrid.players.strong as strong
+    from bgrid.rules.actions import Move
+
+    state = placed(board(bunkers="C5 B10 C10 D10 E10 F10"), "C2", "S", altitude=4,
+                   hand="2S 10S 10D 9C JC", own_deck=True)
+    keys = {steps: strong.candidate_key(state, strong._after(state, Move(card("2S"), steps)))
+            for steps in ("F", "FL", "FR", "FF")}
+    assert keys["F"] == keys["FL"] == keys["FR"] != keys["FF"]
+
+
+def test_turns_to_bunker_counts_the_quarter_turns_of_a_shortest_flight():
+    from bgrid.players.strong import turns_to_bunker
+
+    def turns(facing, bunkers):
+        return turns_to_bunker(placed(board(bunkers=bunkers), "C2", facing, own_deck=True))
+
+    # C5 lies straight south of C2: no turn facing south, one facing east or west, two (about
+    # turn) facing north.
+    straight = "C5 J10 I10 H10 G10 F10"
+    assert [turns(f, straight) for f in "SEWN"] == [0, 1, 1, 2]
+    # E5 lies two columns east and three rows south: one turn between the two legs facing
+    # south or east; facing west or north one more to come round first.
+    corner = "E5 J10 I10 H10 G10 F10"
+    assert [turns(f, corner) for f in "SEWN"] == [1, 1, 2, 2]
+
+
 def test_altitude_value_favours_the_band_where_every_altitude_card_plays():
     from bgrid.players.strong import (ALTITUDE_ROOM, ALTITUDE_SAFE, CEILING, FLOOR, altitude_value,
                                       state_value)
