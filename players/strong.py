@@ -107,7 +107,10 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     # could tell them apart only by chance, and their copies crowded other plays out of the
     # candidates. The one that needs the fewest turns toward the nearest bunker
     # (turns_to_bunker) stands for them.
-    ranked, rows, turns, vain = [], {}, [], None
+    ranked: list[tuple[float, int, float, Action, tuple]] = []
+    rows: dict[tuple, int | None] = {}  # a candidate's key -> its row in ranked (None: left out)
+    turns: list[int] = []  # each row's turns toward the nearest bunker
+    vain: Action | None = None
     for i, (value, action) in enumerate(valued):
         after = state.copy()
         apply_legal(after, action)
