@@ -96,9 +96,10 @@ def test_strong_scores_at_least_greedys_mean_on_a_fixed_map_set(which, challenge
     assert strong.mean_score >= greedy.mean_score
 
 
-def test_strong_is_not_beaten_beyond_both_intervals_where_it_once_never_won():
+def test_strong_is_not_beaten_where_it_once_never_won():
     # On the weekly challenge 0GDR-FC73-W4T strong once won 0 of 24 games and greedy 104 of
-    # 200: greedy's win rate above strong's with the two 95% Wilson intervals apart.
+    # 200: greedy's win rate above strong's with the two 95% Wilson intervals apart, and its
+    # mean score far above. Neither may come back.
     from bgrid.challenges.mission import mission_from_code
     from bgrid.players.rating import wilson_interval
 
@@ -106,6 +107,7 @@ def test_strong_is_not_beaten_beyond_both_intervals_where_it_once_never_won():
     greedy = simulate(mission, 100, 0, challenge_deck=True, player="greedy")
     strong = simulate(mission, 12, 0, challenge_deck=True, player="strong")
     assert wilson_interval(strong.wins, strong.games)[1] >= wilson_interval(greedy.wins, greedy.games)[0]
+    assert strong.mean_score >= greedy.mean_score
 
 
 def test_strong_does_not_pass_into_a_hand_that_can_never_be_played():
