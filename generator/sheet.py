@@ -235,8 +235,7 @@ def board_context(mission: Mission) -> dict:
 def aid_context(ruleset: Ruleset) -> dict:
     """The player aid's values, read from the ruleset so a variant prints its own numbers."""
     rs = ruleset
-    reach = [max(rs.artillery_reach_minimum, rs.artillery_reach_base - alt)
-             for alt in range(rs.max_altitude + 1)]  # R18
+    reach = [rs.artillery_reach(alt) for alt in range(rs.max_altitude + 1)]  # R18
     suits_symbols = (("H", "♥"), ("D", "♦"), ("C", "♣"), ("S", "♠"))
     suits = [{"letter": s, "symbol": sym, "move": _SUIT_MOVES[rs.automa_suits[s]]}
              for s, sym in suits_symbols]  # R19

@@ -379,9 +379,9 @@ def altitude_value(rs: Ruleset, altitude: int) -> float:
         return CEILING
     if altitude <= 0:
         return FLOOR
-    step = max((k.points for k in rs.card_kinds if k.play is Play.ALTITUDE), default=0)
+    step = max(rs.altitude_steps, default=0)
     value = ALTITUDE_ROOM if step <= altitude <= rs.max_altitude - step else 0.0
-    reach = max(rs.artillery_reach_minimum, rs.artillery_reach_base - altitude)
-    if reach <= rs.artillery_reach_minimum and altitude < rs.guns_suppress_altitude:
+    if rs.artillery_reach(altitude) <= rs.artillery_reach_minimum \
+            and altitude < rs.guns_suppress_altitude:
         value += ALTITUDE_SAFE
     return value

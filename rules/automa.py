@@ -18,8 +18,7 @@ _BY_ARTILLERY = DamageCause.ARTILLERY  # bound once (why: rules.state)
 
 def artillery_reach(state: GameState) -> int:
     """Artillery range: 4 minus the bomber's altitude, at least 1 (R18)."""
-    rs = state.ruleset
-    return max(rs.artillery_reach_minimum, rs.artillery_reach_base - state.altitude)
+    return state.ruleset.artillery_reach(state.altitude)
 
 
 #: BUNKER_KEY[piece][bunker]: distance first, then column, then row (R19), as one number.

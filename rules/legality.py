@@ -391,7 +391,7 @@ class _JokerPlays:
             return [] if kind is None else [JOKER.declare(_rank_key(kind.rank) + suit)]
 
         move = max((k for k in rs.card_kinds if k.play is Play.MOVE), key=lambda k: k.points)
-        altitudes = [d for points in sorted({k.points for k in rs.card_kinds if k.play is Play.ALTITUDE})
+        altitudes = [d for points in rs.altitude_steps
                      for suit in "HS" for d in declared(first(Play.ALTITUDE, points), suit)]
         bomb, precise = first(Play.BOMB, precise=False), first(Play.BOMB, precise=True)
         self.low = [*declared(move), *altitudes, *declared(first(Play.GUNS)),

@@ -10,7 +10,7 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -97,6 +97,17 @@ class Ruleset:
 
     def health(self, difficulty: str) -> int:
         return self.difficulties[difficulty]
+
+    def artillery_reach(self, altitude: int) -> int:
+        """How far the artillery fires at a bomber flying at ``altitude``: the base less the
+        altitude, never below the minimum (R18; 4 - altitude, at least 1, in standard-1)."""
+        return max(self.artillery_reach_minimum, self.artillery_reach_base - altitude)
+
+    @cached_property
+    def altitude_steps(self) -> tuple[int, ...]:
+        """The altitude changes the altitude cards make, smallest first (1 and 2 in
+        standard-1: 10/J and Q). Read on hot paths, so worked out once."""
+        return tuple(sorted({k.points for k in self.card_kinds if k.play is Play.ALTITUDE}))
 
     def kind_of(self, card: Card) -> CardKind:
         """The card table's row for ``card`` as played (a declared Joker by its declaration)."""
