@@ -112,8 +112,7 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     turns: list[int] = []  # each row's turns toward the nearest bunker
     vain: Action | None = None
     for i, (value, action) in enumerate(valued):
-        after = state.copy()
-        apply_legal(after, action)
+        after = _after(state, action)
         key = candidate_key(state, after)
         if key in rows:
             row = rows[key]
