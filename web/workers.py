@@ -13,7 +13,8 @@ worker processes from the one process that built the application (its missions w
 - stopping: SIGTERM (or Ctrl-C) reaches the parent, which stops every worker, letting the
   requests in flight finish (up to ``GRACEFUL_SECONDS``), and waits for them; a worker
   whose parent dies (even by SIGKILL) is sent SIGTERM by the kernel (Linux), and gunicorn's
-  workers also notice a changed parent within a second, so none is left behind.
+  workers also notice a changed parent within a second, so none is left behind; a stop
+  signal that reaches a worker still starting is held until it can obey it, never lost.
 """
 
 from __future__ import annotations
@@ -69,24 +70,48 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-#: The stop signals a worker that is still starting must obey at once.
+#: The stop signals a starting worker must not lose.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM)
+
+# The parent's signal mask from just before a worker's fork, while the stop signals are held.
+_mask_before_fork: set[int | signal.Signals] | None = None
+
+
+def _hold_stop_signals(arbiter: object, worker: object) -> None:
+    """gunicorn's pre_fork hook, in the parent: block the stop signals over the fork.
+
+    From the fork until gunicorn has set a new worker's own handlers, the worker holds a copy
+    of the parent's, which only queue a signal for the parent's loop, which a worker never
+    runs: a Ctrl-C or SIGTERM landing there would be lost, the worker would come up as if
+    nothing had happened, and the stop would wait the whole graceful timeout before killing it
+    (seen in CI: Ctrl-C to a server whose second worker was still starting took 30 s). Blocked,
+    a stop signal stays pending in the worker until its handlers are set
+    (:func:`_release_stop_signals`); the parent gets its mask back at once after the fork."""
+    global _mask_before_fork
+    _mask_before_fork = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
 
 def _after_fork(arbiter: object, worker: object) -> None:
-    """gunicorn's post_fork hook, in the new worker before it sets up its own handlers.
-
-    Until then the worker holds a copy of the parent's handlers, which only queue a signal for
-    the parent's loop, which a worker never runs: a Ctrl-C or SIGTERM to the process group
-    landing there would be lost, the worker would come up as if nothing had happened, and the
-    stop would wait the whole graceful timeout before killing it. With the default actions a
-    stop signal ends a starting worker at once. On Linux the kernel also sends the worker SIGTERM
-    when the parent dies (a SIGKILL of the parent included)."""
-    for number in STOP_SIGNALS:
-        signal.signal(number, signal.SIG_DFL)
+    """gunicorn's post_fork hook, in the new worker: on Linux the kernel sends the worker
+    SIGTERM when the parent dies (a SIGKILL of the parent included)."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _release_stop_signals(worker: object = None) -> None:
+    """The mask from before the fork back: in the parent right after the fork, and in the
+    worker as gunicorn's post_worker_init hook, once its own handlers are set, so that a stop
+    signal held since the fork is delivered now and stops it as it would a running worker.
+    A no-op after any other fork of this process."""
+    global _mask_before_fork
+    if _mask_before_fork is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, _mask_before_fork)
+        _mask_before_fork = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_parent=_release_stop_signals)
 
 
 def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -> None:
@@ -115,7 +140,9 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -
         "proc_name": "bgrid-serve",
         "control_socket_disable": True,  # no runtime control socket in the user's home
         "forwarded_allow_ips": "",  # X-Forwarded-* are the app's business (--proxies)
+        "pre_fork": _hold_stop_signals,
         "post_fork": _after_fork,
+        "post_worker_init": _release_stop_signals,
         "preload_app": True,  # built once, in the parent: the workers start with its missions
     }
 
