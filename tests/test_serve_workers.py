@@ -44,8 +44,8 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has ended; only its exit status is left
 
 
-# bgrid with each new worker held 2 s just after its fork, before any hook of ours has run in it:
-# what a loaded machine does when the scheduler leaves a new worker waiting
+# bgrid with each new worker held 2 s just after its fork, before gunicorn sets its handlers (at the
+# start of the post_fork hook): what a loaded machine does when the scheduler leaves it waiting
 HELD_WORKERS = """
 import sys, time
 from bgrid.cli import main
