@@ -84,8 +84,8 @@ def _hold_stop_signals(arbiter: object, worker: object) -> None:
     of the parent's, which only queue a signal for the parent's loop, which a worker never
     runs: a Ctrl-C or SIGTERM landing there would be lost, the worker would come up as if
     nothing had happened, and the stop would wait the whole graceful timeout before killing it
-    (seen in CI: Ctrl-C to a server whose second worker was still starting took 30 s). Blocked,
-    a stop signal stays pending in the worker until its handlers are set
+    (a loaded machine can leave a new worker there for a while). Blocked, a stop signal stays
+    pending in the worker until its handlers are set
     (:func:`_release_stop_signals`); the parent gets its mask back at once after the fork."""
     global _mask_before_fork
     _mask_before_fork = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
