@@ -47,23 +47,36 @@ def is_alive(pid: int) -> bool:
     return state != "Z"
 
 
-def start(*args) -> subprocess.Popen:
+# Each worker held 2 s as it starts, before its own signal handlers are set: what a loaded
+# machine does when the scheduler leaves a new worker waiting.
+HELD_WORKERS = """
+import time
+from bgrid import workers
+starting = workers._worker_start
+def held():
+    time.sleep(2)
+    starting()
+workers._worker_start = held
+"""
+
+
+def start(*args, held: bool = False) -> subprocess.Popen:
     # A shell without job control starts background commands with SIGINT ignored, and Python
     # keeps an ignored SIGINT ignored: give the CLI Ctrl-C as a terminal would, whatever runs
     # the tests (run as `pytest &`, the SIGINT case saw verify finish with status 0).
-    code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-            "from bgrid.cli import main; main()")
+    code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            + (HELD_WORKERS if held else "") + "from bgrid.cli import main; main()")
     return subprocess.Popen([sys.executable, "-c", code, *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 
-def workers_of(proc: subprocess.Popen, count: int = 2) -> list[int]:
+def workers_of(proc: subprocess.Popen, count: int = 2, settle: float = 0.3) -> list[int]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         # the executor's workers, not the resource tracker: they are the children that work
         found = children(proc.pid)
         if len(found) >= count:
-            time.sleep(0.3)  # past their start-up
+            time.sleep(settle)  # past their start-up
             return children(proc.pid)
         assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.05)
@@ -114,6 +127,23 @@ def test_verify_ends_with_its_workers_on_the_first_signal(big_folder, signum):
     workers = workers_of(proc)
     if signum == signal.SIGINT:
         os.killpg(proc.pid, signum)  # Ctrl-C: the terminal signals the whole process group
+    else:
+        proc.send_signal(signum)
+    code, err, seconds = ended(proc, workers)
+    assert code == 130 and "Traceback" not in err and seconds <= DEADLINE, err
+
+
+@needs_two_cores
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_while_the_workers_start_is_not_lost_and_prints_no_traceback(big_folder, signum):
+    """Ctrl-C or SIGTERM reaching a worker between its fork and its own handlers (SIGINT
+    ignored, SIGTERM deadly): held until they are set, so Ctrl-C does not raise
+    KeyboardInterrupt in a starting worker (a traceback, and a pool broken as if a worker had
+    been killed: exit 2) and the run ends as for the signal."""
+    proc = start("verify", str(big_folder), "--jobs", "2", "--quiet", held=True)
+    workers = workers_of(proc, settle=0.0)
+    if signum == signal.SIGINT:
+        os.killpg(proc.pid, signum)
     else:
         proc.send_signal(signum)
     code, err, seconds = ended(proc, workers)
