@@ -59,22 +59,42 @@ sys.argv[0] = "bgrid"
 main()
 """
 
+# bgrid whose workers, once the file named by BGRID_TEST_SLOW exists, take 3 s to hand each
+# request to their threads, holding the thread pool's lock (submit() calls
+# _adjust_thread_count under it): a signal then lands while the lock is held
+SLOW_HANDOFF = """
+import os, sys, time
+from concurrent.futures import ThreadPoolExecutor
+from bgrid.cli import main
+handoff = ThreadPoolExecutor._adjust_thread_count
+def slow(self):
+    if os.path.exists(os.environ["BGRID_TEST_SLOW"]):
+        time.sleep(3)
+    handoff(self)
+ThreadPoolExecutor._adjust_thread_count = slow
+sys.argv[0] = "bgrid"
+main()
+"""
+
 
 class Served:
-    """``bgrid serve DB --workers N`` in its own process group, answering (``held``: with its
-    workers held as they start, see HELD_WORKERS, and not waited for)."""
+    """``bgrid serve DB --workers N`` in its own process group, answering; ``program`` (Python
+    source standing for ``bgrid``, see HELD_WORKERS) runs it instead, with ``env`` added to its
+    environment, and ``answering=False`` waits only for the workers to be forked."""
 
-    def __init__(self, db: Path, workers: int, held: bool = False) -> None:
+    def __init__(self, db: Path, workers: int, program: str | None = None, env: dict | None = None,
+                 answering: bool = True) -> None:
         self.port = _free_port()
-        program = [sys.executable, "-c", HELD_WORKERS] if held else [BGRID]
+        command = [sys.executable, "-c", program] if program else [BGRID]
         self.process = subprocess.Popen(
-            [*program, "serve", str(db), "--port", str(self.port), "--workers", str(workers),
+            [*command, "serve", str(db), "--port", str(self.port), "--workers", str(workers),
              "--threads", "2", "--submit-limit", "10000 per minute", "--register-limit", "10000 per minute"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+            env={**os.environ, **(env or {})},
         )
         assert self.process.stdout.readline().startswith("bgrid league server on http://127.0.0.1:")
         deadline = time.monotonic() + 30
-        while len(_children(self.process.pid)) < workers or not (held or self._answers()):
+        while len(_children(self.process.pid)) < workers or (answering and not self._answers()):
             assert time.monotonic() < deadline and self.process.poll() is None, self.process.stderr.read()
             time.sleep(0.1)
         self.workers = _children(self.process.pid)
@@ -201,7 +221,7 @@ def test_a_stop_while_the_workers_start_is_not_lost(league_db, how):
     handled by the copy of the parent's handlers it starts with (which would queue it for a
     loop the worker never runs): the worker stops as soon as it can, and the server within a
     few seconds, not after the 30-s graceful timeout that ends in SIGKILL."""
-    server = Served(league_db, workers=2, held=True)
+    server = Served(league_db, workers=2, program=HELD_WORKERS, answering=False)
     try:
         if how == "SIGTERM to the server":
             server.process.send_signal(signal.SIGTERM)
@@ -213,3 +233,30 @@ def test_a_stop_while_the_workers_start_is_not_lost(league_db, how):
         server.assert_workers_end(5, "a worker outlived the server")
     finally:
         server.end()
+
+
+def test_ctrl_c_while_a_worker_hands_a_request_to_its_threads_ends_it(league_db, tmp_path):
+    """Ctrl-C landing while a worker's main thread holds its thread pool's lock, handing a
+    request over, stops the worker: gthread's own quick-stop handler shut the pool down, which
+    waited on that lock forever, and the parent killed the worker after the graceful timeout
+    (bgrid.web.workers._worker_class). The request in flight is cut off."""
+    flag = tmp_path / "slow"
+    server = Served(league_db, workers=2, program=SLOW_HANDOFF, env={"BGRID_TEST_SLOW": str(flag)})
+    try:
+        flag.touch()
+        caller = threading.Thread(target=_request_cut_off, args=(server,))
+        caller.start()
+        time.sleep(1)  # the request accepted, its worker inside the 3-s handoff
+        os.killpg(server.process.pid, signal.SIGINT)
+        assert server.process.wait(timeout=15) == 0
+        assert server.process.stdout.read().strip() == "stopped"
+        assert "SIGKILL" not in server.process.stderr.read()
+        caller.join(10)
+        assert not caller.is_alive()
+    finally:
+        server.end()
+
+
+def _request_cut_off(server: Served) -> None:
+    with contextlib.suppress(OSError, http.client.HTTPException):
+        server.request("GET", "/api/challenges")

@@ -10,11 +10,12 @@ worker processes from the one process that built the application (its missions w
   transactions with a busy timeout (``league.store``), so entries are numbered by SQLite in
   commit order, each stored once, whichever worker took them;
 - the rate limits' counters are each worker's own (``docs/league.md``, Safety);
-- stopping: SIGTERM (or Ctrl-C) reaches the parent, which stops every worker, letting the
-  requests in flight finish (up to ``GRACEFUL_SECONDS``), and waits for them; a worker
-  whose parent dies (even by SIGKILL) is sent SIGTERM by the kernel (Linux), and gunicorn's
-  workers also notice a changed parent within a second, so none is left behind; a stop
-  signal that reaches a worker still starting is held until it can obey it, never lost.
+- stopping: SIGTERM reaches the parent, which stops every worker, letting the requests in
+  flight finish (up to ``GRACEFUL_SECONDS``), and waits for them; Ctrl-C (SIGINT to the whole
+  process group) stops them at once (:func:`_worker_class`); a worker whose parent dies (even
+  by SIGKILL) is sent SIGTERM by the kernel (Linux), and gunicorn's workers also notice a
+  changed parent within a second, so none is left behind; a stop signal that reaches a worker
+  still starting is held until it can obey it, never lost.
 """
 
 from __future__ import annotations
@@ -114,6 +115,29 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_parent=_release_stop_signals)
 
 
+def _worker_class() -> type:
+    """gunicorn's gthread worker with a quick stop (SIGINT, SIGQUIT) that takes no lock.
+
+    gthread's own quick stop, a signal handler, shuts the worker's thread pool down, which takes
+    the pool's lock. A stop signal landing while the worker's main thread holds that lock
+    (handing a request to the pool), or a second stop signal (Ctrl-C reaches the whole process
+    group, then the parent sends SIGQUIT) landing inside the first one's handler, waits on a
+    lock its own thread holds: the worker hangs, and the parent waits out the graceful timeout
+    and kills it (about one Ctrl-C in 25 with a request just answered). Here the handler
+    ignores any further stop signal and leaves the pool alone: the worker ends by ``os._exit``
+    (:func:`serve_workers`), its threads with it."""
+    from gunicorn.workers.base import Worker
+    from gunicorn.workers.gthread import ThreadWorker
+
+    class QuickStopThreadWorker(ThreadWorker):
+        def handle_quit(self, sig: int, frame: object) -> None:
+            for number in STOP_SIGNALS:
+                signal.signal(number, signal.SIG_IGN)
+            Worker.handle_quit(self, sig, frame)  # alive off, worker_int, then sys.exit(0)
+
+    return QuickStopThreadWorker
+
+
 def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -> None:
     """Serve ``app`` on ``sock`` with ``workers`` processes of ``threads`` threads until
     SIGTERM or Ctrl-C; returns once every worker has stopped. The socket is gunicorn's from
@@ -130,7 +154,7 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -
     options = {
         "bind": [f"fd://{sock.fileno()}"],
         "workers": workers,
-        "worker_class": "gthread",
+        "worker_class": _worker_class(),
         "threads": threads,
         "graceful_timeout": GRACEFUL_SECONDS,
         "keepalive": 5,
