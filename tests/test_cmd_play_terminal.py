@@ -82,7 +82,11 @@ def terminal(tmp_path):
 def test_tab_completes_the_offer_and_the_log_follows(terminal, tmp_path):
     term = terminal("--code", CODE)
     assert term.read_until(lambda s: "›" in s), term.seen
+    mark = len(term.seen)
     term.keys("\t")
+    # the completion runs as a task of the terminal's loop: an Enter read with the Tab would
+    # come before it, so the Enter waits for the offer on the screen
+    assert term.read_until(lambda s: "› enter" in CSI.sub("", s[mark:])), term.seen
     term.keys("\r")
     assert term.read_until(lambda s: "bomber enters at D1" in s), term.seen
     assert (tmp_path / "t.log").read_text(encoding="utf-8").endswith("turn 1\nenter 4H\n")
