@@ -10,9 +10,9 @@ A run with workers ends in one of three ways, each the same for every command:
 
 Workers ignore Ctrl-C (the terminal sends it to the whole process group; the command ends them)
 and die at once on SIGTERM, from their fork on: either signal reaching one still starting is
-held until it has set its handlers. No more workers are started than the cores the process may run
-on: a worker more only shares a core, and each costs its memory (``--jobs 256`` on 2 cores
-took 4.1 GB and 52.7 s against 82 MB and 4.1 s with 2).
+held until it has set its handlers. No more workers are started than the cores the process
+may run on: a worker more only shares a core, and each costs its memory (``--jobs 256`` on 2
+cores took 4.1 GB and 52.7 s against 82 MB and 4.1 s with 2).
 """
 
 from __future__ import annotations

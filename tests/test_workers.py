@@ -5,8 +5,9 @@ Real processes, real signals: what each test kills is a worker found among the c
 children. What each guards against: a run that never ends after one worker of ``verify DIR
 --jobs 2`` is SIGKILLed; a first SIGTERM that prints "Aborted." and leaves the process up, a
 second that ends it with a traceback and orphans the other worker; a ``BrokenProcessPool``
-traceback from ``solve --seed 7 --jobs 2`` with a worker killed; 256 workers started on 2
-cores by ``--jobs 256``.
+traceback from ``solve --seed 7 --jobs 2`` with a worker killed; a KeyboardInterrupt traceback
+from a worker that Ctrl-C or SIGTERM reached before its own handlers; 256 workers started on
+2 cores by ``--jobs 256``.
 """
 
 from __future__ import annotations
