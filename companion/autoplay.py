@@ -10,12 +10,11 @@ cards for an own deck. Used by the tests and ``bench/bench_companion.py``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
-from ..rules.actions import Action, EnterColumn
+from ..rules.actions import EnterColumn
 from ..rules.board import COLUMN_LETTERS
 from ..rules.engine import apply, chance_outcomes, reveal
-from ..players.greedy import valued_actions
+from ..players.greedy import best_of, valued_actions
 from ..rules.state import CardPurpose, Phase
 from .session import Offer, Session
 
@@ -26,7 +25,7 @@ def next_line(session: Session, rng: random.Random) -> str:
     if session.pending_entry is not None:
         probe = s.copy()
         reveal(probe, session.pending_entry)
-        best = _best(valued_actions(probe))
+        best = best_of(valued_actions(probe))[0]
         assert isinstance(best, EnterColumn)
         return COLUMN_LETTERS[best.column]
     offers = session.offers()
@@ -43,7 +42,7 @@ def next_line(session: Session, rng: random.Random) -> str:
         room = s.ruleset.hand_size - len(s.hand)
         return "draw " + " ".join(map(str, rng.sample(pile, min(room, len(pile)))))
     assert s.phase is Phase.ACTIONS
-    best = _best(valued_actions(s))
+    best = best_of(valued_actions(s))[0]
     offer = next(o for o in offers if o.action == best)
     return _typed(offer, session, rng)
 
@@ -55,14 +54,6 @@ def _typed(offer: Offer, session: Session, rng: random.Random) -> str:
     probe = session.state.copy()
     apply(probe, offer.action)
     return f"{offer.text} {rng.choice(chance_outcomes(probe))}"
-
-
-def _best(valued: Iterable[tuple[float, Action]]) -> Action | None:
-    best, best_value = None, None
-    for value, action in valued:
-        if best_value is None or value > best_value:
-            best, best_value = action, value
-    return best
 
 
 def play_mission(session: Session, seed: int, most: int = 2000) -> list[str]:

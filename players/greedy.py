@@ -10,8 +10,8 @@ and it only plays actions from ``engine.legal_actions_by_kind``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from ..challenges.seeding import SeededStream
 from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
@@ -24,19 +24,29 @@ from ..rules.state import GameState
 if TYPE_CHECKING:  # the playout's batched dice; the playout imports the players
     from .playout import Dice
 
+T = TypeVar("T")
+
 _BOMB_PLAYS = (Play.BOMB, Play.WILD)  # a Joker can always be declared a bomb
 _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 
 
 def greedy_action(state: GameState, rng: SeededStream | Dice) -> Action:
     """The legal decision with the highest value; ties broken by ``rng.below``."""
-    best, best_value = [], None
-    for value, action in valued_actions(state):
-        if best_value is None or value > best_value:
-            best, best_value = [action], value
-        elif value == best_value:
-            best.append(action)
+    best = best_of(valued_actions(state))
     return best[rng.below(len(best))]
+
+
+def best_of(valued: Iterable[tuple[float, T]]) -> list[T]:
+    """The items of the (value, item) pairs with the highest value, in their order: greedy's
+    choices before its tie-break."""
+    best: list[T] = []
+    best_value = None
+    for value, item in valued:
+        if best_value is None or value > best_value:
+            best, best_value = [item], value
+        elif value == best_value:
+            best.append(item)
+    return best
 
 
 def valued_actions(state: GameState) -> Iterator[tuple[float, Action]]:

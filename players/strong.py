@@ -38,7 +38,7 @@ from ..rules.engine import apply_legal, reveal_drawn, score
 from ..rules.legality import altitude_delta, legal_plays_by_kind
 from ..rules.ruleset import Play, Ruleset
 from ..rules.state import CHANCE_PHASES, GameState, Outcome, Phase
-from .greedy import greedy_action, valued_actions
+from .greedy import best_of, greedy_action, valued_actions
 from .search import state_key
 
 if TYPE_CHECKING:  # the playout's batched dice; the playout imports the players
@@ -111,9 +111,11 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     rows: dict[tuple, int | None] = {}  # a candidate's key -> its row in ranked (None: left out)
     turns: list[int] = []  # each row's turns toward the nearest bunker
     vain: Action | None = None
+    keys: list[tuple] = []  # each play's candidate key, in valued's order
     for i, (value, action) in enumerate(valued):
         after = _after(state, action)
         key = candidate_key(state, after)
+        keys.append(key)
         if key in rows:
             row = rows[key]
             if row is not None and (t := turns_to_bunker(after)) < turns[row]:
@@ -157,7 +159,9 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     # Greedy's own choice stands unless another play beats it clearly: eight shuffles are few,
     # and a play that differs in which card the Automa turns up next differs by chance.
     # Greedy's choice may be another facing of a candidate's move: then it is that candidate.
-    mine = candidate_key(state, _after(state, greedy_action(state, rng)))
+    # (greedy_action's pick, made from the plays already valued and keyed above)
+    ties = best_of((value, i) for i, (value, _) in enumerate(valued))
+    mine = keys[ties[rng.below(len(ties))]]
     keep = next((i for i, row in enumerate(chosen) if row[4] == mine), None)
     if keep is not None and totals[best] - totals[keep] < SAMPLES * MARGIN:
         return candidates[keep]
