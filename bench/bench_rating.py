@@ -63,7 +63,9 @@ Figures (the validation runs above, a shared 2-core machine, two workers; the ta
 docs/rating.md): strong's mean score at least greedy's on 369 of 400 map-decks, 92.2% (own
 deck 197/200 = 98.5%, challenge deck 172/200 = 86.0%: the target 95% is met on the own deck
 only; per map, both decks' games together, 190/200 = 95.0%), greedy's win rate above strong's
-beyond both Wilson intervals on 1 of 400 (seed 8565, challenge deck); 0.109 s of CPU a strong
+beyond both Wilson intervals on 1 of 400 (seed 8565, challenge deck); strong's lead 2.54 points
+on the own decks (spread from map to map 1.13), 2.55 on the challenge decks (spread 2.70, of
+which 2.61 is the deck's own order: 95% would need a lead of about 4.4); 0.109 s of CPU a strong
 game (median, 0.196 s at the 90th percentile, 1.076 s the slowest).
 Stars: on the tuning maps the strong player's bunkers destroyed need 94 games (8.3 s of CPU)
 for a reliability of 0.9, its win rate 221 (19 s), greedy's bunkers destroyed 108 (0.5 s).
@@ -301,6 +303,7 @@ def dominance_report(duels: list[dict]) -> None:
             print(f"{deck or 'All'} map-decks: strong's mean score ≥ greedy's on {ok}/{len(cell)} = "
                   f"{ok / len(cell):.1%} (95% interval {low:.1%}-{high:.1%})")
     pooled_report(duels)
+    lead_report(duels)
     for r in sorted(duels, key=lambda r: r["strong_mean"] - r["greedy_mean"]):
         if r["strong_mean"] < r["greedy_mean"]:
             scores = r["strong_scores"]
@@ -350,6 +353,28 @@ def pooled_report(duels: list[dict]) -> None:
             far = sum(r["greedy_mean"] - r["strong_mean"] > 2 * _difference_error(r) for r in cell)
             print(f"{deck} map-decks with strong's mean below greedy's by more than two standard "
                   f"errors of the difference: {far}/{len(cell)}")
+
+
+def lead_report(duels: list[dict]) -> None:
+    """Why one deck's count can be lower with the same lead. Per deck: strong's mean lead over
+    greedy, its spread from map-deck to map-deck (standard deviation), the part of that
+    spread the games' own sampling explains (the root mean square of the difference errors)
+    and the rest: how much the map-deck itself moves the lead. On a challenge deck the rest
+    holds the luck of its one fixed order, which both players meet in every game. With the
+    map-decks' leads roughly normal, a count of 95% needs a lead of 1.645 spreads."""
+    kept = [r for r in duels if "greedy_scores" in r and len(r["strong_scores"]) > 1]
+    for deck in ("own", "challenge"):
+        cell = [r for r in kept if r["deck"] == deck]
+        if len(cell) < 2:
+            continue
+        leads = [r["strong_mean"] - r["greedy_mean"] for r in cell]
+        lead, spread = statistics.fmean(leads), statistics.stdev(leads)
+        sampling = statistics.fmean(_difference_error(r) ** 2 for r in cell) ** 0.5
+        rest = max(spread ** 2 - sampling ** 2, 0.0) ** 0.5
+        print(f"{deck} map-decks: strong leads greedy by {lead:.2f} points on average, spread "
+              f"{spread:.2f} from map-deck to map-deck ({sampling:.2f} of it the games' sampling, "
+              f"{rest:.2f} the map-deck); a count of 95% would need a lead of about "
+              f"{1.645 * spread:.1f} with this spread")
 
 
 def _difference_error(r: dict) -> float:
