@@ -71,7 +71,8 @@ win rate beyond both intervals on no map and no map-deck, 0.123 s median, 1.039 
 Strong's lead is the same on both decks (own 2.54 and 2.57 points, challenge 2.55 and 2.54);
 from map-deck to map-deck it varies by 1.1 on the own decks and 2.6-2.7 on the challenge
 decks, where one fixed order's luck is met by both players in every game: 95% of challenge
-decks alone would need a lead of about 4.3.
+decks alone would need a lead of about 4 (each challenge deck's lead 1.5 higher: 190/200 and
+191/200).
 Stars: on the tuning maps the strong player's bunkers destroyed need 94 games (8.3 s of CPU)
 for a reliability of 0.9, its win rate 221 (19 s), greedy's bunkers destroyed 108 (0.5 s).
 Rated twice on the 50 unseen maps 8600-8649 (adaptive, greedy): Spearman 0.985, equal
@@ -379,7 +380,7 @@ def lead_report(duels: list[dict]) -> None:
         print(f"{deck} map-decks: strong leads greedy by {lead:.2f} points on average, spread "
               f"{spread:.2f} from map-deck to map-deck ({sampling:.2f} of it the games' sampling, "
               f"{rest:.2f} the map-deck); a count of 95% would need a lead of about "
-              f"{1.645 * spread:.1f} with this spread")
+              f"{1.645 * spread:.1f} with this spread, were the leads spread normally")
 
 
 def _difference_error(r: dict) -> float:
