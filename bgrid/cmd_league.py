@@ -106,7 +106,7 @@ def init_command(league: str, key_file: str | None) -> None:
             raise click.BadParameter(f"'{display_name(key_file)}' exists; a key file is never overwritten "
                                      "(remove it first to replace the organiser key)",
                                      param_hint="--admin-key-file")
-        check_target(key_file, "the organiser key file")
+        check_target(key_file, "the organiser key file", [league])
     if not Path(league).exists():  # a new file: not through a dangling symlink, in a real folder
         check_target(league, "the league")
     if create_league(league):

@@ -89,9 +89,11 @@ def check_target(path: str | os.PathLike, what: str = "the output",
         raise OutputError(f"cannot write {what} '{path}': the folder '{folder}' does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):  # the rename needs it even over an old file
         raise OutputError(f"cannot write {what} '{path}': no permission to write in the folder '{folder}'")
+    refuse_database_companion(path, what, inputs)  # a new name too: SQLite would delete it
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
+        refuse_input_as_output(path, what, inputs)  # an input yet to be made (league init's league)
         return path
     except OSError as exc:
         raise OutputError(f"cannot write {what} '{path}': {_reason(exc)}") from None
@@ -119,11 +121,7 @@ def refuse_input_as_output(path: str | os.PathLike, what: str,
         if is_same_file(path, given) or os.path.abspath(path) == os.path.abspath(given):
             raise OutputError(f"{what} '{path}' is one of the inputs; it would be replaced. "
                               "Give the output another name")
-    name = os.fspath(path)
-    for suffix in DATABASE_COMPANIONS:
-        if name.endswith(suffix) and (os.path.lexists(name[:-len(suffix)]) or os.path.lexists(name)):
-            raise OutputError(f"will not write {what} '{path}': it is the '{suffix}' file of the "
-                              f"database '{name[:-len(suffix)]}'; give the output another name")
+    refuse_database_companion(path, what, inputs)
     try:
         target = os.stat(path)
     except (OSError, ValueError):
@@ -145,6 +143,26 @@ def refuse_input_as_output(path: str | os.PathLike, what: str,
     if head == SQLITE_MAGIC:
         raise OutputError(f"will not write {what} '{path}': it is a SQLite database (a league?); "
                           "give the output another name")
+
+
+def refuse_database_companion(path: str | os.PathLike, what: str,
+                              inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """Refuse ``path`` when it names the write-ahead log, shared memory or journal of a
+    database (``LEAGUE.db-wal``, ``-shm``, ``-journal``), whether that file exists yet or not:
+    SQLite deletes or rewrites such a file at the database's next open, so what was written
+    there is lost (an organiser key), or it takes the place SQLite needs (a folder, and the
+    league no longer opens). A database is a name that exists, or one of ``inputs`` (the
+    league ``league init`` is about to create).
+
+    Raises :class:`OutputError`."""
+    name = os.path.abspath(os.fspath(path))
+    named = {os.path.abspath(os.fspath(given)) for given in inputs}
+    for suffix in DATABASE_COMPANIONS:
+        base = name[:-len(suffix)]
+        if name.endswith(suffix) and (base in named or os.path.lexists(base) or os.path.lexists(name)):
+            given = os.fspath(path)
+            raise OutputError(f"will not write {what} '{given}': it is the '{suffix}' file of the "
+                              f"database '{given[:-len(suffix)]}'; give the output another name")
 
 
 def is_same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
@@ -280,6 +298,10 @@ def make_folder(path: str | os.PathLike, what: str = "the output folder") -> Pat
     path = Path(path)
     if not str(path).strip():
         raise OutputError(f"{what} needs a folder name")
+    for folder in (path, *path.parents):  # each folder mkdir would make, none a database's file
+        if os.path.lexists(folder):
+            break
+        refuse_database_companion(folder, what)
     try:
         if path.is_symlink() and not path.is_dir():
             raise OutputError(f"will not write into {what} '{path}': it is a broken symbolic link")

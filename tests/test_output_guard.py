@@ -83,6 +83,32 @@ def test_no_output_replaces_a_database_or_its_companion_file(room, output, targe
     assert_refused(result, before, snapshot(room))
 
 
+KEY_FILE = (["league", "init", "league.db", "--admin-key-file"], None)
+
+
+@pytest.mark.parametrize("target", COMPANIONS[:3])
+@pytest.mark.parametrize("output", [*OUTPUTS, "league init --admin-key-file"])
+def test_no_output_takes_the_name_of_a_companion_file_not_there_yet(room, output, target):
+    """With the league closed its companion files are gone; an output named like one was
+    written (the guard stopped at "a new name"), and the next open of the league deleted it:
+    an organiser key lost, a page gone, a folder that left the league unopenable."""
+    for name in COMPANIONS[:3]:
+        (room / name).unlink()
+    args, _ = KEY_FILE if output == "league init --admin-key-file" else OUTPUTS[output]
+    before = snapshot(room)
+    result = CliRunner().invoke(cli, [*args, target], input=LOG)
+    assert_refused(result, before, snapshot(room))
+    assert f"'{target[len('league.db'):]}' file of the database 'league.db'" in result.stderr
+
+
+@pytest.mark.parametrize("target", ["new.db-wal", "new.db-journal", "new.db"])
+def test_league_init_never_writes_the_key_over_the_league_it_creates(room, target):
+    before = snapshot(room)
+    result = CliRunner().invoke(cli, ["league", "init", "new.db", "--admin-key-file", target])
+    assert_refused(result, before, snapshot(room))
+    assert not (room / "new.db").exists()
+
+
 @contextlib.contextmanager
 def standard_input_from(path):
     """File descriptor 0 reading ``path``, as ``< path`` in a shell gives it."""
