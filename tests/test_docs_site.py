@@ -1,0 +1,97 @@
+"""The documentation site (mkdocs.yml over docs/) builds with no warning, and its command
+reference is the click commands' own: an option added to a command is on the page with no page
+edited. Built with mkdocs, the docs extra (``pip install -e '.[docs]'``; .ci/run installs it,
+so these run in CI; without it they are skipped)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from bgrid.cli import COMMANDS, cli
+
+mkdocs_config = pytest.importorskip("mkdocs.config", reason="the docs extra is not installed")
+from mkdocs.commands.build import build  # noqa: E402  (after the skip: mkdocs is optional)
+from mkdocs.exceptions import Abort  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build_site(site: Path) -> list[str]:
+    """Build the site into ``site`` as ``mkdocs build --strict`` does; the warnings it logged."""
+    warnings: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.WARNING:
+                warnings.append(record.getMessage())
+
+    handler = Keep()
+    logging.getLogger("mkdocs").addHandler(handler)
+    try:
+        build(mkdocs_config.load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site), strict=True))
+    except Abort:  # strict: the build stops on its warnings, which the test then names
+        assert warnings
+    finally:
+        logging.getLogger("mkdocs").removeHandler(handler)
+    return warnings
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    assert build_site(out) == []
+    return out
+
+
+def every_command(group: click.Group, path: str = "bgrid") -> list[tuple[str, click.Command]]:
+    ctx = click.Context(group, info_name=path)
+    found = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        found.append((f"{path} {name}", command))
+        if isinstance(command, click.Group):
+            found.extend(every_command(command, f"{path} {name}"))
+    return found
+
+
+def test_every_markdown_file_of_docs_is_a_page_of_the_site(site):
+    # a page left out of the nav is a warning, so the strict build above already failed on it;
+    # this says which page is missing from the built site
+    for page in (ROOT / "docs").glob("*.md"):
+        built = site / ("index.html" if page.stem == "index" else f"{page.stem}/index.html")
+        assert built.is_file(), f"docs/{page.name} is not on the site"
+
+
+def test_the_command_reference_has_every_command_and_option(site):
+    page = (site / "commands" / "index.html").read_text(encoding="utf-8")
+    commands = every_command(cli)
+    assert {path.split()[1] for path, _ in commands} == set(COMMANDS)
+    for path, command in commands:
+        assert f'id="{path.replace(" ", "-")}"' in page, f"{path} has no section"
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.hidden:
+                assert max(param.opts, key=len) in page, f"{path} {param.opts} is not on the page"
+
+
+def test_an_option_added_to_a_command_appears_without_editing_a_page(tmp_path, monkeypatch):
+    command = cli.get_command(click.Context(cli), "map")
+    assert command is not None
+    added = click.Option(["--canary-option-for-the-docs"], help="Only the docs test adds this.")
+    monkeypatch.setattr(command, "params", [*command.params, added])
+    assert build_site(tmp_path) == []
+    page = (tmp_path / "commands" / "index.html").read_text(encoding="utf-8")
+    section = page.split('id="bgrid-map"')[1].split('id="bgrid-pack"')[0]
+    assert "--canary-option-for-the-docs" in section and "Only the docs test adds this." in section
+
+
+def test_every_screenshot_is_shown_on_a_page_or_in_the_readme():
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    shown = "\n".join(page.read_text(encoding="utf-8") for page in pages)
+    used = set(re.findall(r"img/([\w.-]+\.png)", shown))
+    assert {p.name for p in (ROOT / "docs" / "img").glob("*.png")} <= used
