@@ -134,6 +134,54 @@ def write_secret(path: Path, text: str) -> None:
         out.write(text)
 
 
+@league_group.command("backup", short_help="Copy the league, even while it is served, and check the copy.")
+@LEAGUE_DB
+@click.argument("out", metavar="OUT")
+@league_errors
+def backup_command(league: str, out: str) -> None:
+    """Copy the league to the new file OUT with SQLite's online backup: a consistent copy of
+    the league as it stood at one moment, taken while bgrid serve goes on writing (it waits
+    for no one and no one waits for it). The copy is checked (SQLite's integrity check, every
+    entry with its log) and appears complete under its name, or not at all. OUT must be a new
+    name: a backup never replaces a file, the league or a database's -wal, -shm or -journal.
+
+    To restore: stop the server, move LEAGUE.db and its -wal and -shm files aside, copy the
+    backup to LEAGUE.db, run bgrid league check LEAGUE.db, start the server.
+
+    \b
+    Examples:
+      bgrid league backup week49.db backups/week49-2026-12-04.db
+      bgrid league backup /var/lib/bgrid/league.db "league-$(date -u +%FT%H%M).db"
+    """
+    from .league.backup import backup_league
+
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    checked = backup_league(league, out)
+    click.echo(f"copied {display_name(league)} at {started} to {display_name(out)}: {checked.contents()}; "
+               f"{checked.size_text()}, SQLite's integrity check: ok")
+
+
+@league_group.command("check", short_help="Check a league file (a backup, say): integrity and contents.")
+@LEAGUE_DB
+@league_errors
+def check_command(league: str) -> None:
+    """Check any file as a league without changing it: SQLite's full integrity check, the
+    league's mark and schema version, every entry with its stored log; print what it holds.
+    Safe on a league being served. Exit status: 0 sound, 1 damaged or not a league.
+
+    \b
+    Examples:
+      bgrid league check backups/week49-2026-12-04.db
+      bgrid league check week49.db
+    """
+    from .league.backup import check_league
+
+    checked = check_league(league)
+    click.echo(terminal_text(checked.text()))
+    if not checked.is_sound:
+        click.get_current_context().exit(1)
+
+
 @league_group.command("open", short_help="Run a challenge in the league, with its window and attempts.")
 @LEAGUE_DB
 @click.argument("code", metavar="CODE", type=Utf8Text())
