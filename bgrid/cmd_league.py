@@ -21,7 +21,7 @@ from .league.export import spreadsheet_safe
 from .league.page import reports_folder_name
 from .league.public import standings_of
 from .league.standings import Standings, against_par, par_source
-from .league.store import ChallengePar, challenge_pars, league_challenges, set_par
+from .league.store import ChallengePar, challenge_pars, failure_text, league_challenges, set_par
 from .league.submit import replay, utc_now
 from .options import LEAGUE_DB, Utf8Text, WholeNumber
 from .players.blind import BLIND_RUNS
@@ -45,7 +45,7 @@ def league_errors(command: Callable[..., R]) -> Callable[..., R]:
         try:
             return command(**params)
         except sqlite3.Error as exc:
-            raise BGridError(f"the league {params['league']} failed: {exc}") from None
+            raise BGridError(f"the league {params['league']} failed: {failure_text(exc)}") from None
     return run
 
 

@@ -16,14 +16,17 @@ Safety, in SQLite's own terms:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 from ..rules.errors import BGridError
+from ..safeio.safe_output import SQLITE_MAGIC
 
 APPLICATION_ID = 0x62677264  # "bgrd"
 BUSY_TIMEOUT_MS = 60_000
@@ -229,13 +232,145 @@ class LeagueError(BGridError):
     """A league file that is missing, not a league, or from a newer bgrid."""
 
 
+class LeagueFileChanged(LeagueError):
+    """The league file a connection opened is no longer the file under its name (removed,
+    replaced, truncated): nothing more is written through that connection (a server answers
+    503)."""
+
+
+def failure_text(exc: sqlite3.Error) -> str:
+    """What a database failure means, in plain words: a full disk and a read-only file are
+    said as such, anything else as SQLite says it."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF == sqlite3.SQLITE_FULL:
+        return "the disk is full: nothing of this write was kept; free some space and try again"
+    if code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:
+        return ("the league file is read-only (a read-only disk or folder, or another user's file): "
+                "nothing was written")
+    return str(exc)
+
+
+# A SQLite file's first 100 bytes: the magic, the page size (offset 16, big-endian; 1 means
+# 65536), the change counter (24), the size in pages (28), valid when the counter is repeated
+# at offset 92 (sqlite.org/fileformat.html, 1.3).
+_HEADER = struct.Struct(">16sH6xI I60xI4x")
+
+
+class FileWatch:
+    """The league file a connection opened, held open by its own descriptor: whether the
+    name still leads to it (device and inode), whether it still has a name at all (its link
+    count), and whether it is still as long as its header says (a truncation)."""
+
+    def __init__(self, path: Path) -> None:
+        self.shown = path  # as the user named it; the watch itself holds the absolute path
+        self.path = Path(os.path.abspath(path))
+        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        opened = os.fstat(self.fd)
+        self.device, self.inode = opened.st_dev, opened.st_ino
+
+    def problem(self) -> str | None:
+        """What changed, in one line naming the file, or None while it is the file opened."""
+        held = os.fstat(self.fd)
+        try:
+            named = os.stat(self.path)
+        except OSError:
+            named = None
+        if held.st_nlink == 0 or named is None:
+            return (f"the league file '{self.shown}' was removed while in use"
+                    + ("" if named is None else ", and another file put under its name"))
+        if (named.st_dev, named.st_ino) != (self.device, self.inode):
+            return (f"the league file '{self.shown}' is another file than the one opened (moved or "
+                    "replaced while in use)")
+        head = os.pread(self.fd, _HEADER.size, 0)
+        if len(head) < _HEADER.size:
+            return f"the league file '{self.shown}' was truncated to {held.st_size} bytes while in use"
+        magic, page_size, counter, pages, valid_for = _HEADER.unpack(head)
+        page_size = 65536 if page_size == 1 else page_size
+        if magic != SQLITE_MAGIC:
+            return f"the league file '{self.shown}' was overwritten while in use (no SQLite header)"
+        if counter == valid_for and held.st_size < pages * page_size:
+            return (f"the league file '{self.shown}' was truncated while in use ({held.st_size} bytes, "
+                    f"its header says {pages * page_size})")
+        return None
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+class LeagueConnection(sqlite3.Connection):
+    """A connection to a league that may write, watching the file it opened
+    (:class:`FileWatch`): each write transaction checks it when it begins and after its
+    commit (:func:`begin`, :func:`commit`)."""
+
+    watch: FileWatch | None = None
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+        super().close()
+
+    def __del__(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     # Autocommit mode: transactions are opened by hand (BEGIN IMMEDIATE), so a writer takes
     # the write lock before reading and the busy timeout covers every wait.
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           factory=LeagueConnection)
+    with contextlib.suppress(OSError):  # SQLite opened it; one that cannot be watched is written as before
+        conn.watch = FileWatch(path)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return conn
+
+
+def _check_file(conn: sqlite3.Connection, after: str) -> None:
+    watch = getattr(conn, "watch", None)
+    problem = watch.problem() if watch is not None else None
+    if problem is not None:
+        raise LeagueFileChanged(f"{problem}: {after}. See what happened to the file (restore it "
+                                "from a backup if need be), then open the league again (restart the server)")
+
+
+def begin(conn: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE``, the write lock held, and the league file checked to be the one
+    opened. Raises :class:`LeagueFileChanged` (the transaction rolled back)."""
+    refused = "nothing more is written through this connection"
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error:
+        _check_file(conn, refused)  # SQLite's "file is not a database" from a file cut short
+        raise
+    try:
+        _check_file(conn, refused)
+    except BaseException:
+        rollback(conn)
+        raise
+
+
+def commit(conn: sqlite3.Connection) -> None:
+    """``COMMIT``, then the file checked again: a write committed into a file removed or
+    replaced meanwhile is not in the league, and must not be answered as stored.
+    Raises :class:`LeagueFileChanged`."""
+    lost = "the last write went to the old file and is not in the league"
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error:
+        _check_file(conn, lost)
+        raise
+    _check_file(conn, lost)
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """``ROLLBACK`` of the transaction still open: SQLite has already rolled it back itself
+    after some failures (a full disk), and a second ROLLBACK would replace the real error
+    by "cannot rollback - no transaction is active"."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def _prepare(conn: sqlite3.Connection) -> None:
@@ -258,9 +393,9 @@ def create_league(path: str | Path) -> bool:
         raise LeagueError(f"cannot create the league '{path}': {exc}") from None
     try:
         _prepare(conn)
-        conn.execute("BEGIN IMMEDIATE")
+        begin(conn)
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute("COMMIT")
+        commit(conn)
         migrate(conn, str(path))
     finally:
         conn.close()
@@ -293,6 +428,12 @@ def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
     try:
         conn = _connect(path)
         application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.OperationalError as exc:
+        if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
+            raise LeagueError(f"the league file '{path}' is read-only (a read-only disk or folder, or "
+                              "another user's file): it can be listed and its standings read, but "
+                              "nothing can be added to it") from None
+        raise LeagueError(f"cannot open the league '{path}': {failure_text(exc)}") from None
     except sqlite3.DatabaseError as exc:
         raise LeagueError(f"'{path}' is not a league database ({exc})") from None
     if application_id != APPLICATION_ID:
@@ -374,16 +515,16 @@ def migrate(conn: sqlite3.Connection, name: str = "league") -> None:
         raise LeagueError(f"'{name}' has league schema version {version}; this bgrid knows up to "
                           f"{SCHEMA_VERSION}: a newer bgrid wrote it")
     while version < SCHEMA_VERSION:
-        conn.execute("BEGIN IMMEDIATE")
+        begin(conn)
         try:
             # another process may have migrated while this one waited for the lock
             if conn.execute("PRAGMA user_version").fetchone()[0] == version:
                 for statement in statements(MIGRATIONS[version]):
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {version + 1}")
-            conn.execute("COMMIT")
+            commit(conn)
         except BaseException:
-            conn.execute("ROLLBACK")
+            rollback(conn)
             raise
         version = conn.execute("PRAGMA user_version").fetchone()[0]
 
@@ -416,7 +557,7 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict],
     ``then(conn, entry_id, row)`` runs for each new entry inside the transaction (the
     server's integrity flags are stored with their entry or not at all)."""
     out = []
-    conn.execute("BEGIN IMMEDIATE")
+    begin(conn)
     try:
         for row in rows:
             cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS] + [row.get("play_sha256")])
@@ -438,9 +579,9 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict],
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
                                      (row["verification_id"],)).fetchone()
                 out.append(Stored(found["id"], False))
-        conn.execute("COMMIT")
+        commit(conn)
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
     return out
 
@@ -510,7 +651,7 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
             play_sha256: str | None = None) -> None:
     """Record (or replace) the par of ``challenge``; ``play_sha256``: the digest of the
     solver's par line (``league.integrity.play_digest``), so an entry playing it is flagged."""
-    conn.execute("BEGIN IMMEDIATE")
+    begin(conn)
     try:
         low, high = par.blind_interval or (None, None)
         conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256, blind_median, "
@@ -522,9 +663,9 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
                      "blind_low = excluded.blind_low, blind_high = excluded.blind_high",
                      (challenge, par.par, par.portfolio, set_at, play_sha256, par.blind_median,
                       par.blind_runs, low, high))
-        conn.execute("COMMIT")
+        commit(conn)
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
 
 
@@ -606,9 +747,12 @@ class _Transaction:
         self.conn = conn
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        begin(self.conn)
         return self.conn
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  traceback: TracebackType | None) -> None:
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            commit(self.conn)
+        else:
+            rollback(self.conn)
