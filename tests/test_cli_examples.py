@@ -16,7 +16,11 @@ from click.testing import CliRunner
 from bgrid import cmd_simulate, cmd_verify
 from bgrid.cli import COMMANDS, cli
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README and every page of the documentation site: an example is tested wherever it is.
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.S | re.M)
 LOG = ("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n\nturn 1\nenter 7S\ndraw JC 6H 2H QC KS\n"
        "resupply KS -> 10D\nalt QC\nmove 2H FF\nautoma JD\nstate at G3 facing S alt 2 dmg 0\n")
 
@@ -56,16 +60,22 @@ def help_examples() -> list[list[str]]:
     return out
 
 
-# the shell blocks: plain ``` and ```console (```pycon and ```python are test_readme_examples')
-README_RUNS = bgrid_invocations("\n".join(re.findall(r"^```(?:console)?\n(.*?)^```", README, re.S | re.M)))
+def shell_blocks(document: Path) -> str:
+    """The document's shell blocks: plain ``` and ```console (```pycon and ```python are
+    test_readme_examples'; ```text is a synopsis, not a command line)."""
+    text = document.read_text(encoding="utf-8")
+    return "\n".join(body for lang, body in FENCE.findall(text) if lang in ("", "console"))
+
+
+DOC_RUNS = bgrid_invocations("\n".join(shell_blocks(document) for document in DOCUMENTS))
 
 
 def test_readme_and_help_have_examples_of_every_command():
-    assert {args[0] for args in README_RUNS} >= {"pack", "map", "verify", "simulate"}
+    assert {args[0] for args in DOC_RUNS} >= {"pack", "map", "verify", "simulate"}
     assert {args[0] for args in help_examples()} == set(COMMANDS)
 
 
-@pytest.mark.parametrize("args", README_RUNS + help_examples(), ids=" ".join)
+@pytest.mark.parametrize("args", DOC_RUNS + help_examples(), ids=" ".join)
 def test_every_documented_example_parses(args):
     parse_only(args)
 
@@ -155,8 +165,17 @@ def test_each_log_of_a_folder_gets_the_verdict_it_gets_alone():
     assert together == alone
 
 
-def test_the_readme_error_sample_is_what_verify_prints():
-    section = README.split("## Verifying a log")[1]
+def documents_with(marker: str) -> list[str]:
+    """The text of every document (the README, a page of docs/) that holds ``marker``: a
+    section is tested wherever it moves, and there is one."""
+    found = [text for text in (d.read_text(encoding="utf-8") for d in DOCUMENTS) if marker in text]
+    assert found, f"no document holds {marker!r}"
+    return found
+
+
+@pytest.mark.parametrize("text", documents_with("## Verifying a log"))
+def test_the_error_sample_of_verifying_a_log_is_what_verify_prints(text):
+    section = text.split("## Verifying a log")[1]
     log = section.split("```\n")[1].replace("...\n", "").replace("draw JC 6H 2H QC KS", "draw JC 6H 2H QC KD")
     sample = section.split("$ bgrid verify ada.log\n")[1].split("```")[0]
     result = run(["verify", "-"], stdin=log)

@@ -283,9 +283,14 @@ def test_the_worked_example_in_the_docs_is_one_mission_in_both_forms():
     assert all(is_row(line) for line in rows.splitlines()[7:])
 
 
-def test_the_readme_rows_are_two_turns_of_its_challenge():
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    rows = readme.split("(the *row form*;")[1].split("```")[1]
+ROOT = Path(__file__).parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+ROW_FORM_EXAMPLES = [d for d in DOCUMENTS if "(the *row form*;" in d.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("document", ROW_FORM_EXAMPLES, ids=lambda d: d.name)
+def test_the_row_form_example_is_two_turns_of_its_challenge(document):
+    rows = document.read_text(encoding="utf-8").split("(the *row form*;")[1].split("```")[1]
     verdict = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + rows)
     assert verdict.verdict == "incomplete" and not verdict.errors and verdict.turns == 2
 

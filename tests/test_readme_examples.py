@@ -72,9 +72,9 @@ def bgrid_on_path() -> dict:
     return env
 
 
-def test_the_readme_has_console_and_python_examples():
+def test_the_documents_have_console_and_python_examples():
     assert len(console_examples()) >= 2
-    assert ">>> " in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert any(python_examples(document) for document in DOCUMENTS)
 
 
 @pytest.mark.parametrize(("command", "expected"), console_examples())
