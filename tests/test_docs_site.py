@@ -5,6 +5,7 @@ so these run in CI; without it they are skipped)."""
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from pathlib import Path
@@ -95,3 +96,16 @@ def test_every_screenshot_is_shown_on_a_page_or_in_the_readme():
     shown = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     used = set(re.findall(r"img/([\w.-]+\.png)", shown))
     assert {p.name for p in (ROOT / "docs" / "img").glob("*.png")} <= used
+
+
+def test_the_reference_shows_examples_as_code_and_placeholders_as_text(site):
+    page = (site / "commands" / "index.html").read_text(encoding="utf-8")
+    blocks = [html.unescape(re.sub(r"<[^>]+>", "", block))
+              for block in re.findall(r"<pre.*?</pre>", page, re.S)]
+    for path, command in every_command(cli):
+        if "Examples:" not in (command.help or ""):
+            continue
+        first = command.help.split("Examples:")[1].strip().splitlines()[0].strip()
+        assert any(first in block for block in blocks), f"{path}: {first!r} is not in a code block"
+    assert "OUT/&lt;code&gt;/" in page  # shown as text, not opened as an HTML tag
+    assert "Sentinel" not in page  # click's unset default is no default to show
