@@ -147,11 +147,12 @@ def prepare_log_folder(folder: str, force: bool) -> None:
     folder would be verified as one batch. With ``force`` an earlier run's logs are removed.
 
     Raises :class:`BGridError` (exit status 2) naming the folder and the reason."""
-    from .safeio.safe_output import make_folder
+    from .safeio.safe_output import make_folder, sweep_temporaries
 
     if not folder.strip():
         raise BGridError("--write-logs needs a folder name, e.g. --write-logs logs/")
     path = make_folder(folder, "the --write-logs folder")
+    sweep_temporaries(path)  # a killed run's: not "files the folder holds"
     try:
         held = sorted(entry.name for entry in os.scandir(path))
         if held and not force:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from ..safeio.safe_output import OutputError, check_target, write_batch
+from ..safeio.safe_output import OutputError, check_target, sweep_temporaries, write_batch
 from ..verifier.report_html import page_environment, render_report
 from ..safeio.safe_text import html_text
 from ..verifier.verify import Verifier
@@ -127,6 +127,7 @@ def publish(conn: sqlite3.Connection, table: Standings, page: Path, *, title: st
     Raises :class:`OutputError`."""
     check_target(page, "the standings page")
     folder = reports_folder(page)
+    sweep_temporaries(folder)  # a killed run's, which would be published with the folder
     held = {}
     with os.scandir(folder) as listing:
         for entry in listing:

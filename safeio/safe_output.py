@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -38,10 +40,64 @@ def _reason(exc: OSError) -> str:
 
 
 def _temp_name(folder: Path) -> str:
-    """A fresh temporary name in ``folder``. The caller records it before :func:`_create`
-    makes the file: a signal raised as the file is created (Python runs handlers when a call
-    returns) then still finds the name on the way out, where ``mkstemp`` would have lost it."""
-    return str(folder / f"{TEMP_PREFIX}{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    """A fresh temporary name in ``folder``, naming this process (:func:`sweep_temporaries`).
+    The caller records it before :func:`_create` makes the file: a signal raised as the file
+    is created (Python runs handlers when a call returns) then still finds the name on the way
+    out, where ``mkstemp`` would have lost it."""
+    return str(folder / f"{_temp_prefix()}{secrets.token_hex(6)}{TEMP_SUFFIX}")
+
+
+def _temp_prefix() -> str:
+    return f"{TEMP_PREFIX}{os.getpid()}-"
+
+
+# ``.bgrid-PID-RANDOM.tmp`` (a file, or a folder being filled); without PID, an older bgrid's
+_TEMPORARY = re.compile(rf"{re.escape(TEMP_PREFIX)}(?:(\d+)-)?[0-9a-z_]+{re.escape(TEMP_SUFFIX)}")
+# a temporary file of an older bgrid (no PID in its name) is left alone until it is this old
+OLD_TEMPORARY_SECONDS = 3600
+
+
+def _is_running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process, or a platform that cannot ask
+    return True
+
+
+def sweep_temporaries(folder: str | os.PathLike) -> int:
+    """Remove from ``folder`` the temporary files and folders that bgrid runs killed before
+    they could clean up left there (SIGKILL, a power cut: no way out runs): those naming a
+    process that is no longer running, and unnamed ones (an older bgrid's) over an hour old.
+    A run still writing keeps its own. Returns how many were removed; never raises."""
+    removed = 0
+    try:
+        entries = list(os.scandir(os.fspath(folder)))
+    except OSError:
+        return 0
+    now = time.time()
+    for entry in entries:
+        found = _TEMPORARY.fullmatch(entry.name)
+        if found is None:
+            continue
+        try:
+            if found.group(1) is not None:
+                if os.name != "posix" or _is_running(int(found.group(1))):
+                    continue
+            elif now - entry.stat(follow_symlinks=False).st_mtime < OLD_TEMPORARY_SECONDS:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def _create(tmp: str) -> int:
@@ -188,6 +244,7 @@ def open_atomic(path: str | os.PathLike, what: str = "the output", *,
     """A handle to write ``path`` through; the file appears whole when the block ends without
     an exception, and not at all otherwise. Raises :class:`OutputError`."""
     path = check_target(path, what)
+    sweep_temporaries(path.parent)
     tmp = _temp_name(path.parent)
     done = False
     try:
@@ -231,6 +288,7 @@ def write_batch(items: Iterable[tuple[str | os.PathLike, bytes | str]], what: st
     were written. Raises :class:`OutputError`."""
     pending: list[tuple[str, Path]] = []
     written = 0
+    swept: set[Path] = set()
 
     def commit() -> None:
         nonlocal pending, written
@@ -255,6 +313,9 @@ def write_batch(items: Iterable[tuple[str | os.PathLike, bytes | str]], what: st
     try:
         for target, data in items:
             path = check_target(target, what)
+            if path.parent not in swept:
+                swept.add(path.parent)
+                sweep_temporaries(path.parent)
             tmp = _temp_name(path.parent)
             pending.append((tmp, path))
             try:
@@ -327,8 +388,9 @@ def atomic_folder(target: str | os.PathLike, replaceable: Callable[[str], bool],
     target = Path(target)
     make_folder(target.parent if str(target.parent) else Path("."), f"the folder of {what}")
     _check_replaceable(target, replaceable, what)
+    sweep_temporaries(target.parent)
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(), suffix=TEMP_SUFFIX, dir=target.parent))
     except OSError as exc:
         raise OutputError(f"cannot write {what} '{target}': {_reason(exc)}") from None
     old = None
@@ -337,7 +399,7 @@ def atomic_folder(target: str | os.PathLike, replaceable: Callable[[str], bool],
         os.chmod(tmp, 0o777 & ~_umask())
         if os.path.lexists(target):
             _check_replaceable(target, replaceable, what)
-            old = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=target.parent))
+            old = Path(tempfile.mkdtemp(prefix=_temp_prefix(), suffix=TEMP_SUFFIX, dir=target.parent))
             os.replace(target, old)  # onto the empty folder just made
         try:
             os.replace(tmp, target)

@@ -193,3 +193,19 @@ def test_a_page_name_with_a_newline_and_an_escape_links_its_reports_encoded(leag
     assert result.exit_code == 0, result.output
     html = page.read_text(encoding="utf-8")
     assert "\x1b" not in html and 'href="week%0A%1B%5B31m-reports/' in html
+
+
+def test_what_a_killed_publish_left_in_the_reports_folder_is_not_published_again(league, tmp_path):
+    """A SIGKILL while the reports are written leaves that batch's temporary files in the
+    folder the README says to publish as it is (82-193 of them for 3,000 entries); the next
+    publish removes them, even when every report is current and nothing is rewritten."""
+    db, _ = league
+    page = tmp_path / "standings.html"
+    assert run("league", "standings", db, "--html", page).exit_code == 0
+    folder = tmp_path / "standings-reports"
+    gone = 2**22 + 1  # above Linux's default pid_max: no process has it
+    for k in range(3):
+        (folder / f".bgrid-{gone}-00000000000{k}.tmp").write_text("<!DOCTYPE html><p>half a rep")
+    before = {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".html"}
+    assert run("league", "standings", db, "--html", page).exit_code == 0
+    assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == before

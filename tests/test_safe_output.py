@@ -184,6 +184,43 @@ def test_an_interrupted_write_logs_run_leaves_no_temporary_file(tmp_path, signum
     assert leftovers(tmp_path) == []
 
 
+def test_what_a_killed_write_logs_run_left_is_removed_by_the_next_run_there(tmp_path):
+    """SIGKILL runs no way out: the batch being written stays as temporary files (the issue
+    counted 218 and 415). The next run writing into that folder removes them."""
+    folder = tmp_path / "L"
+    proc = subprocess.Popen([sys.executable, "-c", "from bgrid.cli import main; main()", "simulate",
+                             "--seed", "1944", "--games", "1000000", "--write-logs", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(leftovers(folder)) < 5:
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait(timeout=60)
+    assert len(leftovers(folder)) >= 5
+    again = run(["simulate", "--seed", "1", "--games", "2", "--write-logs", str(folder), "--force"])
+    assert again.exit_code == 0, again.output
+    assert leftovers(tmp_path) == []
+    assert sorted(p.name for p in folder.iterdir()) == ["game-00000.log", "game-00001.log"]
+
+
+def test_only_the_temporaries_of_processes_no_longer_running_are_swept(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    mine = str(os.getpid())
+    names = {f".bgrid-{dead}-0a1b2c3d4e5f.tmp": False, f".bgrid-{mine}-0a1b2c3d4e5f.tmp": True,
+             ".bgrid-0a1b2c3d4e5f.tmp": True,  # an older bgrid's, recent: perhaps still writing
+             ".bgrid-aaaaaaaaaaaa.tmp": False,  # an older bgrid's, two hours old
+             "notes.tmp": True, ".bgrid-x.txt": True}
+    for name in names:
+        (tmp_path / name).write_text("x")
+    two_hours_ago = time.time() - 7200
+    os.utime(tmp_path / ".bgrid-aaaaaaaaaaaa.tmp", (two_hours_ago, two_hours_ago))
+    (tmp_path / f".bgrid-{dead}-k2j4h5g6.tmp").mkdir()  # a pack being built
+    (tmp_path / f".bgrid-{dead}-k2j4h5g6.tmp" / "sheet-a4.pdf").write_text("half")
+    assert safe_output.sweep_temporaries(tmp_path) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(n for n, kept in names.items() if kept)
+
+
 def _fake_pack(names):
     def pack_files(mission, paper="a4", **kwargs):
         return {name.format(paper=paper): f"{name} {paper}".encode() for name in names}
