@@ -16,6 +16,7 @@ from .rules.errors import BGridError
 
 if TYPE_CHECKING:  # Flask loads only when the server starts
     from flask import Flask
+    from waitress.server import BaseWSGIServer
 
 
 
@@ -104,7 +105,7 @@ def serve_command(league: str, host: str, port: int, threads: int, workers: int 
     if workers > 1:
         _serve_workers(app, host, port, threads, workers)
     else:
-        _serve_one(app, host, port, threads)
+        _serve_one(app, host, port, threads, proxies)
     click.echo("stopped")
 
 
@@ -124,19 +125,27 @@ def _serve_workers(app: Flask, host: str, port: int, threads: int, workers: int)
     serve_workers(app, sock, workers, threads)
 
 
-def _serve_one(app: Flask, host: str, port: int, threads: int) -> None:
+def waitress_server(app: Flask, host: str, port: int, threads: int, proxies: int) -> BaseWSGIServer:
+    """The one-process server, listening. Behind ``proxies`` the X-Forwarded-* headers are left
+    for the app (``create_app``'s ProxyFix judges them, as under the workers): waitress,
+    trusting no proxy of its own, would delete them first and put every player behind the
+    proxy in one rate-limit bucket."""
     from waitress.server import create_server
 
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="bgrid",
+        max_request_body_size=1 << 20,
+        clear_untrusted_proxy_headers=not proxies,
+    )
+
+
+def _serve_one(app: Flask, host: str, port: int, threads: int, proxies: int) -> None:
     try:
-        server = create_server(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            ident="bgrid",
-            max_request_body_size=1 << 20,
-            clear_untrusted_proxy_headers=True,
-        )
+        server = waitress_server(app, host, port, threads, proxies)
     except OSError as exc:
         raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     click.echo(_url_line(host, server.effective_port))

@@ -603,3 +603,31 @@ def test_the_servers_threads_share_the_missions_warmed_before_serving(league_db)
     first, second = seen
     assert first is not second and first.missions is second.missions and first.lines is second.lines
     assert CODE in {key[1] for key in first.missions}  # built before any submission
+
+
+def test_one_waitress_process_behind_a_proxy_sees_each_players_address(league_db):
+    """``--workers 1 --proxies 1``: waitress deleted X-Forwarded-For before the app saw it, so
+    twelve players behind one proxy shared a bucket (ten 201s, then 429). A real server on
+    127.0.0.1, stopped here."""
+    import http.client
+    import threading
+
+    from bgrid.cmd_serve import waitress_server
+
+    app = create_app(league_db, register_limit="1 per minute", proxies=1)
+    server = waitress_server(app, "127.0.0.1", 0, 2, proxies=1)
+    serving = threading.Thread(target=server.run, daemon=True)
+    serving.start()
+    try:
+        statuses = []
+        for k in range(4):  # three players, then the first again
+            conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+            conn.request("POST", "/api/players", body=json.dumps({"name": f"w{k}"}),
+                         headers={"Content-Type": "application/json", "X-Forwarded-For": f"10.0.0.{k % 3}"})
+            statuses.append(conn.getresponse().status)
+            conn.close()
+    finally:
+        server.close()
+        serving.join(timeout=10)
+    assert statuses == [201, 201, 201, 429]
+    assert not serving.is_alive()
