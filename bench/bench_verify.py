@@ -57,7 +57,7 @@ from bgrid.challenges.mission import MapOrigin, mission_from_seed
 from bgrid.rules.ruleset import load_ruleset
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import Phase
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.players.simulated_logs import simulated_log
 from bgrid.verifier.map_source import map_key, mission_source
 from bgrid.verifier.replay import Replay

@@ -23,9 +23,9 @@ from .safeio.safe_output import check_target, write_atomic
 from .header_options import read_named_log
 from .options import mission_options, pick_mission
 from .rules.errors import BGridError
-from .verifier.log_lexer import read_log_bytes
-from .verifier.log_parser import BODY_KEYWORDS
-from .verifier.messages import LogError
+from .log.lexer import read_log_bytes
+from .log.reader import BODY_KEYWORDS
+from .log.messages import LogError
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for a terminal session
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion

@@ -20,7 +20,7 @@ from .challenges.mission import Mission, blank_mission, validate_spec
 from .rules.ruleset import load_ruleset
 
 if TYPE_CHECKING:  # the verifier loads only when a --header is read
-    from .verifier.log_parser import ParsedLog
+    from .log.reader import ParsedLog
 
 
 def header_options(func: F) -> F:
@@ -60,7 +60,7 @@ def pick_source(seed: str | None, code: str | None, difficulty: str | None, ridg
 def read_named_log(path: str | Path, option: str = "--header") -> bytes:
     """The bytes of a log named by ``option``, at most one byte over the verifier's cap (it
     then says so): a header of /dev/zero or a huge file is refused, not read into memory."""
-    from .verifier.log_lexer import MAX_BYTES
+    from .log.lexer import MAX_BYTES
 
     try:
         with open(path, "rb") as fh:
@@ -73,9 +73,9 @@ def read_header(path: str | Path) -> ParsedLog:
     """The parsed header of the log in ``path``: the lines before the first body line (a
     whole log is fine, a trailing fragment too: the body is not read). Every ``--header``
     (sheet, pack, solve) reads it this way. Raises :class:`BGridError`."""
-    from .verifier.log_lexer import read_log_bytes
-    from .verifier.log_parser import BODY_KEYWORDS, parse_log
-    from .verifier.messages import LogError
+    from .log.lexer import read_log_bytes
+    from .log.reader import BODY_KEYWORDS, parse_log
+    from .log.messages import LogError
 
     data = read_named_log(path)
     try:
@@ -90,7 +90,7 @@ def read_header(path: str | Path) -> ParsedLog:
 def header_source(path: Path) -> Mission:
     """The mission of the log header in ``path`` (the body, if any, is not read)."""
     from .verifier.map_source import mission_source
-    from .verifier.messages import LogError
+    from .log.messages import LogError
 
     log = read_header(path)
     try:

@@ -24,7 +24,7 @@ from typing import ClassVar
 from ..rules.cards import Card
 from ..rules.engine import new_game
 from ..rules.errors import BGridError, ChallengeCodeError
-from ..rules.log_notation import Header
+from ..log.notation import Header
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
 from ..rules.board import Cell
 from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines

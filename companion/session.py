@@ -2,7 +2,7 @@
 
 A :class:`Session` takes one line at a time (a statement in the log's notation, or a
 shorthand of one it offered) and returns a :class:`Reply`: the log lines it wrote, what to do
-on paper, or the verifier's refusal (:class:`~verifier.messages.LogError`, the same code and
+on paper, or the verifier's refusal (:class:`~log.messages.LogError`, the same code and
 message ``bgrid verify`` gives). It does no I/O: the faces (terminal, web) show the reply and
 append ``reply.written`` to the log file, which is the save file; :meth:`Session.resume`
 replays such a file.
@@ -36,13 +36,12 @@ from ..rules.engine import apply, chance_outcomes, is_entry_damage_fatal, legal_
 from ..rules.errors import IllegalActionError
 from ..rules.events import Drew, Event, Reshuffled, Revealed
 from ..rules.state import CardPurpose, GameState, Phase
-from ..verifier.log_parser import parse_log
-from ..verifier.log_rows import play_with_verb
+from ..log.reader import parse_log
+from ..log.row_reader import play_with_verb
 from ..verifier.map_source import mission_source
-from ..verifier.messages import LogError, cites
+from ..log.messages import LogError, cites
 from ..verifier.replay import Replay
-from ..verifier.statements import Header, ParsedLog, Statement
-from ..rules.log_notation import PieceCheck
+from ..log.notation import Header, ParsedLog, PieceCheck, Statement
 from .paper import cards_text, paper_steps
 
 #: The groups of offers, in the order a turn meets them.

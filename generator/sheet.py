@@ -33,7 +33,7 @@ import jinja2
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
-from ..rules.log_rows import COLUMNS as ROW_COLUMNS
+from ..log.row_writer import COLUMNS as ROW_COLUMNS
 from ..challenges.mission import Mission
 from ..players.blind import BlindBenchmark
 from ..players.rating import Rating

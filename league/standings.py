@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
-from ..verifier.messages import CATALOG
+from ..log.messages import CATALOG
 from .store import ChallengePar, challenge_pars, where_clause
 
 INCOMPLETE_TEXT = "the log stops before the mission ends"

@@ -17,7 +17,7 @@ from functools import cache
 from datetime import UTC, datetime
 from importlib import metadata
 
-from ..verifier.log_lexer import MAX_BYTES
+from ..log.lexer import MAX_BYTES
 from ..verifier.verdict import Verdict
 from ..verifier.verify import Verifier
 from .store import entry_by_bytes, record

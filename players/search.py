@@ -9,7 +9,7 @@ calls do not give directly:
 * :func:`turn_outcomes` — every distinct state at the next turn's first decision (or the
   end), each with the plays that reach it;
 * :func:`play_plan` — a line of plays replayed on the checked path (:func:`engine.reveal`,
-  :func:`engine.apply`), its events ready for :mod:`rules.log_writer`.
+  :func:`engine.apply`), its events ready for :mod:`log.writer`.
 
 The cards-drawn counter is ``state.cards_drawn`` (kept by the engine); "reveal the top card"
 of a known deck is :func:`reveal_top`.

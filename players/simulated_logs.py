@@ -1,5 +1,5 @@
 """Simulated missions written as logs: the games ``bgrid simulate --logs`` plays, as a player
-at the table would have written them (:mod:`rules.log_writer` writes the text)."""
+at the table would have written them (:mod:`log.writer` writes the text)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ..challenges.mission import Mission
 from ..challenges.seeding import SeededStream, stream
 from ..rules.engine import score
-from ..rules.log_writer import write_log
+from ..log.writer import write_log
 from ..rules.state import GameState
 from .playout import Player, play_out, replay
 

@@ -466,7 +466,7 @@ def solution_log(mission: Mission, line: Line, state_lines: bool = False, rows: 
     """The line as a mission log on the challenge deck, claiming its outcome and score
     (``bgrid solve --write-log``; the league's par line, ``league.integrity``);
     ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
-    from ..rules.log_writer import write_log
+    from ..log.writer import write_log
 
     state = mission.start(challenge_deck=True)
     events = play_plan(state, line.plays)

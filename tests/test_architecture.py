@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-LIBRARY = ("players", "challenges", "generator", "verifier", "league", "safeio")
+LIBRARY = ("players", "challenges", "generator", "log", "verifier", "league", "safeio")
 SHARED_IO = "safeio"  # the I/O helpers every other package uses: they may lean on the game model only
 CLI_FOLDER = "bgrid"
 
@@ -54,6 +54,12 @@ def test_the_game_model_imports_nothing_outside_itself():
 def test_the_shared_io_helpers_import_only_the_game_model():
     outside = [(f, m) for f, m, _ in imports(SHARED_IO)
                if m.startswith("bgrid") and top(m) not in (SHARED_IO, "rules")]
+    assert not outside
+
+
+def test_the_log_format_imports_only_the_game_model_and_the_challenge_codes():
+    outside = [(f, m) for f, m, _ in imports("log")
+               if m.startswith("bgrid") and top(m) not in ("log", "rules", "challenges")]
     assert not outside
 
 

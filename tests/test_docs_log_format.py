@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bgrid.verifier.messages import CATALOG
+from bgrid.log.messages import CATALOG
 from bgrid.verifier.verify import verify_log
 
 HERE = Path(__file__).parent

@@ -1,4 +1,4 @@
-"""Every doctest in the game model, the players, the challenges, the generator, the verifier,
+"""Every doctest in the game model, the players, the challenges, the generator, the log format, the verifier,
 the league and the shared I/O helpers runs and passes (style guide: doctests on notation
 helpers run under pytest)."""
 
@@ -13,6 +13,7 @@ import pytest
 import bgrid.challenges
 import bgrid.generator
 import bgrid.league
+import bgrid.log
 import bgrid.players
 import bgrid.rules
 import bgrid.safeio
@@ -20,8 +21,8 @@ import bgrid.verifier
 
 
 def _modules():
-    for package in (bgrid.rules, bgrid.players, bgrid.challenges, bgrid.generator, bgrid.verifier,
-                    bgrid.league, bgrid.safeio):
+    for package in (bgrid.rules, bgrid.players, bgrid.challenges, bgrid.generator, bgrid.log,
+                    bgrid.verifier, bgrid.league, bgrid.safeio):
         yield package.__name__
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             yield info.name
@@ -37,7 +38,7 @@ def test_the_foundation_modules_are_found():
         assert f"bgrid.challenges.{name}" in MODULES
     assert "bgrid.players.playout" in MODULES
     assert "bgrid.generator.map_text" in MODULES
-    assert "bgrid.verifier.log_parser" in MODULES and "bgrid.league.store" in MODULES
+    assert "bgrid.log.reader" in MODULES and "bgrid.league.store" in MODULES
     assert "bgrid.safeio.safe_text" in MODULES
 
 

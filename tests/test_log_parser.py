@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from bgrid.rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
 from bgrid.rules.board import CELLS, Cell
 from bgrid.rules.cards import FULL_DECK, Card
-from bgrid.verifier import log_parser
-from bgrid.verifier.log_lexer import MAX_BYTES
-from bgrid.verifier.messages import LogError
-from bgrid.verifier.statements import ParsedLog
+from bgrid.log import reader as log_parser
+from bgrid.log.lexer import MAX_BYTES
+from bgrid.log.messages import LogError
+from bgrid.log.notation import ParsedLog
 
 # One memo of lines read before for the whole file, as a Verifier keeps it from log to log:
 # every test also checks that a line remembered from another test changes nothing.

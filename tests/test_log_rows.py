@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
-from bgrid.rules.log_rows import row_lines
+from bgrid.log.row_writer import row_lines
 from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.simulation import PLAYERS
 from bgrid.challenges.seeding import stream
-from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.log_rows import is_row, play_with_verb
+from bgrid.log.reader import parse_log
+from bgrid.log.row_reader import is_row, play_with_verb
 from bgrid.verifier.verify import row_form, verify_log
 
 LOGS = Path(__file__).parent / "logs"
@@ -225,7 +225,7 @@ def _key(verdict):
 def test_each_corpus_log_in_row_form_keeps_its_verdict(path):
     text = path.read_text(encoding="utf-8")
     log = parse_log(text)
-    from bgrid.rules.log_writer import log_text
+    from bgrid.log.writer import log_text
 
     rows = log_text(log.header.canonical_lines(), log.statements, rows=True)
     before, after = verify_log(text), verify_log(rows)

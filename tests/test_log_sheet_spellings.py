@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bgrid.verifier.verify import verify_log
-from bgrid.verifier.log_parser import parse_log
-from bgrid.verifier.messages import LogError
+from bgrid.log.reader import parse_log
+from bgrid.log.messages import LogError
 
 HEAD = "bgrid-log: 1\nseed: 1944\n"
 

@@ -26,16 +26,16 @@ from bgrid.rules.events import Damage
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.ruleset import Play, load_ruleset, parse_ruleset
 from bgrid.rules.state import CardPurpose, Phase
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.challenges.mission import MapOrigin, Mission
 from bgrid.challenges.seeding import stream
 from bgrid.players.search import play_plan
 from bgrid.players.playout import play_out, replay
 from bgrid.players.solver import Member, hand_tables, solve_mission
-from bgrid.rules.log_writer import write_log
+from bgrid.log.writer import write_log
 from bgrid.verifier.ledger import damage_entries
 from bgrid.verifier.explain import card_noun
-from bgrid.verifier.messages import LogError
+from bgrid.log.messages import LogError
 from bgrid.verifier.narrative import explain
 from bgrid.verifier.replay import Replay
 from bgrid.verifier.verify import Verifier

@@ -11,7 +11,7 @@ import pytest
 
 from bgrid.generator import sheet
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.verifier.verify import verify_log
 
 from pdf_probe import reader, sized_text
@@ -56,9 +56,9 @@ def typed_lines(page: str) -> list[str]:
 
 
 def test_the_log_columns_are_the_row_forms_columns_in_order(log_pages):
-    """The sheet's log columns are the row reader's (rules.log_rows), in its order and under its
+    """The sheet's log columns are the row reader's (log.row_writer), in its order and under its
     names (the fourth is "resupply", not "resupply K → card")."""
-    from bgrid.rules.log_rows import COLUMNS
+    from bgrid.log.row_writer import COLUMNS
 
     assert list(COLUMNS) == ROW_COLUMNS
     heads = " ".join(label for _, label, _ in sheet.LOG_COLUMNS)

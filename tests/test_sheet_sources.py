@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.verifier.map_source import mission_source
 
 from pdf_probe import reader

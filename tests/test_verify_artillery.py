@@ -17,7 +17,7 @@ from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import play_out, replay
 from bgrid.challenges.seeding import stream
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.verifier.verify import verify_log
 
 MAP = ("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"

@@ -21,7 +21,7 @@ import pytest
 
 from bgrid.rules.board import Cell
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.verifier.map_source import mission_source
 from bgrid.verifier.verify import verify_log
 

@@ -12,7 +12,7 @@ from bgrid.rules.events import Damage, TurnStarted
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import play_out, replay
 from bgrid.challenges.seeding import stream
-from bgrid.rules.log_writer import write_log
+from bgrid.log.writer import write_log
 from bgrid.verifier.verify import verify_log
 
 from explicit_maps import explicit_log

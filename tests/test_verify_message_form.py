@@ -12,7 +12,7 @@ The board is the one of test_verify_messages:
 from __future__ import annotations
 
 from bgrid.challenges.codes import decode_code
-from bgrid.verifier.messages import CATALOG, QUOTE_WIDTH, LogError, cites
+from bgrid.log.messages import CATALOG, QUOTE_WIDTH, LogError, cites
 from bgrid.verifier.report_html import error_view
 from bgrid.verifier.verify import verify_log
 
@@ -270,7 +270,7 @@ def test_other_extra_tokens_on_a_header_line_cite_the_header():
 
 
 def test_a_log_over_the_cap_is_more_than_1_MiB_not_a_size_we_did_not_read():
-    from bgrid.verifier.log_lexer import MAX_BYTES
+    from bgrid.log.lexer import MAX_BYTES
 
     err = verify_log(b"#" * (MAX_BYTES + 1)).errors[0]
     assert "more than 1048576 bytes (1 MiB)" in err.message and "1048577" not in err.message

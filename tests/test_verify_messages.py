@@ -20,8 +20,8 @@ import pytest
 
 from bgrid.challenges.mission import mission_from_code
 from bgrid.verifier import replay as replay_module
-from bgrid.verifier.log_lexer import MAX_BYTES
-from bgrid.verifier.messages import CATALOG
+from bgrid.log.lexer import MAX_BYTES
+from bgrid.log.messages import CATALOG
 from bgrid.verifier.verify import verify_log
 
 HERE = Path(__file__).parent

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bgrid.verifier.messages import QUOTE_WIDTH
+from bgrid.log.messages import QUOTE_WIDTH
 from bgrid.verifier.report_html import CELL, MARGIN, board_view, error_view, log_view, render_report
 from bgrid.verifier.verify import verify_log
 

@@ -15,7 +15,7 @@ from bgrid.rules.cards import FULL_DECK, Card
 from bgrid.rules.engine import score
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.challenges.seeding import stream
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log.reader import parse_log
 from bgrid.players.simulated_logs import simulated_log
 from bgrid.verifier.verify import verify_log
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bgrid.verifier.log_lexer import MAX_BYTES
+from bgrid.log.lexer import MAX_BYTES
 from bgrid.verifier.verify import verify_log
 
 BOUND_SECONDS = 10

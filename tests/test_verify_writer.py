@@ -10,8 +10,8 @@ import pytest
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.simulation import simulate
 from bgrid.players.simulated_logs import simulated_log, simulated_logs
-from bgrid.rules import log_writer
-from bgrid.verifier.log_parser import parse_log
+from bgrid.log import writer as log_writer
+from bgrid.log.reader import parse_log
 from bgrid.verifier.report_html import render_report
 from bgrid.verifier.verify import verify_log
 

@@ -6,7 +6,7 @@ r"""The log verifier: ``verify_log(data)`` gives the :class:`Verdict` on one mis
 'incomplete'
 """
 
-from .messages import LogError
+from ..log.messages import LogError
 from .verdict import INCOMPLETE, INVALID, VALID, Score, Verdict
 from .verify import Verifier, verify_log
 

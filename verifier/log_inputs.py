@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .log_lexer import MAX_BYTES
+from ..log.lexer import MAX_BYTES
 from ..safeio.safe_text import display_name
 
 LOG_SUFFIXES = (".log", ".txt")

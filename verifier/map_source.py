@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from ..challenges.mission import ChallengeOrigin, Mission, MissionError, mission_from_header
 from ..rules.ruleset import Ruleset
 from .memo import forget_oldest
-from .messages import LogError
-from .statements import Header, ParsedLog
+from ..log.messages import LogError
+from ..log.notation import Header, ParsedLog
 
 #: The error code of each kind of refusal (``MissionError.problem``).
 ERROR_CODES = {"ruleset": "E127", "code": "E128", "setup": "E129", "map": "E130"}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.automa_words import automa_card_text
 from ..rules.board import Cell
-from .log_rows import is_row
+from ..log.row_reader import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
@@ -22,7 +22,7 @@ from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, Arti
 from ..rules.notation import count_word
 from .explain import phase_open_cards
 from .replay_history import After, HistoryEntry
-from .statements import Statement
+from ..log.notation import Statement
 
 if TYPE_CHECKING:  # a verdict is read here, never made
     from .verdict import Verdict

@@ -14,7 +14,7 @@ from ..rules.cards import Card
 from ..rules.events import Event
 from ..rules.ruleset import Ruleset
 from ..rules.state import GameState
-from .statements import Statement
+from ..log.notation import Statement
 
 
 class After(NamedTuple):

@@ -27,7 +27,7 @@ from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, 
                             Suppressed, TurnStarted)
 from ..rules.state import CardPurpose
 from ..safeio.safe_text import html_text
-from .messages import LogError
+from ..log.messages import LogError
 from .replay_history import HistoryEntry
 from .verdict import Verdict
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..challenges.mission import Origin
 from ..rules.engine import Score
-from .messages import LogError
+from ..log.messages import LogError
 
 if TYPE_CHECKING:  # the replay builds verdicts' records; it is not needed to read one
     from .replay_history import HistoryEntry, ReplayBoard

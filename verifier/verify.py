@@ -13,16 +13,16 @@ from collections.abc import Mapping
 from ..challenges.mission import Mission
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.engine import score
-from ..rules.log_writer import log_text
+from ..log.writer import log_text
 from ..rules.ruleset import Ruleset
 from ..rules.state import GameState
 from .explain import describe_state, legal_summary
-from .log_lexer import MAX_BYTES, read_log_bytes
-from .log_parser import parse_log
+from ..log.lexer import MAX_BYTES, read_log_bytes
+from ..log.reader import parse_log
 from .map_source import assurance, map_key, mission_source, source_text
-from .messages import LogError
+from ..log.messages import LogError
 from .replay import Replay
-from .statements import Header
+from ..log.notation import Header
 from .verdict import INCOMPLETE, INVALID, VALID, Verdict, raw_id, verification_id
 
 
@@ -45,7 +45,7 @@ class Verifier:
         """Another verifier sharing this one's memos of lines, missions and starts (a server's
         threads: each mission is built once for all of them, not once a thread). The memos
         are safe to share between threads: a lookup or an insertion is one dict operation,
-        and making room (:mod:`verifier.memo`, ``log_parser``'s clear) tolerates a race."""
+        and making room (:mod:`verifier.memo`, ``log.reader``'s clear) tolerates a race."""
         other = Verifier(self.rulesets)
         other.lines, other.missions, other.starts = self.lines, self.missions, self.starts
         return other
@@ -191,7 +191,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
 
 
 def row_form(data: bytes | str) -> str:
-    """A log that parses, with its body in the row form (``rules.log_rows``): the same header
+    """A log that parses, with its body in the row form (``log.row_writer``): the same header
     and statements, so the same verdict and verification id. Raises :class:`LogError` for a
     log that does not parse."""
     log = parse_log(read_log_bytes(bytes(data)) if isinstance(data, (bytes, bytearray)) else data)

@@ -24,7 +24,7 @@ from ..league.intake import Refusal, submit_entry
 from ..league.players import Player, player_by_key
 from ..league.public import runs_challenge
 from ..league.submit import utc_now
-from ..verifier.messages import LogError
+from ..log.messages import LogError
 from .app import failure, limiter
 from .db import connection, verifier, write_lock
 from .views import not_a_challenge, utc_second

@@ -3,7 +3,7 @@ sheet's columns, as a player copies the sheet's turn log.
 
     turn | enter | draw | resupply | action 1 | action 2 | automa | at facing | ALT | DMG | art 1 … art 4
 
-A row is read into the same statements as the statement form (``verifier.log_rows``), so
+A row is read into the same statements as the statement form (``log.row_reader``), so
 this module prints statements: :func:`row_lines` writes a body's statements a turn a row,
 without the verbs (a card's rank says what it plays); a statement that comes after the
 column it belongs to keeps its verb in the cell reached so far. Reading the printed rows
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import Altitude, Move, Resupply, Throttle
-from .board import column_name
-from .log_notation import Statement, card_text
+from ..rules.actions import Altitude, Move, Resupply, Throttle
+from ..rules.board import column_name
+from .notation import Statement, card_text
 
 #: The columns of a row, in the sheet's order (after the turn number).
 COLUMNS = ("turn", "enter", "draw", "resupply", "action 1", "action 2", "automa", "at facing", "ALT",

@@ -3,7 +3,7 @@
 The log is what a player at the table would have written: one statement per play, draw
 lines grouped, a ``reshuffle`` marker just before the statement that needed a card from the
 empty pile, and ``none`` where the mission ended for want of a card (R36). The writer builds
-the statements of the notation layer (:mod:`rules.log_notation`) and prints their canonical
+the statements of the notation layer (:mod:`log.notation`) and prints their canonical
 form, the same classes the verifier reads a log into; feeding a written log back to the
 verifier reproduces the engine's outcome and score (a test checks this on many simulated
 missions). Text only: writing files is the CLI's business; playing the games whose logs are
@@ -22,15 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
-from .cards import Card
-from .artillery_pieces import ArtilleryPieces
-from .board import Cell, Facing
-from .events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
+from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.cards import Card
+from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.board import Cell, Facing
+from ..rules.events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
                      Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, Suppressed, TurnStarted)
-from .log_notation import Header, PieceCheck, Statement
-from .log_rows import HEAD, row_lines
-from .state import CardPurpose
+from .notation import Header, PieceCheck, Statement
+from .row_writer import HEAD, row_lines
+from ..rules.state import CardPurpose
 
 
 def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = None,
@@ -194,7 +194,7 @@ def write_log(events: Iterable[Event], mission_lines: list[str], *,
     for the player's own deck). ``claim`` is the (outcome, score) to report, usually the
     engine's own. ``artillery``: the map's pieces in placement order, to close every turn
     with a ``state`` line (see :func:`body_statements`). ``rows``: the body in the row form,
-    a turn a line in the sheet's columns (``rules.log_rows``).
+    a turn a line in the sheet's columns (``log.row_writer``).
     """
     rest = Header(player=player, claim=claim).canonical_lines()  # the version line, player, claim
     return log_text(rest[:1] + mission_lines + rest[1:], body_statements(events, artillery, sheet=rows), rows)

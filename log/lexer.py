@@ -1,5 +1,5 @@
 """The log's lexical layer (``docs/log-format.md``, Lexical): bytes to text, text to lines,
-a line to its words with their columns. The parser (:mod:`verifier.log_parser`) builds the
+a line to its words with their columns. The parser (:mod:`log.reader`) builds the
 header and the statements from these words.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .messages import LogError
-from .statements import Token
+from .notation import Token
 
 MAX_BYTES = 1 << 20  # 1 MiB: a long mission is a few kilobytes
 _ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'

@@ -1,6 +1,6 @@
 """Read a row of the log's row form (``docs/log-format.md``, §5 The row form) into statements.
 
-A row is one turn in the mission sheet's columns (:data:`rules.log_rows.COLUMNS`), the cells
+A row is one turn in the mission sheet's columns (:data:`log.row_writer.COLUMNS`), the cells
 separated by ``|``. Each cell is read into the statements the statement form would have
 there, by the parser's own statement readers, so a row and its statement lines give the same
 statements, the same replay and the same verification id, and every error keeps its code and
@@ -21,15 +21,15 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..rules.log_rows import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
+from .row_writer import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
 from ..rules.cards import Card
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from ..rules.errors import BGridError
-from .log_lexer import joker_closed_up
-from .statements import Statement, Token
+from .lexer import joker_closed_up
+from .notation import Statement, Token
 
 if TYPE_CHECKING:  # the parser reads rows through this module: no import at run time
-    from .log_parser import _Parser
+    from .reader import _Parser
 
 #: A row line: the turn number and a bar first (spaces and tabs around it allowed).
 ROW = re.compile(r"[ \t]*[0-9]+[ \t]*\|")
@@ -87,7 +87,7 @@ def play_with_verb(text: str, ruleset: str) -> str:
 
 
 class RowReader:
-    """Reads the rows of one log with a parser's statement readers (``log_parser._Parser``)."""
+    """Reads the rows of one log with a parser's statement readers (``reader._Parser``)."""
 
     def __init__(self, parser: _Parser, tokens_of: Callable[[str, int], list[Token]], ruleset: str) -> None:
         self.parser = parser

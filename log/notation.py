@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .actions import Action, Resupply
-from .board import Cell, column_name
-from .cards import Card
+from ..rules.actions import Action, Resupply
+from ..rules.board import Cell, column_name
+from ..rules.cards import Card
 
 
 class Token(NamedTuple):
@@ -68,7 +68,7 @@ class Statement(NamedTuple):
     ``card_tokens`` the index in ``tokens`` of each. ``action_token`` indexes the played card.
 
     A named tuple like :class:`Token`: a log has a statement a line, and the parser builds
-    one from a remembered line (``log_parser``) ten times faster than a frozen dataclass.
+    one from a remembered line (``log.reader``) ten times faster than a frozen dataclass.
     """
 
     kind: str
@@ -205,3 +205,24 @@ class Header:
         if self.claim is not None:
             out.append(f"claim: {self.claim[0]} {self.claim[1]}")
         return out
+
+
+@dataclass
+class ParsedLog:
+    """A log read without error: the header, the body statements and the source lines
+    (for quoting in messages)."""
+
+    header: Header
+    statements: list[Statement]
+    lines: list[str]
+    # the statements' canonical lines, when the parser already has them (it remembers them
+    # with each line it has read before); None: print them from the statements
+    body_text: list[str] | None = None
+
+    def line_text(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    def canonical_text(self) -> str:
+        body = self.body_text if self.body_text is not None else [s.canonical() for s in self.statements]
+        return "\n".join(self.header.canonical_lines() + body) + "\n"
+

@@ -23,10 +23,10 @@ from ..rules.cards import Card
 from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, Ruleset, find_ruleset, load_ruleset
-from .log_lexer import CONTROL, joker_closed_up, log_lines, norm_key, split_at_colon, split_tokens
-from .log_rows import RowReader, is_row
+from .lexer import CONTROL, joker_closed_up, log_lines, norm_key, split_at_colon, split_tokens
+from .row_reader import RowReader, is_row
 from .messages import LogError
-from .statements import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
+from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
 
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..rules.errors import BGridError
 
 if TYPE_CHECKING:  # the parser fills in a partial log; reading an error needs none
-    from .statements import ParsedLog
+    from .notation import ParsedLog
 
 #: code -> (name, rule cited by default). The rule of an E203 comes from the engine.
 CATALOG: dict[str, tuple[str, str]] = {
