@@ -25,6 +25,7 @@ included: the session keeps the replay as it was before each statement.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..challenges.mission import Mission
@@ -35,8 +36,9 @@ from ..rules.cards import Card
 from ..rules.engine import apply, chance_outcomes, is_entry_damage_fatal, legal_actions_by_kind, reveal, score
 from ..rules.errors import IllegalActionError
 from ..rules.events import Drew, Event, Reshuffled, Revealed
+from ..rules.ruleset import Ruleset
 from ..rules.state import CardPurpose, GameState, Phase
-from ..log.reader import parse_log
+from ..log.reader import parse_log, read_statement
 from ..log.row_reader import play_with_verb
 from ..verifier.map_source import mission_source
 from ..log.messages import LogError, cites
@@ -122,23 +124,26 @@ class Session:
 
     # -- building --------------------------------------------------------------------------
     @classmethod
-    def start(cls, header_text: str, *, open_deck: bool = False) -> Session:
+    def start(cls, header_text: str, *, open_deck: bool = False,
+              rulesets: Mapping[str, Ruleset] | None = None) -> Session:
         """A new mission from header lines (``bgrid-log: 1`` and a map source …).
-        Raises :class:`LogError` for a header the verifier refuses (E1xx)."""
-        log = parse_log(header_text)
+        Raises :class:`LogError` for a header the verifier refuses (E1xx). ``rulesets``: the
+        rulesets the caller holds besides the shipped ones (a variant), by name."""
+        log = parse_log(header_text, rulesets=rulesets)
         if log.statements:
             raise ValueError("Session.start takes the header alone; Session.resume takes a whole log")
-        return cls(log.header, mission_source(log), open_deck=open_deck)
+        return cls(log.header, mission_source(log, rulesets=rulesets), open_deck=open_deck)
 
     @classmethod
-    def resume(cls, text: str, *, open_deck: bool = False) -> tuple[Session, int]:
+    def resume(cls, text: str, *, open_deck: bool = False,
+               rulesets: Mapping[str, Ruleset] | None = None) -> tuple[Session, int]:
         """The session a log file holds: its header, then each body line replayed as if typed.
         Returns the session and the number of lines it could not take at the end (a line
         cut short by a crash); raises :class:`LogError` for any other refused line."""
         lines = text.split("\n")
         first = next((i for i, ln in enumerate(lines)
                       if ln.split("#", 1)[0].strip().lower().startswith("turn")), len(lines))
-        session = cls.start("\n".join(lines[:first]) + "\n", open_deck=open_deck)
+        session = cls.start("\n".join(lines[:first]) + "\n", open_deck=open_deck, rulesets=rulesets)
         body = lines[first:]
         torn = 0 if text.endswith("\n") or not body or not body[-1] else 1
         for i, line in enumerate(body):
@@ -436,16 +441,10 @@ class Session:
 
     def _parse(self, text: str, number: int | None = None) -> Statement | None:
         """``text`` read by the verifier's reader as line ``number`` of the log (the next
-        line by default)."""
+        line by default), with the mission's own card table."""
         if number is None:
             number = len(self._file_lines(self.body + [text]))
-        try:
-            log = parse_log(f"bgrid-log: 1\nseed: 1\nturn 1\n{text}\n")
-        except LogError as exc:
-            raise exc.located(line=number, column=exc.column or 1, token=exc.token, text=text) from None
-        if len(log.statements) < 2:
-            return None
-        return log.statements[1]._replace(line=number)
+        return read_statement(text, self.source.ruleset, number)
 
     def _write(self, text: str, reply: Reply, st: Statement | None = None) -> list[str]:
         """Replay one statement and write it: the line is in the body only once accepted."""

@@ -95,6 +95,22 @@ def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None,
     return _Parser(lines, clean, {} if remembered is None else remembered, rulesets).run()
 
 
+def read_statement(text: str, ruleset: Ruleset, line: int = 1) -> Statement | None:
+    """One body line typed on its own (the companion's input), read as line ``line`` of a log
+    whose mission plays ``ruleset``: its card table judges which ranks each play takes (E112),
+    as :func:`parse_log` does once a header names the ruleset. None for a blank or comment
+    line. Raises :class:`LogError` (E0xx/E1xx) placed at ``line``."""
+    parser = _Parser([text], rulesets=None)
+    parser.plays = plays_of(ruleset) if ruleset.name != DEFAULT_RULESET else _PLAYS
+    parser.in_body = True
+    parser.lineno = 1
+    try:
+        st = parser.lone_statement(text)
+    except LogError as exc:
+        raise exc.located(line=line, column=exc.column or 1, token=exc.token, text=text) from None
+    return None if st is None else st._replace(line=line)
+
+
 class _Parser:
     def __init__(self, lines: list[str], clean: bool = False,
                  remembered: dict[str, tuple] | None = None,
@@ -228,6 +244,27 @@ class _Parser:
         if not in_body:
             self.finish_header()
         return ParsedLog(self.header, statements, self.lines, body_text)
+
+    def lone_statement(self, raw: str) -> Statement | None:
+        """``raw`` as a body line of its own (see :func:`read_statement`)."""
+        bad = CONTROL.search(raw)
+        if bad is not None:
+            raise LogError("E003", f"control character U+{ord(bad.group()):04X} in the line; "
+                           "a log is plain text", line=self.lineno, column=bad.start() + 1, text=raw)
+        code = raw.split("#", 1)[0]
+        tokens = split_tokens(code)
+        if not tokens:
+            return None
+        first = tokens[0].text.lower()
+        colon = code.find(":")
+        if colon >= 0 and first not in BODY_KEYWORDS and norm_key(code[:colon]) in HEADER_KEYS:
+            raise self.error("E124", f"header line '{norm_key(code[:colon])}:' after the first turn; "
+                             "the header comes before 'turn 1'", tokens[0])
+        if "=" in code:  # 'JK = 6S', as the log's lines read it
+            closed = joker_closed_up(code)
+            if closed != code:
+                tokens = split_tokens(closed)
+        return self.statement(tokens)
 
     def rows(self) -> RowReader:
         """The reader of row lines, for the ruleset the header names (a challenge code's own)."""

@@ -26,7 +26,7 @@ from bgrid.rules.events import Damage
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.rules.ruleset import Play, load_ruleset, parse_ruleset
 from bgrid.rules.state import CardPurpose, Phase
-from bgrid.log.reader import parse_log
+from bgrid.log.reader import parse_log, read_statement
 from bgrid.challenges.mission import MapOrigin, Mission
 from bgrid.challenges.seeding import stream
 from bgrid.players.search import play_plan
@@ -39,6 +39,7 @@ from bgrid.log.messages import LogError
 from bgrid.verifier.narrative import explain
 from bgrid.verifier.replay import Replay
 from bgrid.verifier.verify import Verifier
+from bgrid.companion.session import Session
 
 from engine_boards import board, card, placed
 
@@ -305,3 +306,40 @@ def test_a_variant_challenge_solves_to_a_line_the_variant_verifier_accepts():
     text = write_log(events, mission.header_lines(), claim=(str(state.outcome), engine.score(state).total))
     verdict = Verifier(rulesets={"variant-7": VARIANT}).verify(text)
     assert verdict.verdict == "valid" and verdict.score.total == par.best.score
+
+
+BOMBING_SIX = dataclasses.replace(VARIANT, name="six-bombs-1", card_kinds=tuple(
+    dataclasses.replace(k, play=Play.BOMB) if k.rank == 6 else k for k in VARIANT.card_kinds))
+
+
+def test_the_companion_takes_the_bombing_six_it_offers_under_a_variant():
+    # Under six-bombs-1 a 6 bombs: the companion's offers come from the engine, and the line
+    # the player types must be read with the same card table (standard-1's says E112).
+    rulesets = {"six-bombs-1": BOMBING_SIX}
+    logs = (text for text, _ in variant_logs(40, BOMBING_SIX)
+            if any(line.startswith("bomb 6") for line in text.splitlines()))
+    text = next(logs)
+    header_text, body = text.split("\n\n", 1)
+    session = Session.start(header_text + "\n", rulesets=rulesets)
+    assert session.source.ruleset is BOMBING_SIX
+    bombs = 0
+    for line in body.splitlines():
+        if line.startswith("bomb 6"):
+            stem = line.split(" -> ")[0] + " ->"
+            assert stem in [offer.text for offer in session.offers()]
+            bombs += 1
+        reply = session.submit(line)
+        assert reply.ok, (line, reply.one_line())
+    assert bombs and session.is_over
+
+
+def test_a_typed_line_is_read_with_the_card_table_it_is_given_and_placed_at_its_line():
+    st = read_statement("bomb 6S -> 2D  # low pass", BOMBING_SIX, 14)
+    assert (st.kind, st.line, str(st.action.card), str(st.cards[0])) == ("bomb", 14, "6S", "2D")
+    with pytest.raises(LogError) as err:
+        read_statement("bomb 6S -> 2D", load_ruleset(), 14)
+    assert (err.value.code, err.value.line, err.value.column) == ("E112", 14, 6)
+    assert read_statement("  # a comment", BOMBING_SIX, 3) is None
+    with pytest.raises(LogError) as err:
+        read_statement("seed: 12", BOMBING_SIX, 9)
+    assert (err.value.code, err.value.line) == ("E124", 9)
