@@ -135,6 +135,7 @@ def merge(conn: sqlite3.Connection, name: str, into: str, reason: str | None, no
             (kept["id"], gone["id"], kept["id"]),
         )
         conn.execute("DELETE FROM companion_games WHERE player = ?", (gone["id"],))
+        conn.execute("DELETE FROM sessions WHERE player = ?", (gone["id"],))  # its key is gone with it
         conn.execute("DELETE FROM players WHERE id = ?", (gone["id"],))
         _rebuild_player(conn, kept["name"])
         audit(conn, now, "merge", f"player {gone['name']} -> {kept['name']}", why)

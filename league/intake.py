@@ -77,18 +77,19 @@ def submit_entry(
     conn: sqlite3.Connection,
     verifier: Verifier,
     data: bytes,
-    key: str | None,
+    key: str | Player | None,
     now: str,
     submitted_at: str,
     writing: AbstractContextManager = _NO_LOCK,
 ) -> Receipt:
-    """Check, verify and record one log for the player holding ``key``. ``now``: the moment
+    """Check, verify and record one log for the player holding ``key`` (or that player, already
+    known from their session). ``now``: the moment
     the windows are compared with; ``submitted_at``: the entry's time (to the microsecond).
     ``writing`` is held around the write transaction (a server's threads take turns there
     instead of waiting on SQLite's lock, whose busy handler sleeps in steps of milliseconds).
 
     Raises :class:`Refusal`."""
-    player = authenticate(conn, key)
+    player = key if isinstance(key, Player) else authenticate(conn, key)
     if len(data) > MAX_LOG_BYTES:
         raise Refusal(
             413,

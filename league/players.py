@@ -76,7 +76,8 @@ def list_players(conn: sqlite3.Connection) -> list[Player]:
 
 
 def set_admin_key(conn: sqlite3.Connection) -> str:
-    """A new organiser key (returned once), replacing any held; its hash is stored."""
+    """A new organiser key (returned once), replacing any held; its hash is stored, and every
+    organiser session opened with the old one ends."""
     key = new_key()
     with transaction(conn):
         conn.execute(
@@ -84,6 +85,8 @@ def set_admin_key(conn: sqlite3.Connection) -> str:
             "SET value = excluded.value",
             (ADMIN_KEY, key_hash(key)),
         )
+        # the organiser's signed-in pages end with the key they were opened with (league.sessions)
+        conn.execute("DELETE FROM sessions WHERE player IS NULL")
     return key
 
 

@@ -201,6 +201,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE pars ADD COLUMN blind_low INTEGER;
     ALTER TABLE pars ADD COLUMN blind_high INTEGER;
     """,
+    # Signed-in browsers (``league.sessions``): the cookie holds a random token, the league its
+    # hash and the hash of the key it was opened with, so that sign-out and a key change end it.
+    """
+    CREATE TABLE sessions (
+        token_sha256 TEXT PRIMARY KEY,
+        player INTEGER REFERENCES players (id),
+        key_sha256 TEXT NOT NULL,
+        opened_at TEXT NOT NULL
+    );
+    CREATE INDEX sessions_by_player ON sessions (player);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -616,7 +616,14 @@ def test_one_waitress_process_behind_a_proxy_sees_each_players_address(league_db
 
     app = create_app(league_db, register_limit="1 per minute", proxies=1)
     server = waitress_server(app, "127.0.0.1", 0, 2, proxies=1)
-    serving = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+
+    def serve() -> None:  # server.run()'s loop, bounded and ended by its own thread
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+        server.close()
+
+    serving = threading.Thread(target=serve, daemon=True)
     serving.start()
     try:
         statuses = []
@@ -627,7 +634,7 @@ def test_one_waitress_process_behind_a_proxy_sees_each_players_address(league_db
             statuses.append(conn.getresponse().status)
             conn.close()
     finally:
-        server.close()
+        stop.set()
         serving.join(timeout=10)
     assert statuses == [201, 201, 201, 429]
     assert not serving.is_alive()

@@ -17,6 +17,7 @@ from ..league.export import export_csv, export_json, export_zip
 from ..league.identity import RefusedName
 from ..league.integrity import all_flags
 from ..league.players import is_admin_key, list_players
+from ..league.sessions import end_session, is_organiser_session, open_session
 from ..league.submit import utc_now
 from ..league.windows import WindowError, league_windows, open_challenge
 from ..rules.errors import BGridError
@@ -25,10 +26,13 @@ from .db import connection
 admin_pages = Blueprint("admin", __name__, url_prefix="/admin", template_folder="templates")
 
 
+ORGANISER = "organiser"  # the session cookie's field: the organiser session's token
+
+
 def organiser_only(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
     @functools.wraps(view)
     def run(*args: Any, **kwargs: Any) -> ResponseReturnValue:
-        if not session.get("organiser"):
+        if not is_organiser_session(connection(), session.get(ORGANISER), utc_now()):
             return redirect(url_for("admin.sign_in"), 303)
         return view(*args, **kwargs)
 
@@ -38,9 +42,10 @@ def organiser_only(view: Callable[..., ResponseReturnValue]) -> Callable[..., Re
 @admin_pages.route("/sign-in", methods=["GET", "POST"])
 def sign_in() -> ResponseReturnValue:
     if request.method == "POST":
-        if is_admin_key(connection(), request.form.get("key")):
-            session.clear()
-            session["organiser"] = True
+        conn = connection()
+        if is_admin_key(conn, request.form.get("key")):
+            end_session(conn, session.get(ORGANISER))
+            session[ORGANISER] = open_session(conn, None, utc_now())
             return redirect(url_for("admin.dashboard"), 303)
         return render_template("admin_sign_in.html.j2", error="that is not the organiser key"), 401
     return render_template("admin_sign_in.html.j2", error=None)
@@ -48,7 +53,7 @@ def sign_in() -> ResponseReturnValue:
 
 @admin_pages.post("/sign-out")
 def sign_out() -> ResponseReturnValue:
-    session.clear()
+    end_session(connection(), session.pop(ORGANISER, None))
     return redirect(url_for("pages.home"), 303)
 
 

@@ -8,7 +8,8 @@ from flask.typing import ResponseReturnValue
 from ..league.admin import AdminError, NotFound, restore, withdraw
 from ..league.identity import RefusedName
 from ..league.intake import MAX_LOG_BYTES, Refusal, submit_entry
-from ..league.players import NameTaken, is_admin_key, register
+from ..league.players import NameTaken, is_admin_key, player_by_key, register
+from ..league.sessions import replace_player_key
 from ..league.submit import utc_now
 from .app import current_key, failure, key_or_address, limiter
 from .db import connection, verifier, write_lock
@@ -39,6 +40,18 @@ def register_player() -> ResponseReturnValue:
     except RefusedName as exc:
         return failure(422, str(exc))
     return jsonify({"name": player.name, "key": key}), 201
+
+
+@api.post("/players/key")
+@limiter.limit(_register_limit)
+def replace_key() -> ResponseReturnValue:
+    """The player holding the bearer key gets a new one; the old key stops working and every
+    session opened with it ends."""
+    conn = connection()
+    player = player_by_key(conn, current_key())
+    if player is None:
+        return failure(401, "this needs your current key (Authorization: Bearer KEY)")
+    return jsonify({"name": player.name, "key": replace_player_key(conn, player)}), 200
 
 
 @api.post("/submissions")

@@ -130,10 +130,15 @@ class LeagueJSON(DefaultJSONProvider):
 
 class KeptSessionSigner(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, their signer built once per secret instead of on
-    every request (a request that has no cookie, as every API call, paid for it too)."""
+    every request (a request that has no cookie, as every API call, paid for it too). The
+    cookie is ``Secure`` whenever the request came over https, directly or through a proxy
+    ``--proxies`` trusts (ProxyFix has set the scheme by then)."""
 
     def __init__(self) -> None:
         self._kept: tuple[tuple, URLSafeTimedSerializer | None] | None = None
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return request.is_secure or super().get_cookie_secure(app)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))

@@ -5,10 +5,10 @@ The page shows the board (SVG), the status, what to do on paper after the last s
 the statements the rules allow now, each a button (a movement card: its steps in a short
 field, the legal ones offered as a list). Every choice is a form that POSTs and redirects
 back (no script needed). The game is kept server-side under the player (``league.
-companion_games``): the player gives their key once per device (it stays in the signed
-session cookie, so the last button can submit to the league), and the same key on another
-device finds the same game. At the end one button submits the log; the entry's page is the
-receipt.
+companion_games``): the player gives their key once per device, and the same key on another
+device finds the same game. The device then holds a session (``league.sessions``: a token
+in the signed cookie, never the key), ended by signing out or by a new key. At the end one
+button submits the log; the entry's page is the receipt.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..companion.board_text import side_lines, status_text
 from ..league.companion_games import drop_game, load_game, save_game
 from ..league.intake import Refusal, submit_entry
 from ..league.players import Player, player_by_key
+from ..league.sessions import end_session, open_session, replace_player_key, session_player
 from ..league.public import runs_challenge
 from ..league.submit import utc_now
 from ..log.messages import LogError
@@ -30,12 +31,12 @@ from .db import connection, verifier, write_lock
 from .views import not_a_challenge, utc_second
 
 play = Blueprint("play", __name__, template_folder="templates")
-KEY = "play_key"
+SESSION = "play"  # the session cookie's field: the player's session token
 MOST_BUTTONS = 24  # more ways than this for one card: a field with the legal ones as a list
 
 
 def _player() -> Player | None:
-    return player_by_key(connection(), session.get(KEY))
+    return session_player(connection(), session.get(SESSION), utc_now())
 
 
 def _challenge(code: str) -> str | None:
@@ -82,12 +83,34 @@ def _submit_limit() -> str:
 def key(code: str) -> ResponseReturnValue:
     if _challenge(code) is None:
         return not_a_challenge(code)
-    given = request.form.get("key", "").strip()
-    if player_by_key(connection(), given) is None:
+    conn = connection()
+    player = player_by_key(conn, request.form.get("key", "").strip())
+    if player is None:
         return render_template("play_key.html.j2", code=code,
                                error="no player holds this key: register a name to get one"), 403
-    session[KEY] = given
+    end_session(conn, session.get(SESSION))
+    session[SESSION] = open_session(conn, player, utc_now())
     return redirect(url_for("play.page", code=code), 303)
+
+
+@play.post("/play/<code>/sign-out")
+def sign_out(code: str) -> ResponseReturnValue:
+    end_session(connection(), session.pop(SESSION, None))
+    return redirect(url_for("play.page", code=code), 303)
+
+
+@play.post("/play/<code>/new-key")
+@limiter.limit(_key_limit)
+def new_key(code: str) -> ResponseReturnValue:
+    """The player's key replaced: the old one stops working everywhere (API, submit page, other
+    devices' sessions); this device stays signed in with the new one, shown once."""
+    conn = connection()
+    player = _player()
+    if player is None:
+        return redirect(url_for("play.page", code=code), 303)
+    key = replace_player_key(conn, player)
+    session[SESSION] = open_session(conn, player, utc_now())
+    return render_template("new_key.html.j2", player=player, key=key, code=code)
 
 
 def _posted(code: str) -> tuple[str, Player, Session, dict] | None:
@@ -138,7 +161,7 @@ def submit(code: str) -> ResponseReturnValue:
     if not game.is_over:
         return failure(409, "the mission is not over yet: play it to its end, then submit")
     try:
-        receipt = submit_entry(connection(), verifier(), game.log_text().encode("utf-8"), session.get(KEY),
+        receipt = submit_entry(connection(), verifier(), game.log_text().encode("utf-8"), player,
                                utc_second(), utc_now(), write_lock)
     except Refusal as exc:
         said = {"error": exc.message}
