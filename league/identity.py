@@ -17,6 +17,7 @@ import unicodedata
 from functools import cache
 from importlib import resources
 
+from ..log.lexer import free_text_problem
 from ..rules.errors import BGridError
 
 MAX_NAME = 32
@@ -60,6 +61,9 @@ def check_name(raw: str) -> str:
             raise RefusedName(f"character {index} of the name is a second space in a row")
     if all(unicodedata.category(c).startswith("M") or c == " " for c in name):
         raise RefusedName("a name needs at least one visible character")
+    problem = free_text_problem(name)  # the name goes on the 'player:' line of the logs
+    if problem is not None:
+        raise RefusedName(f"a name must read back whole from a log's 'player:' line: {problem}")
     return name
 
 

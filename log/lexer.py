@@ -6,9 +6,10 @@ header and the statements from these words.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from .messages import LogError
-from .notation import Token
+from .words import HEADER_KEYS
 
 MAX_BYTES = 1 << 20  # 1 MiB: a long mission is a few kilobytes
 _ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '->'
@@ -16,6 +17,14 @@ _ARROW = re.compile("(->|→)")  # the sheet prints the arrow as →; both are '
 CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # CONTROL but LF and CR
 _new_tuple = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
+
+
+class Token(NamedTuple):
+    """One word of a line and its 1-based column (in characters, after a BOM). A named
+    tuple, not a dataclass: a log has thousands and tuples are built several times faster."""
+
+    text: str
+    column: int
 
 
 def read_log_bytes(data: bytes) -> str:
@@ -120,3 +129,38 @@ def split_tokens(code: str, offset: int = 0) -> list[Token]:
                 out.append(_new_tuple(Token, (word, pos)))
         pos += len(word) + 1
     return out
+
+
+def free_text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be the free text of a header line (``player:``, ``date:``) that
+    reads back exactly as written, or None when it can. A header line carries its value to
+    the comment, one key a line, its words split at spaces and tabs and around arrows and
+    joined by one space (log-format: Lexical, Header); the league's names follow this rule too
+    (``league.identity.check_name``).
+
+    >>> [free_text_problem(t) is None for t in ("Ada: the Red", "Ada #1", "Ada seed: 12", " Ada")]
+    [True, False, False, False]
+    """
+    if not text:
+        return "it is empty"
+    bad = CONTROL.search(text)
+    if bad is not None:
+        return f"it holds the control character U+{ord(bad.group()):04X}; a log is plain text"
+    if "#" in text:
+        return "it holds '#', which starts a comment in a log: the line would end before it"
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        if ":" in word:
+            before = word.split(":", 1)[0]
+            seen = words[:i] + ([before] if before else [])
+            for n in (1, 2):  # 'setup ridge:' and 'map bunkers:' are two words
+                if len(seen) >= n and norm_key(" ".join(seen[-n:])) in HEADER_KEYS:
+                    return (f"it holds '{' '.join(seen[-n:])}:', which a log reads as a header key "
+                            "of its own")
+    if " ".join(t.text for t in split_tokens(text)) != text:
+        if "\t" in text:
+            return "it holds a tab, which a log reads as a space"
+        if text != text.strip(" ") or "  " in text:
+            return "a log keeps one space between words and none around them"
+        return "it holds an arrow ('->' or '→') without spaces around it, which a log spaces out"
+    return None

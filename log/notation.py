@@ -18,14 +18,8 @@ from typing import Any, NamedTuple
 from ..rules.actions import Action, Resupply
 from ..rules.board import Cell, column_name
 from ..rules.cards import Card
-
-
-class Token(NamedTuple):
-    """One word of a line and its 1-based column (in characters, after a BOM). A named
-    tuple, not a dataclass: a log has thousands and tuples are built several times faster."""
-
-    text: str
-    column: int
+from ..rules.errors import BGridError
+from .lexer import Token, free_text_problem
 
 
 def card_text(card: Card | None) -> str:
@@ -140,6 +134,13 @@ def state_words(checks: Iterable[tuple[str, object, int]]) -> list[str]:
     return parts
 
 
+FREE_TEXT = ("player", "date")  # the header keys whose value is free text (log-format: Header)
+
+
+class UnwritableHeader(BGridError):
+    """A header value that a log line cannot carry whole (see :func:`lexer.free_text_problem`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HeaderEntry:
     """One ``key: value`` line: the key as matched (lower case), its tokens after the colon."""
@@ -179,7 +180,9 @@ class Header:
         return found[0] if found else None
 
     def canonical_lines(self) -> list[str]:
-        """The header in the writer's spelling, in a fixed key order."""
+        """The header in the writer's spelling, in a fixed key order. Each line reads back as
+        the value it writes; a free text that would not (``player: Ada #1`` reads ``Ada``)
+        raises :class:`UnwritableHeader`."""
         out = ["bgrid-log: 1"]
         if self.challenge is not None:
             out.append(f"challenge: {self.challenge}")
@@ -201,6 +204,10 @@ class Header:
         for key in ("difficulty", "ruleset", "player", "date"):
             value = getattr(self, key)
             if value is not None:
+                problem = free_text_problem(value) if key in FREE_TEXT else None
+                if problem is not None:
+                    raise UnwritableHeader(f"'{value}' cannot be written on a log's '{key}:' line "
+                                           f"and read back the same: {problem}")
                 out.append(f"{key}: {value}")
         if self.claim is not None:
             out.append(f"claim: {self.claim[0]} {self.claim[1]}")

@@ -23,18 +23,14 @@ from ..rules.cards import Card
 from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
 from ..rules.ruleset import DEFAULT_RULESET, Play, Ruleset, find_ruleset, load_ruleset
-from .lexer import CONTROL, joker_closed_up, log_lines, norm_key, split_at_colon, split_tokens
+from .lexer import CONTROL, Token, joker_closed_up, log_lines, norm_key, split_at_colon, split_tokens
 from .row_reader import RowReader, is_row
 from .messages import LogError
-from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement, Token
+from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement
+from .words import BODY_KEYWORDS, HEADER_KEYS
 
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 
-BODY_KEYWORDS = ("turn", "enter", "draw", "resupply", "move", "alt", "guns", "bomb", "throttle",
-                 "automa", "reshuffle", "state")
-HEADER_KEYS = ("bgrid-log", "challenge", "seed", "ridges", "difficulty", "ruleset", "player", "date",
-               "claim", "setup ridge", "setup bunkers", "setup artillery", "map mountains",
-               "map bunkers", "map artillery")
 _REPEATABLE = ("setup ridge",)
 _HEADER_TOO = ("E107", "E108")  # body codes that cite the header section on a header line
 _UNSIGNED = re.compile(r"(0|[1-9][0-9]*)", re.ASCII)

@@ -26,7 +26,8 @@ from ..rules.cards import Card
 from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
 from ..rules.errors import BGridError
 from .lexer import joker_closed_up
-from .notation import Statement, Token
+from .lexer import Token
+from .notation import Statement
 
 if TYPE_CHECKING:  # the parser reads rows through this module: no import at run time
     from .reader import _Parser

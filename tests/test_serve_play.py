@@ -4,6 +4,7 @@ device, the last button submitting a valid entry."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
@@ -53,11 +54,12 @@ def say(client, text: str):
     return client.post(f"/play/{CODE}", data={"statement": text, "csrf_token": token(page)})
 
 
-def test_a_whole_mission_played_by_forms_ends_in_a_valid_entry(app):
+@pytest.mark.parametrize("name", ["Ada", "Ada: the Red", "Аda No. 1"])
+def test_a_whole_mission_played_by_forms_ends_in_a_valid_entry(app, name):
     client = app.test_client()
-    key = register(client, "Ada")
+    key = register(client, name)
     assert sign_in(client, key).status_code == 303
-    mirror = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\nplayer: Ada\n")
+    mirror = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\nplayer: {name}\n")
     rng = random.Random(5)
     while not mirror.is_over:
         line = next_line(mirror, rng)
@@ -119,3 +121,29 @@ def test_without_a_key_the_page_asks_for_one_and_a_wrong_key_is_refused(app):
     answer = client.post(f"/play/{CODE}/key", data={"key": "nope", "csrf_token": token(page)})
     assert answer.status_code == 403 and "no player holds this key" in answer.get_data(as_text=True)
     assert client.get("/play/0M00-0001-WR4").status_code == 404
+
+
+@pytest.mark.parametrize("name, said", [("Ada #1", "'#'"), ("Ada seed: 12", "'seed:'")])
+def test_a_name_the_logs_cannot_carry_is_refused_at_registration_on_the_page_and_the_api(app, name, said):
+    # the name would go on the log's 'player:' line: 'Ada #1' reads back as 'Ada' (a comment),
+    # 'Ada seed: 12' as a second header key
+    client = app.test_client()
+    page = client.get("/register").get_data(as_text=True)
+    answer = client.post("/register", data={"name": name, "csrf_token": token(page)})
+    assert answer.status_code == 422 and said in html.unescape(answer.get_data(as_text=True))
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 422 and said in answer.get_json()["error"]
+
+
+def test_a_name_stored_before_the_rule_gets_a_clear_refusal_not_a_server_error(app, tmp_path):
+    client = app.test_client()
+    key = register(client, "Ada")
+    conn = open_league(tmp_path / "league.db")
+    with conn:
+        conn.execute("UPDATE players SET name = 'Ada seed: 12'")
+    conn.close()
+    sign_in(client, key)
+    answer = client.get(f"/play/{CODE}")
+    assert answer.status_code == 422
+    said = html.unescape(answer.get_data(as_text=True))
+    assert "'seed:'" in said and "rename" in said

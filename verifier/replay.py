@@ -26,12 +26,13 @@ from ..rules.notation import count_word
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
 from .ledger import damage_entries
-from ..log.reader import BODY_KEYWORDS
+from ..log.words import BODY_KEYWORDS
 from .memo import forget_oldest
 from ..log.messages import LogError
 from .notes import note_on
 from .replay_history import After, HistoryEntry, ReplayBoard
-from ..log.notation import ParsedLog, PieceCheck, Statement, Token
+from ..log.lexer import Token
+from ..log.notation import ParsedLog, PieceCheck, Statement
 
 #: The log keyword of the statement that takes a card for each purpose (log-format §3).
 _KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",

@@ -26,6 +26,7 @@ from ..league.sessions import end_session, open_session, replace_player_key, ses
 from ..league.public import runs_challenge
 from ..league.submit import utc_now
 from ..log.messages import LogError
+from ..log.notation import Header, UnwritableHeader
 from .app import failure, limiter
 from .db import connection, verifier, write_lock
 from .views import not_a_challenge, utc_second
@@ -43,14 +44,20 @@ def _challenge(code: str) -> str | None:
     return runs_challenge(connection(), code)
 
 
+def _new_game(player: Player, code: str) -> Session:
+    """Raises UnwritableHeader for a name registered before names had to fit a log's
+    'player:' line."""
+    return Session.start("\n".join(Header(challenge=code, player=player.name).canonical_lines()) + "\n")
+
+
 def _game(player: Player, code: str) -> tuple[Session, dict]:
     stored = load_game(connection(), player.id, code)
     if stored is None:
-        return Session.start(f"bgrid-log: 1\nchallenge: {code}\nplayer: {player.name}\n"), {}
+        return _new_game(player, code), {}
     try:
         game, _ = Session.resume(stored[0])
     except LogError as exc:  # a game stored by a version whose rules read it otherwise
-        game = Session.start(f"bgrid-log: 1\nchallenge: {code}\nplayer: {player.name}\n")
+        game = _new_game(player, code)
         return game, {"error": f"the game kept here could not be replayed ({exc.code}: {exc.message}); "
                                "it starts again"}
     return game, stored[1]
@@ -66,7 +73,10 @@ def page(code: str) -> ResponseReturnValue:
     player = _player()
     if player is None:
         return render_template("play_key.html.j2", code=code, error=None)
-    game, said = _game(player, code)
+    try:
+        game, said = _game(player, code)
+    except UnwritableHeader as exc:
+        return _unwritable(exc)
     return render_template("play.html.j2", code=code, player=player, view=_view(game), said=said)
 
 
@@ -120,7 +130,10 @@ def _posted(code: str) -> tuple[str, Player, Session, dict] | None:
     player = _player()
     if stored is None or player is None:
         return None
-    return (stored, player, *_game(player, stored))
+    try:
+        return (stored, player, *_game(player, stored))
+    except UnwritableHeader:
+        return None  # the page says why
 
 
 @play.post("/play/<code>")
@@ -169,6 +182,11 @@ def submit(code: str) -> ResponseReturnValue:
                                said=said), exc.status
     return redirect(url_for("pages.entry", number=receipt.entry, duplicate=1 if receipt.duplicate else None),
                     303)
+
+
+def _unwritable(exc: UnwritableHeader) -> ResponseReturnValue:
+    return failure(422, f"your name cannot go into a mission log: {exc}; ask the organiser to "
+                        "rename you (the admin page's rename)")
 
 
 def _view(game: Session) -> dict:
