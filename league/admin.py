@@ -36,6 +36,13 @@ def audit(conn: sqlite3.Connection, now: str, action: str, target: str, reason: 
     )
 
 
+def refused_organiser_key(conn: sqlite3.Connection, now: str, where: str, address: str) -> None:
+    """A wrong organiser key, said in the audit log (the rate limits bound how many lines one
+    address can add)."""
+    with transaction(conn):
+        audit(conn, now, "organiser key refused", where, f"a wrong organiser key from {address}")
+
+
 def audit_log(conn: sqlite3.Connection) -> list[dict]:
     return [dict(r) for r in conn.execute("SELECT id, at, action, target, reason FROM audit ORDER BY id")]
 

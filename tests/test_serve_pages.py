@@ -169,7 +169,8 @@ def test_the_organiser_pages_need_the_key_and_audit_what_they_do(client, league_
         exported["entries"][0]["player"] == "Ada L"
         and exported["entries"][0]["withdrawn"] == "test withdrawal"
     )
-    assert [a["action"] for a in exported["audit"]] == ["open challenge", "withdraw", "rename", "set par"]
+    assert [a["action"] for a in exported["audit"]] == ["open challenge", "organiser key refused", "withdraw",
+                                                        "rename", "set par"]
     assert client.get("/admin/export.csv").get_data(as_text=True).startswith("entry,player,challenge")
     import io
     import zipfile

@@ -5,6 +5,7 @@ and goes through ``bgrid.league.admin``, which writes the audit log."""
 from __future__ import annotations
 
 import functools
+import logging
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,9 @@ from ..league.submit import utc_now
 from ..league.windows import WindowError, league_windows, open_challenge
 from ..rules.errors import BGridError
 from .db import connection
+from .rate_limits import refuse_spent_address, remote_address, wrong_key
+
+log = logging.getLogger("bgrid.web")
 
 admin_pages = Blueprint("admin", __name__, url_prefix="/admin", template_folder="templates")
 
@@ -42,11 +46,13 @@ def organiser_only(view: Callable[..., ResponseReturnValue]) -> Callable[..., Re
 @admin_pages.route("/sign-in", methods=["GET", "POST"])
 def sign_in() -> ResponseReturnValue:
     if request.method == "POST":
+        refuse_spent_address()
         conn = connection()
         if is_admin_key(conn, request.form.get("key")):
             end_session(conn, session.get(ORGANISER))
             session[ORGANISER] = open_session(conn, None, utc_now())
             return redirect(url_for("admin.dashboard"), 303)
+        refused_organiser_key("/admin/sign-in")
         return render_template("admin_sign_in.html.j2", error="that is not the organiser key"), 401
     return render_template("admin_sign_in.html.j2", error=None)
 
@@ -73,6 +79,15 @@ def dashboard() -> ResponseReturnValue:
         message=request.args.get("done"),
         error=request.args.get("error"),
     )
+
+
+def refused_organiser_key(where: str) -> None:
+    """A wrong organiser key: one line in the audit log and one in the server's log, and
+    counted against the address (429 once its wrong keys are spent)."""
+    address = remote_address()
+    actions.refused_organiser_key(connection(), utc_now(), where, address)
+    log.warning("a wrong organiser key from %s on %s", address, where)
+    wrong_key()
 
 
 def _act(run: Callable[[sqlite3.Connection, str], str | None]) -> ResponseReturnValue:

@@ -12,7 +12,9 @@ from ..league.players import NameTaken, is_admin_key, player_by_key, register
 from ..league.sessions import replace_player_key
 from ..league.submit import utc_now
 from .app import current_key, failure, key_or_address, limiter
+from .admin import refused_organiser_key
 from .db import connection, verifier, write_lock
+from .rate_limits import REGISTRATIONS, refuse_spent_address, wrong_key
 from .views import (challenge_list, entry_record, log_download, no_entry, not_a_challenge, standings_json,
                     utc_second)
 
@@ -28,7 +30,7 @@ def _register_limit() -> str:
 
 
 @api.post("/players")
-@limiter.limit(_register_limit)
+@limiter.limit(_register_limit, shared=REGISTRATIONS)
 def register_player() -> ResponseReturnValue:
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("name"), str):
@@ -43,13 +45,14 @@ def register_player() -> ResponseReturnValue:
 
 
 @api.post("/players/key")
-@limiter.limit(_register_limit)
 def replace_key() -> ResponseReturnValue:
     """The player holding the bearer key gets a new one; the old key stops working and every
     session opened with it ends."""
+    refuse_spent_address()
     conn = connection()
     player = player_by_key(conn, current_key())
     if player is None:
+        wrong_key()
         return failure(401, "this needs your current key (Authorization: Bearer KEY)")
     return jsonify({"name": player.name, "key": replace_player_key(conn, player)}), 200
 
@@ -70,6 +73,8 @@ def submit() -> ResponseReturnValue:
             connection(), verifier(), data, current_key(), utc_second(), utc_now(), write_lock
         )
     except Refusal as exc:
+        if exc.status == 401:
+            wrong_key()
         return failure(exc.status, exc.message)
     return jsonify(receipt.as_dict()), 200 if receipt.duplicate else 201
 
@@ -98,8 +103,10 @@ def entry_log(number: int) -> ResponseReturnValue:
 
 @api.post("/admin/entries/<entry:number>/<any(withdraw, restore):action>")
 def admin_entry(number: int, action: str) -> ResponseReturnValue:
+    refuse_spent_address()
     conn = connection()
     if not is_admin_key(conn, current_key()):
+        refused_organiser_key(request.path)
         return failure(401, "this needs the organiser key (Authorization: Bearer KEY)")
     body = request.get_json(silent=True)
     reason = body.get("reason") if isinstance(body, dict) else None

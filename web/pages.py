@@ -15,6 +15,7 @@ from ..league.windows import describe_attempts, window_of
 from ..verifier.report_html import error_view, render_report
 from ..verifier.verify import verify_log
 from .app import failure, key_or_address, limiter
+from .rate_limits import REGISTRATIONS, wrong_key
 from .chart import score_bars
 from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
@@ -92,7 +93,7 @@ def _submit_limit() -> str:
 
 
 @pages.route("/register", methods=["GET", "POST"])
-@limiter.limit(_register_limit, methods=["POST"])
+@limiter.limit(_register_limit, methods=["POST"], shared=REGISTRATIONS)
 def register_page() -> ResponseReturnValue:
     if request.method == "GET":
         return render_template("register.html.j2", error=None, name="")
@@ -126,6 +127,8 @@ def submit_page() -> ResponseReturnValue:
             connection(), verifier(), data, request.form.get("key"), utc_second(), utc_now(), write_lock
         )
     except Refusal as exc:
+        if exc.status == 401:
+            wrong_key()
         return render_template(
             "submit.html.j2", error=exc.message, log=request.form.get("log", "")
         ), exc.status

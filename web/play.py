@@ -29,6 +29,7 @@ from ..log.messages import LogError
 from ..log.notation import Header, UnwritableHeader
 from .app import failure, limiter
 from .db import connection, verifier, write_lock
+from .rate_limits import refuse_spent_address, wrong_key
 from .views import not_a_challenge, utc_second
 
 play = Blueprint("play", __name__, template_folder="templates")
@@ -89,13 +90,14 @@ def _submit_limit() -> str:
 
 
 @play.post("/play/<code>/key")
-@limiter.limit(_key_limit)
 def key(code: str) -> ResponseReturnValue:
     if _challenge(code) is None:
         return not_a_challenge(code)
+    refuse_spent_address()
     conn = connection()
     player = player_by_key(conn, request.form.get("key", "").strip())
     if player is None:
+        wrong_key()
         return render_template("play_key.html.j2", code=code,
                                error="no player holds this key: register a name to get one"), 403
     end_session(conn, session.get(SESSION))
