@@ -20,12 +20,12 @@ import click
 from .companion import Offer, Reply, Session, refusal_text
 from .companion.board_text import LEGEND, board_lines, side_lines, status_text
 from .safeio.safe_output import check_target, write_atomic
-from .header_options import read_named_log
+from .header_options import read_header, read_named_log
 from .options import mission_options, pick_mission
 from .rules.errors import BGridError
 from .log.lexer import read_log_bytes
-from .log.reader import BODY_KEYWORDS
 from .log.messages import LogError
+from .log.row_reader import is_row
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for a terminal session
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -126,13 +126,11 @@ def _header_text(seed: str | None, code: str | None, difficulty: str | None, rid
     if header is not None:
         if seed is not None or code is not None or difficulty is not None or ridges is not None:
             raise click.UsageError(one)
-        lines = read_log_bytes(read_named_log(header)).splitlines()
-        words = [line.split("#")[0].split() for line in lines]
-        body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
-        kept = [ln for ln in lines[:body] if not ln.split("#")[0].strip().lower().startswith("claim")]
         if own_deck:
             raise click.UsageError("--own-deck goes with --code; a header names its deck itself")
-        text = "\n".join(kept) + "\n"
+        read = read_header(header)  # the claim is the end's, never a new game's (R38)
+        read.header.claim = None
+        text = "\n".join(read.header.canonical_lines()) + "\n"
     else:
         if seed is not None and code is not None:  # play also takes --header: name all three
             raise click.UsageError(one)
@@ -175,6 +173,9 @@ def _resume(log: LogFile, header_text: str | None, open_deck: bool) -> Session:
             raise BGridError(f"'{log.path}' is the log of another mission ({_source_words(session)}); "
                              "give no mission options to resume it, or another --log")
     log.text = data.decode("utf-8")
+    if any(is_row(line.split("#", 1)[0]) for line in log.text.splitlines()):
+        click.echo(f"'{log.path}' is carried on in statement lines (the same statements, the same "
+                   "verification id)", err=True)
     if dropped:
         click.echo(f"the last line of '{log.path}' was cut short and is dropped", err=True)
     log.sync(session)

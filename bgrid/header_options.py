@@ -73,16 +73,15 @@ def read_header(path: str | Path) -> ParsedLog:
     """The parsed header of the log in ``path``: the lines before the first body line (a
     whole log is fine, a trailing fragment too: the body is not read). Every ``--header``
     (sheet, pack, solve) reads it this way. Raises :class:`BGridError`."""
-    from .log.lexer import read_log_bytes
-    from .log.reader import BODY_KEYWORDS, parse_log
+    from .log.lexer import log_lines
     from .log.messages import LogError
+    from .log.notation import ParsedLog
+    from .log.reader import read_header as read_log_header
 
     data = read_named_log(path)
     try:
-        lines = read_log_bytes(data).splitlines()
-        words = [line.split("#")[0].split() for line in lines]
-        body = next((i for i, w in enumerate(words) if w and w[0].lower() in BODY_KEYWORDS), len(lines))
-        return parse_log("\n".join(lines[:body]) + "\n")  # E126 when it names no map
+        header, body_start = read_log_header(data)  # E126 when it names no map
+        return ParsedLog(header, [], log_lines(data)[0][:body_start])
     except LogError as exc:
         raise BGridError(f"--header '{path}': {exc}") from None
 

@@ -38,8 +38,9 @@ from ..rules.errors import IllegalActionError
 from ..rules.events import Drew, Event, Reshuffled, Revealed
 from ..rules.ruleset import Ruleset
 from ..rules.state import CardPurpose, GameState, Phase
-from ..log.reader import parse_log, read_statement
-from ..log.row_reader import play_with_verb
+from ..log.lexer import log_lines
+from ..log.reader import parse_log, read_header, read_statement
+from ..log.row_reader import is_row, play_with_verb
 from ..verifier.map_source import mission_source
 from ..log.messages import LogError, cites
 from ..verifier.replay import Replay
@@ -129,23 +130,34 @@ class Session:
         """A new mission from header lines (``bgrid-log: 1`` and a map source …).
         Raises :class:`LogError` for a header the verifier refuses (E1xx). ``rulesets``: the
         rulesets the caller holds besides the shipped ones (a variant), by name."""
-        log = parse_log(header_text, rulesets=rulesets)
-        if log.statements:
+        header, body_start = read_header(header_text, rulesets)
+        if body_start < len(log_lines(header_text)[0]):
             raise ValueError("Session.start takes the header alone; Session.resume takes a whole log")
-        return cls(log.header, mission_source(log, rulesets=rulesets), open_deck=open_deck)
+        return cls._of(header, header_text, open_deck, rulesets)
+
+    @classmethod
+    def _of(cls, header: Header, text: str, open_deck: bool,
+            rulesets: Mapping[str, Ruleset] | None) -> Session:
+        lines, _ = log_lines(text)
+        source = mission_source(ParsedLog(header, [], lines), rulesets=rulesets)
+        return cls(header, source, open_deck=open_deck)
 
     @classmethod
     def resume(cls, text: str, *, open_deck: bool = False,
                rulesets: Mapping[str, Ruleset] | None = None) -> tuple[Session, int]:
-        """The session a log file holds: its header, then each body line replayed as if typed.
-        Returns the session and the number of lines it could not take at the end (a line
-        cut short by a crash); raises :class:`LogError` for any other refused line."""
-        lines = text.split("\n")
-        first = next((i for i, ln in enumerate(lines)
-                      if ln.split("#", 1)[0].strip().lower().startswith("turn")), len(lines))
-        session = cls.start("\n".join(lines[:first]) + "\n", open_deck=open_deck, rulesets=rulesets)
-        body = lines[first:]
-        torn = 0 if text.endswith("\n") or not body or not body[-1] else 1
+        """The session a log file holds: its header, then each body line replayed as if typed
+        (a body in the row form: its statements). Returns the session and the number of lines
+        it could not take at the end (a line cut short by a crash); raises :class:`LogError`
+        for any other refused line."""
+        header, body_start = read_header(text, rulesets)
+        session = cls._of(header, text, open_deck, rulesets)
+        body = log_lines(text)[0][body_start:]
+        if any(is_row(line.split("#", 1)[0]) for line in body):
+            # rows are read whole, as the verifier reads them (a torn row is refused)
+            body = [st.canonical() for st in parse_log(text, rulesets=rulesets).statements]
+            torn = 0
+        else:
+            torn = 0 if text.endswith("\n") or not body or not body[-1] else 1
         for i, line in enumerate(body):
             reply = session.submit(line)
             if reply.error is not None:

@@ -91,6 +91,19 @@ def parse_log(source: str | bytes, remembered: dict[str, tuple] | None = None,
     return _Parser(lines, clean, {} if remembered is None else remembered, rulesets).run()
 
 
+def read_header(source: str | bytes, rulesets: Mapping[str, Ruleset] | None = None) -> tuple[Header, int]:
+    """A log's header, read and checked (E0xx, E1xx, exactly one map source) and where its
+    body starts: the index, among the log's lines (:func:`lexer.log_lines`), of the first
+    line that is no header line (a statement or a row), else the number of lines. The body is
+    not read, so a header followed by anything that starts as a body is fine. The one place
+    that decides where a header ends (the companion, ``bgrid play``, every ``--header``)."""
+    lines, clean = log_lines(source)
+    parser = _Parser(lines, clean, {}, rulesets)
+    parser.header_only = True
+    log = parser.run()
+    return log.header, len(log.lines)
+
+
 def read_statement(text: str, ruleset: Ruleset, line: int = 1) -> Statement | None:
     """One body line typed on its own (the companion's input), read as line ``line`` of a log
     whose mission plays ``ruleset``: its card table judges which ranks each play takes (E112),
@@ -124,6 +137,7 @@ class _Parser:
         self.in_body = False  # past the header (run sets it)
         self.part_end: int | None = None  # in a row: the column after the cell part being read
         self._rows: RowReader | None = None
+        self.header_only = False  # stop where the body starts (read_header)
 
     # -- errors ---------------------------------------------------------------------
     def error(self, code: str, message: str, token: Token | None = None, *, rule: str | None = None,
@@ -184,6 +198,8 @@ class _Parser:
                 continue
             if seen_version and is_row(code):  # a turn in the sheet's columns
                 if not in_body:
+                    if self.header_only:
+                        return self._header_alone(index)
                     self.finish_header()
                     in_body = self.in_body = True
                     remembered = self.remembered
@@ -209,6 +225,8 @@ class _Parser:
                 self.header_line(code, colon, tokens)
                 continue
             if not in_body:
+                if self.header_only and first in BODY_KEYWORDS:
+                    return self._header_alone(index)
                 if first != "turn":
                     if first in BODY_KEYWORDS:
                         raise self.error("E125", f"'{tokens[0].text}' before the first turn: the body "
@@ -240,6 +258,11 @@ class _Parser:
         if not in_body:
             self.finish_header()
         return ParsedLog(self.header, statements, self.lines, body_text)
+
+    def _header_alone(self, body_start: int) -> ParsedLog:
+        """The header read up to line ``body_start`` (0-based), the first of the body."""
+        self.finish_header()
+        return ParsedLog(self.header, [], self.lines[:body_start])
 
     def lone_statement(self, raw: str) -> Statement | None:
         """``raw`` as a body line of its own (see :func:`read_statement`)."""

@@ -111,6 +111,10 @@ def _row(group: list[Statement]) -> str:
         if st.kind == "state" and i == len(group) - 1 and at < AT:
             state = state_cells(st)
             if state is not None:  # the state check fills the cells from 'at facing' on
+                if reshuffles:  # a marker before the check: last in the cell reached so far
+                    last, marker = max(at, ENTER), reshuffles.strip()
+                    cells[last] = f"{cells[last]}; {marker}" if cells[last] else marker
+                    reshuffles = ""
                 cells[AT:AT + len(state)] = state
                 at = AT + len(state) - 1
                 continue

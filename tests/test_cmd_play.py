@@ -17,6 +17,8 @@ from bgrid.cmd_play import _offer_pieces, _reply_pieces, _screen, opening_text, 
 from bgrid.companion import Offer, Session
 from bgrid.companion.autoplay import next_line
 from bgrid.challenges import mission_from_seed
+from bgrid.log.reader import parse_log
+from bgrid.log.writer import log_text
 from bgrid.verifier.verify import verify_log
 
 CODE = mission_from_seed(4).code
@@ -159,3 +161,43 @@ def test_a_restack_order_is_shown_whole_under_the_board():
     assert " ".join(reply.one_line().split()) in " ".join(under_board.split())
     assert "…" not in under_board and under_board.count("\n") <= 7
     assert screen.count("\n") <= 19 and max(map(len, screen.splitlines())) < 80
+
+
+def _typed_mission(seed: int) -> list[str]:
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    rng, typed = random.Random(seed), []
+    while not session.is_over:
+        typed.append(next_line(session, rng))
+        session.submit(typed[-1])
+    return typed
+
+
+def test_a_finished_log_in_the_row_form_reopens_without_a_traceback(tmp_path):
+    # bgrid verify run.log --rows > rows.log; bgrid play --log rows.log: the rows are the
+    # body, not a header (a traceback and exit 1 before)
+    result, path = _play(tmp_path, _typed_mission(4), "--code", CODE)
+    assert result.exit_code == 0
+    rows = CliRunner().invoke(cli, ["verify", str(path), "--rows"])
+    assert rows.exit_code == 0 and "|" in rows.output
+    (tmp_path / "rows.log").write_text(rows.output, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["play", "--log", str(tmp_path / "rows.log")], input="?\n")
+    assert result.exit_code == 0, result.output
+    assert "none: the mission is over" in result.output
+    assert verify_log((tmp_path / "rows.log").read_text(encoding="utf-8")).verdict == "valid"
+
+
+def test_a_half_played_log_in_the_row_form_resumes_where_it_stopped(tmp_path):
+    typed = _typed_mission(6)
+    half = len(typed) // 2
+    result, path = _play(tmp_path, typed[:half], "--code", CODE)
+    log = parse_log(path.read_text(encoding="utf-8"))
+    rows = log_text(log.header.canonical_lines(), log.statements, rows=True)
+    assert "|" in rows
+    (tmp_path / "rows.log").write_text(rows, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["play", "--log", str(tmp_path / "rows.log")],
+                                input="\n".join(typed[half:]) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "error" not in result.output
+    whole, _ = _play(tmp_path, typed, "--code", CODE, log="whole.log")
+    assert (verify_log((tmp_path / "rows.log").read_text(encoding="utf-8")).verification_id
+            == verify_log((tmp_path / "whole.log").read_text(encoding="utf-8")).verification_id)

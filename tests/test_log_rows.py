@@ -324,3 +324,13 @@ def test_each_replay_message_in_row_form_keeps_its_code_inside_a_row(code, log):
     line = printed.splitlines()[err.line - 1]
     assert err.code == code and is_row(line)
     assert line[err.column - 1:].startswith(err.token)
+
+
+def test_a_reshuffle_just_before_the_turns_state_check_is_written_where_it_reads_back():
+    # the companion writes 'automa 8S', 'reshuffle', 'state …' when the Automa card emptied
+    # the pile; the row put the marker after the art cells, where a row cannot read it
+    statements = parse_log(MAP + "turn 1\nenter 7H\ndraw 2S 3S 4S 5S 6S\nautoma 8S\nreshuffle\n"
+                                 "state at G1 facing S alt 4 dmg 0 art B9 F8 J1 D10\n").statements
+    rows = row_lines(statements)
+    assert rows == ["1|7H|2S 3S 4S 5S 6S||||8S; reshuffle|G1 S|4|0|B9|F8|J1|D10"]
+    assert body(rows[0] + "\n") == [st.canonical() for st in statements]
