@@ -58,6 +58,7 @@ from bgrid.rules.ruleset import load_ruleset
 from bgrid.challenges.seeding import stream
 from bgrid.rules.state import Phase
 from bgrid.log.reader import parse_log
+from bgrid.log.writer import mission_header
 from bgrid.players.simulated_logs import simulated_log
 from bgrid.verifier.map_source import map_key, mission_source
 from bgrid.verifier.replay import Replay
@@ -85,7 +86,7 @@ def corpus(n: int, *, one_mission: bool = False) -> list[bytes]:
 def explicit_header(mission) -> list[str]:
     """The mission's map written out cell by cell (the 'explicit map' source): the verifier
     then builds the map from the header, not from a seed."""
-    return ["bgrid-log: 1"] + dataclasses.replace(mission, origin=MapOrigin()).header_lines()
+    return mission_header(dataclasses.replace(mission, origin=MapOrigin())).canonical_lines()
 
 
 def folder_corpus(n: int, folder: Path) -> None:

@@ -25,7 +25,9 @@ from .options import mission_options, pick_mission
 from .rules.errors import BGridError
 from .log.lexer import read_log_bytes
 from .log.messages import LogError
+from .log.notation import Header, UnwritableHeader
 from .log.row_reader import is_row
+from .log.writer import header_text
 
 if TYPE_CHECKING:  # prompt_toolkit loads only for a terminal session
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -130,24 +132,22 @@ def _header_text(seed: str | None, code: str | None, difficulty: str | None, rid
             raise click.UsageError("--own-deck goes with --code; a header names its deck itself")
         read = read_header(header)  # the claim is the end's, never a new game's (R38)
         read.header.claim = None
-        text = "\n".join(read.header.canonical_lines()) + "\n"
+        given = read.header
     else:
         if seed is not None and code is not None:  # play also takes --header: name all three
             raise click.UsageError(one)
         mission = pick_mission(seed, code, difficulty, ridges)
         if code is not None and not own_deck:
-            text = f"bgrid-log: 1\nchallenge: {mission.code}\n"
+            given = Header(challenge=mission.code)
         elif code is not None:  # the challenge's map, the player's own deck
             spec = mission.spec
-            text = (f"bgrid-log: 1\nseed: {spec.seed}\nridges: {spec.ridges}\n"
-                    f"difficulty: {spec.difficulty}\n")
+            given = Header(seed=spec.seed, ridges=spec.ridges, difficulty=spec.difficulty)
         else:
-            text = f"bgrid-log: 1\nseed: {mission.spec.seed}\n"
-            text += "" if ridges is None else f"ridges: {ridges}\n"
-            text += "" if difficulty is None else f"difficulty: {difficulty}\n"
-    if player is not None:
-        text += f"player: {player}\n"
-    return text
+            given = Header(seed=mission.spec.seed, ridges=ridges, difficulty=difficulty)
+    try:
+        return header_text(given, player=player)
+    except UnwritableHeader as exc:
+        raise click.BadParameter(str(exc), param_hint="--player") from None
 
 
 def _default_name(header_text: str | None) -> str:

@@ -6,8 +6,8 @@ A log header names its mission by a challenge code, a seed, the setup cards draw
 yet. :class:`Mission` is the one value all of them give, built here once: by
 :func:`mission_from_code`, :func:`mission_from_seed`, :func:`mission_from_setup`,
 :func:`mission_from_map`, :func:`blank_mission`, or from a parsed header by
-:func:`mission_from_header`. It prints the header lines that name it
-(:meth:`Mission.header_lines`) and makes the first state (:meth:`Mission.start`).
+:func:`mission_from_header`. It makes the first state (:meth:`Mission.start`); the header
+lines that name it are the log writer's (``log.writer.mission_lines``).
 
 A seeded mission (a challenge or a seed) is the seeded setup of R1–R5 with the challenge
 deck of R25/R26; a hand setup or an explicit map has no known deck order, and a blank one
@@ -19,18 +19,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..rules.cards import Card
 from ..rules.engine import new_game
 from ..rules.errors import BGridError, ChallengeCodeError
-from ..log.notation import Header
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
 from ..rules.board import Cell
 from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines
 from ..rules.state import GameState
 from .codes import ChallengeSpec, check_seed, decode_code, encode_code
 from .seeding import jokers_adjacent, reshuffle_numbers, shuffled_deck
+
+if TYPE_CHECKING:  # the log's header, read above this layer (log.reader)
+    from ..log.notation import Header
 
 
 # -- where a mission came from -----------------------------------------------------------
@@ -194,34 +196,6 @@ class Mission:
     def as_seed(self) -> Mission:
         """A seeded mission named by its seed (a log of the player's own deck)."""
         return replace(self, origin=SeedOrigin(self.spec))
-
-    def header_lines(self) -> list[str]:
-        """The log header lines that name this mission (after ``bgrid-log: 1``), in the
-        verifier's canonical order; a blank mission's are the keys, to be filled in at the
-        table."""
-        origin = self.origin
-        if isinstance(origin, ChallengeOrigin):
-            return [f"challenge: {origin.code}"]
-        lines = []
-        if isinstance(origin, SeedOrigin):
-            lines += [f"seed: {origin.spec.seed}", f"ridges: {origin.spec.ridges}"]
-        elif isinstance(origin, SetupOrigin):
-            lines += ["setup ridge: " + " ".join(map(str, cards)) for cards in origin.ridges]
-            lines += ["setup bunkers: " + " ".join(map(str, origin.bunkers)),
-                      "setup artillery: " + " ".join(map(str, origin.artillery))]
-        elif isinstance(origin, MapOrigin):
-            m = self.game_map
-            assert m is not None  # only a blank mission has no map
-            lines += ["map mountains: " + " ".join(map(str, sorted(m.mountains))),
-                      "map bunkers: " + " ".join(map(str, m.bunkers)),
-                      "map artillery: " + " ".join(map(str, m.artillery))]
-        else:
-            lines += ["setup ridge: …", "setup bunkers: …", "setup artillery: …"]
-        if self.difficulty is not None:
-            lines.append(f"difficulty: {self.difficulty}")
-        if self.ruleset.name != DEFAULT_RULESET:  # a challenge code names its own ruleset
-            lines.append(f"ruleset: {self.ruleset.name}")
-        return lines
 
     def start(self, challenge_deck: bool | None = None) -> GameState:
         """The first state: with the challenge deck (R25) or the player's own deck.

@@ -34,6 +34,7 @@ from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
 from ..rules.errors import BGridError
 from ..log.row_writer import COLUMNS as ROW_COLUMNS
+from ..log.writer import mission_lines
 from ..challenges.mission import Mission
 from ..players.blind import BlindBenchmark
 from ..players.rating import Rating
@@ -482,7 +483,7 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
                       enumerate(cells(m.artillery) if m is not None else [""] * ARTILLERY, start=1)],
         "counts": {"bunkers": BUNKERS, "artillery": ARTILLERY},
         "crater_slots": CRATER_SLOTS,
-        "header_lines": mission.header_lines(),
+        "header_lines": mission_lines(mission),
         "board": board,
         "board_drawing": _drawing("board.svg.j2", board=board),
         "aid": aid_context(rs),
@@ -525,7 +526,7 @@ def sheet_name(mission: Mission) -> str:
 def sheet_key(mission: Mission) -> str:
     """What defines a sheet's mission, for its PDF identifier and file names: the code, or
     the header lines of a hand setup or an explicit map."""
-    return mission.code or "\n".join([mission.origin.kind, mission.ruleset.name] + mission.header_lines())
+    return mission.code or "\n".join([mission.origin.kind, mission.ruleset.name] + mission_lines(mission))
 
 
 def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None,

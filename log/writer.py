@@ -28,6 +28,8 @@ from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import Cell, Facing
 from ..rules.events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
                      Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, Suppressed, TurnStarted)
+from ..challenges.mission import ChallengeOrigin, MapOrigin, Mission, SeedOrigin, SetupOrigin
+from ..rules.ruleset import DEFAULT_RULESET
 from .notation import Header, PieceCheck, Statement
 from .row_writer import HEAD, row_lines
 from ..rules.state import CardPurpose
@@ -190,7 +192,7 @@ def write_log(events: Iterable[Event], mission_lines: list[str], *,
 
     ``events`` are the engine's events of one mission in order (everything ``apply`` and
     ``reveal`` returned). ``mission_lines`` are the header lines that name the mission
-    (``Mission.header_lines``: its challenge code for a game on the challenge deck, its seed
+    (:func:`mission_lines`: its challenge code for a game on the challenge deck, its seed
     for the player's own deck). ``claim`` is the (outcome, score) to report, usually the
     engine's own. ``artillery``: the map's pieces in placement order, to close every turn
     with a ``state`` line (see :func:`body_statements`). ``rows``: the body in the row form,
@@ -208,3 +210,51 @@ def log_text(header_lines: list[str], statements: list[Statement], rows: bool = 
     else:
         body = [st.canonical() for st in statements]
     return "\n".join(header_lines + [""] + body) + "\n"
+
+
+def mission_header(mission: Mission, *, player: str | None = None,
+                   claim: tuple[str, int] | None = None) -> Header:
+    """The header that names ``mission``: its challenge code for a game on the challenge deck,
+    its seed and ridges for the player's own deck, a hand setup's cards or an explicit map;
+    then the difficulty and a ruleset other than the default (a code names its own)."""
+    origin = mission.origin
+    h = Header(player=player, claim=claim)
+    if isinstance(origin, ChallengeOrigin):
+        h.challenge = origin.code
+        return h
+    if isinstance(origin, SeedOrigin):
+        h.seed, h.ridges = origin.spec.seed, origin.spec.ridges
+    elif isinstance(origin, SetupOrigin):
+        h.setup_ridges = [list(cards) for cards in origin.ridges]
+        h.setup_bunkers, h.setup_artillery = list(origin.bunkers), list(origin.artillery)
+    elif isinstance(origin, MapOrigin):
+        m = mission.game_map
+        assert m is not None  # only a blank mission has no map
+        h.map_mountains, h.map_bunkers = list(m.mountains), list(m.bunkers)
+        h.map_artillery = list(m.artillery)
+    h.difficulty = mission.difficulty
+    if mission.ruleset.name != DEFAULT_RULESET:
+        h.ruleset = mission.ruleset.name
+    return h
+
+
+def mission_lines(mission: Mission) -> list[str]:
+    """The header lines that name ``mission`` (after ``bgrid-log: 1``); a blank mission's are
+    the setup keys, to be filled in at the table (the sheet prints them)."""
+    if mission.game_map is None:
+        blank = ["setup ridge: …", "setup bunkers: …", "setup artillery: …"]
+        extra = mission_header(mission).canonical_lines()[1:]  # difficulty, ruleset
+        return blank + extra
+    return mission_header(mission).canonical_lines()[1:]
+
+
+def header_text(header: Header | Mission, *, player: str | None = None) -> str:
+    """A log's header, ready for its body: the lines of ``header`` (or the header naming a
+    mission, with ``player``), each ending with a newline. The one writer of header text:
+    every face (``bgrid play``, the phone companion, the league server) starts a log here.
+    Raises :class:`~log.notation.UnwritableHeader` for a player name a line cannot carry."""
+    if isinstance(header, Mission):
+        header = mission_header(header, player=player)
+    elif player is not None:
+        header.player = player
+    return "\n".join(header.canonical_lines()) + "\n"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ..challenges.mission import Mission
 from ..challenges.seeding import SeededStream, stream
 from ..rules.engine import score
-from ..log.writer import write_log
+from ..log.writer import mission_lines, write_log
 from ..rules.state import GameState
 from .playout import Player, play_out, replay
 
@@ -32,7 +32,7 @@ def simulated_log(mission: Mission, rng: SeededStream, *, challenge_deck: bool, 
     claim = (str(state.outcome), score(state).total)
     named = mission.as_challenge() if challenge_deck else mission.as_seed()
     artillery = mission.game_map.artillery if state_lines and mission.game_map is not None else None
-    return write_log(events, named.header_lines(), claim=claim, artillery=artillery, rows=rows), state
+    return write_log(events, mission_lines(named), claim=claim, artillery=artillery, rows=rows), state
 
 
 def simulated_logs(mission: Mission, games: int, sim_seed: int, *, challenge_deck: bool,

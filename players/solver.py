@@ -466,11 +466,11 @@ def solution_log(mission: Mission, line: Line, state_lines: bool = False, rows: 
     """The line as a mission log on the challenge deck, claiming its outcome and score
     (``bgrid solve --write-log``; the league's par line, ``league.integrity``);
     ``state_lines`` closes every turn with a state line, ``rows`` writes the row form."""
-    from ..log.writer import write_log
+    from ..log.writer import mission_lines, write_log
 
     state = mission.start(challenge_deck=True)
     events = play_plan(state, line.plays)
     claim = (str(state.outcome), score(state).total)
     artillery = mission.game_map.artillery if state_lines and mission.game_map is not None else None
-    return write_log(events, mission.as_challenge().header_lines(), claim=claim, artillery=artillery,
+    return write_log(events, mission_lines(mission.as_challenge()), claim=claim, artillery=artillery,
                      rows=rows)

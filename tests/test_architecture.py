@@ -79,3 +79,50 @@ def test_no_private_name_crosses_a_package(folder):
     found = [(f, m, n) for f, m, names in imports(folder) for n in names
              if m.startswith("bgrid") and top(m) != folder and n.startswith("_") and not n.startswith("__")]
     assert not found
+
+
+FOLDERS = ("rules", CLI_FOLDER, "web", "companion") + LIBRARY
+
+
+def runtime_imports(folder: str):
+    """(file, imported module as installed) for every import run when the module runs: those
+    under ``if TYPE_CHECKING:`` are left out (a type named for the checker only)."""
+    package = "bgrid" if folder == CLI_FOLDER else f"bgrid.{folder}"
+    for path in sorted((REPO / folder).glob("*.py")):
+        stack: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+                stack.extend(node.orelse)
+                continue
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+                module = ".".join(base + ([node.module] if node.module else []))
+                names = [a.name for a in node.names] if module == "bgrid" else [None]
+                for name in names:  # `from .. import templates`: the names are modules
+                    yield path.name, f"bgrid.{name}" if name else module
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def folder_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in FOLDERS + ("templates",) else top(module)
+
+
+def test_no_two_packages_import_each_other_at_run_time():
+    graph = {f: {folder_of(m) for _, m in runtime_imports(f) if m.startswith("bgrid")} - {f}
+             for f in FOLDERS}
+    cycles = []
+
+    def walk(folder: str, path: tuple[str, ...]) -> None:
+        for nxt in sorted(graph.get(folder, ())):
+            if nxt in path:
+                cycles.append(path[path.index(nxt):] + (nxt,))
+            elif nxt in graph:
+                walk(nxt, path + (nxt,))
+
+    for folder in FOLDERS:
+        walk(folder, (folder,))
+    assert not cycles
+    # the log format sits on the game model and the challenge codes, below everything else
+    assert graph["challenges"] <= {"rules"} and graph["log"] <= {"rules", "challenges"}

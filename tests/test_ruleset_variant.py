@@ -32,7 +32,7 @@ from bgrid.challenges.seeding import stream
 from bgrid.players.search import play_plan
 from bgrid.players.playout import play_out, replay
 from bgrid.players.solver import Member, hand_tables, solve_mission
-from bgrid.log.writer import write_log
+from bgrid.log.writer import mission_lines, write_log
 from bgrid.verifier.ledger import damage_entries
 from bgrid.verifier.explain import card_noun
 from bgrid.log.messages import LogError
@@ -172,7 +172,7 @@ def variant_logs(count: int, ruleset=VARIANT):
         play_out(start.copy(), rng, trace)
         events = [ev for step in replay(start, trace) for ev in step]
         claim = (str(start.outcome), engine.score(start).total)
-        yield write_log(events, mission.header_lines(), claim=claim), start
+        yield write_log(events, mission_lines(mission), claim=claim), start
 
 
 def test_a_variant_log_names_its_ruleset_in_the_header():
@@ -303,7 +303,7 @@ def test_a_variant_challenge_solves_to_a_line_the_variant_verifier_accepts():
     state = mission.start(challenge_deck=True)
     events = play_plan(state, par.best.plays)
     # its line, played on the variant's deck order, is a game a player's own deck may give
-    text = write_log(events, mission.header_lines(), claim=(str(state.outcome), engine.score(state).total))
+    text = write_log(events, mission_lines(mission), claim=(str(state.outcome), engine.score(state).total))
     verdict = Verifier(rulesets={"variant-7": VARIANT}).verify(text)
     assert verdict.verdict == "valid" and verdict.score.total == par.best.score
 

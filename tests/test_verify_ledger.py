@@ -12,7 +12,7 @@ from bgrid.rules.events import Damage, TurnStarted
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import play_out, replay
 from bgrid.challenges.seeding import stream
-from bgrid.log.writer import write_log
+from bgrid.log.writer import mission_lines, write_log
 from bgrid.verifier.verify import verify_log
 
 from explicit_maps import explicit_log
@@ -32,7 +32,7 @@ def engine_damage(mission, seed: int, challenge_deck: bool):
         elif isinstance(ev, Damage):
             points += [(turn, str(ev.cause))] * ev.amount
     named = mission.as_challenge() if challenge_deck else mission.as_seed()
-    return write_log(events, named.header_lines()), points, start.damage
+    return write_log(events, mission_lines(named)), points, start.damage
 
 
 @pytest.mark.parametrize("block", range(4))

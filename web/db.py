@@ -10,6 +10,8 @@ from flask import current_app, g
 
 from ..league.store import open_league
 from ..league.windows import league_windows, utc_moment
+from ..log.notation import Header
+from ..log.writer import header_text
 from ..verifier.verify import Verifier
 
 _local = threading.local()
@@ -54,7 +56,7 @@ def warm_missions(database: str) -> list[str]:
         conn.close()
     for code in codes:
         # a header alone: the mission is built (and remembered) before the empty body ends it
-        _missions.verify(f"bgrid-log: 1\nchallenge: {code}\n".encode(), source="warm-up")
+        _missions.verify(header_text(Header(challenge=code)).encode(), source="warm-up")
     return codes
 
 

@@ -27,6 +27,7 @@ from ..league.public import runs_challenge
 from ..league.submit import utc_now
 from ..log.messages import LogError
 from ..log.notation import Header, UnwritableHeader
+from ..log.writer import header_text
 from .app import failure, limiter
 from .db import connection, verifier, write_lock
 from .rate_limits import refuse_spent_address, wrong_key
@@ -48,7 +49,7 @@ def _challenge(code: str) -> str | None:
 def _new_game(player: Player, code: str) -> Session:
     """Raises UnwritableHeader for a name registered before names had to fit a log's
     'player:' line."""
-    return Session.start("\n".join(Header(challenge=code, player=player.name).canonical_lines()) + "\n")
+    return Session.start(header_text(Header(challenge=code), player=player.name))
 
 
 def _game(player: Player, code: str) -> tuple[Session, dict]:
