@@ -41,6 +41,7 @@ from ..rules.state import CardPurpose, GameState, Phase
 from ..log.lexer import log_lines
 from ..log.reader import parse_log, read_header, read_statement
 from ..log.row_reader import is_row, play_with_verb
+from ..log.words import VERB_OF_PURPOSE
 from ..verifier.map_source import mission_source
 from ..log.messages import LogError, cites
 from ..verifier.replay import Replay
@@ -530,7 +531,8 @@ class Session:
 def _owed(state: GameState) -> str:
     """The keyword of the statement that needed the card the mission ended for (R36)."""
     assert state.end_card_purpose is not None
-    return {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw"}.get(state.end_card_purpose, "automa")
+    purpose = state.end_card_purpose
+    return VERB_OF_PURPOSE[purpose] if purpose in (CardPurpose.ENTRY, CardPurpose.DRAW) else "automa"
 
 
 def _draw_plan(state: GameState) -> list[list[Card | None]]:

@@ -22,12 +22,12 @@ from ..rules.board import COLUMN_LETTERS, Cell
 from ..rules.cards import Card
 from ..challenges.codes import decode_code
 from ..rules.errors import BGridError, NotationError
-from ..rules.ruleset import DEFAULT_RULESET, Play, Ruleset, find_ruleset, load_ruleset
+from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
 from .lexer import CONTROL, Token, joker_closed_up, log_lines, norm_key, split_at_colon, split_tokens
 from .row_reader import RowReader, is_row
 from .messages import LogError
 from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement
-from .words import BODY_KEYWORDS, HEADER_KEYS
+from .words import ARROWS, BODY_KEYWORDS, HEADER_KEYS, PLAY_OF_VERB
 
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 
@@ -40,7 +40,6 @@ _SIGNED = re.compile(r"-?(0|[1-9][0-9]*)", re.ASCII)
 _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
                    for column in COLUMN_LETTERS for letter in (column, column.lower())
                    for row in range(1, 11)}
-ARROWS = ("->", "→")
 # Python's case mapping goes beyond ASCII ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I',
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
@@ -56,15 +55,13 @@ _new_tuple = tuple.__new__  # a Statement or Token from its fields, without Name
 _REMEMBER_MAX = 16384
 _REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
 
-_KEYWORD_PLAYS = (("move", Play.MOVE), ("alt", Play.ALTITUDE), ("guns", Play.GUNS),
-                  ("bomb", Play.BOMB), ("throttle", Play.THROTTLE), ("resupply", Play.RESUPPLY))
 
 
 def plays_of(ruleset: Ruleset) -> dict[str, tuple[frozenset[int], str]]:
     """Which ranks each statement's play takes (rulebook: Card Actions) in ``ruleset``'s card
     table, and how a message names them; a Joker is judged by its declaration."""
     return {keyword: (frozenset(ruleset.ranks_of(play)), ruleset.play_words(play))
-            for keyword, play in _KEYWORD_PLAYS}
+            for keyword, play in PLAY_OF_VERB.items()}
 
 
 # The standard table, for the logs of the standard ruleset (nearly all); a log of another

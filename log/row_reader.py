@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING
 
 from .row_writer import ALT, ART, AT, AUTOMA, COLUMNS, DMG, DRAW, ENTER
 from ..rules.cards import Card
-from ..rules.ruleset import DEFAULT_RULESET, Play, load_ruleset
+from ..rules.ruleset import DEFAULT_RULESET, load_ruleset
 from ..rules.errors import BGridError
 from .lexer import joker_closed_up
 from .lexer import Token
 from .notation import Statement
+from .words import ARROWS, PLAY_VERBS, VERB_OF_PLAY
 
 if TYPE_CHECKING:  # the parser reads rows through this module: no import at run time
     from .reader import _Parser
@@ -35,10 +36,7 @@ if TYPE_CHECKING:  # the parser reads rows through this module: no import at run
 #: A row line: the turn number and a bar first (spaces and tabs around it allowed).
 ROW = re.compile(r"[ \t]*[0-9]+[ \t]*\|")
 _STEP_WORD = re.compile(r"[FLRflr]+")
-_ARROWS = ("->", "→")
-_VERB_OF_PLAY = {Play.MOVE: "move", Play.ALTITUDE: "alt", Play.GUNS: "guns", Play.BOMB: "bomb",
-                 Play.THROTTLE: "throttle", Play.RESUPPLY: "resupply"}
-_PLAY_VERBS = frozenset(_VERB_OF_PLAY.values())
+_PLAY_VERBS = frozenset(PLAY_VERBS)
 _WHOLE_PART = ("turn", "enter", "draw", "automa", "state")  # with its verb: the rest of the part
 _FACINGS = ("N", "E", "S", "W", "n", "e", "s", "w")
 _DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: nothing there
@@ -58,7 +56,7 @@ def verbs_by_rank(ruleset: str) -> dict[int, str]:
         rs = load_ruleset(ruleset)
     except BGridError:
         rs = load_ruleset(DEFAULT_RULESET)
-    return {kind.rank: _VERB_OF_PLAY[kind.play] for kind in rs.card_kinds if kind.play in _VERB_OF_PLAY}
+    return {kind.rank: VERB_OF_PLAY[kind.play] for kind in rs.card_kinds if kind.play in VERB_OF_PLAY}
 
 
 def play_with_verb(text: str, ruleset: str) -> str:
@@ -208,7 +206,7 @@ class RowReader:
             return self.play_end(paired or "alt", tokens, start + 1)
         taken = 2 if verb == "guns" else 1  # the card (and the target cell), then -> CARD
         end = start + taken
-        if end < n and tokens[end].text in _ARROWS:
+        if end < n and tokens[end].text in ARROWS:
             end += 1
         return min(end + 1, n)
 
@@ -289,7 +287,7 @@ def _arrowed(verb: str, tokens: list[Token]) -> list[Token]:
     """A play's words with the ``->`` a row may leave out put back before the card drawn or
     revealed (resupply, guns, bomb), at that card's column."""
     at = {"resupply": 1, "bomb": 1, "guns": 2}.get(verb)
-    if at is None or len(tokens) <= at or tokens[at].text in _ARROWS:
+    if at is None or len(tokens) <= at or tokens[at].text in ARROWS:
         return list(tokens)
     return list(tokens[:at]) + [Token("->", tokens[at].column)] + list(tokens[at:])
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from ..rules.actions import Altitude, Move, Resupply, Throttle
 from ..rules.board import column_name
 from .notation import Statement, card_text
+from .words import PLAY_VERBS
 
 #: The columns of a row, in the sheet's order (after the turn number).
 COLUMNS = ("turn", "enter", "draw", "resupply", "action 1", "action 2", "automa", "at facing", "ALT",
@@ -35,7 +36,6 @@ ENTER, DRAW, RESUPPLY, ACTION_1, ACTION_2, AUTOMA, AT, ALT, DMG, ART = range(1, 
 HEAD = "# " + " | ".join(COLUMNS)
 ARROW = "->"  # rows are typed: the sheet's → is read too, but ASCII is what a keyboard has
 BAR = "|"  # spaces around it may be typed; none are needed
-_PLAYS = ("move", "alt", "guns", "bomb", "throttle")
 
 
 def play_text(st: Statement) -> str:
@@ -146,7 +146,7 @@ def _place(st: Statement, at: int) -> tuple[int | None, str, str]:
     if kind == "resupply" and at <= ACTION_2:
         column = RESUPPLY if at <= RESUPPLY else at
         return column, play_text(st), " " if column == RESUPPLY else "; "
-    if kind in _PLAYS and at < AUTOMA:
+    if kind in PLAY_VERBS and at < AUTOMA:
         column = max(ACTION_1, min(at + 1, ACTION_2)) if at < ACTION_2 else ACTION_2
         return column, play_text(st), "; "
     if kind == "automa" and at < AUTOMA:

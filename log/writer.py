@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.actions import Bomb, Guns, Resupply
 from ..rules.cards import Card
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import Cell, Facing
@@ -32,6 +32,7 @@ from ..challenges.mission import ChallengeOrigin, MapOrigin, Mission, SeedOrigin
 from ..rules.ruleset import DEFAULT_RULESET
 from .notation import Header, PieceCheck, Statement
 from .row_writer import HEAD, row_lines
+from .words import VERB_OF_ACTION
 from ..rules.state import CardPurpose
 
 
@@ -91,9 +92,9 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
         elif isinstance(ev, Played):
             action = ev.action
             if isinstance(action, (Resupply, Guns, Bomb)):
-                pending = Statement(_KEYWORD[type(action)], 0, (), action=action)
+                pending = Statement(VERB_OF_ACTION[type(action)], 0, (), action=action)
             else:
-                out.append(Statement(_KEYWORD[type(action)], 0, (), action=action))
+                out.append(Statement(VERB_OF_ACTION[type(action)], 0, (), action=action))
         elif isinstance(ev, (Revealed, Drew)) and pending is not None:
             out.append(with_card(ev.card))
             pending = None
@@ -175,8 +176,6 @@ class _Paper:
         return Statement("state", 0, (), checks=tuple(checks))
 
 
-_KEYWORD = {Move: "move", Altitude: "alt", Guns: "guns", Bomb: "bomb", Throttle: "throttle",
-            Resupply: "resupply"}  # the statement keyword of each play (log-format §3)
 
 
 def body_lines(events: Iterable[Event], artillery: Iterable[Cell] | None = None) -> list[str]:

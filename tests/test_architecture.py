@@ -126,3 +126,12 @@ def test_no_two_packages_import_each_other_at_run_time():
     assert not cycles
     # the log format sits on the game model and the challenge codes, below everything else
     assert graph["challenges"] <= {"rules"} and graph["log"] <= {"rules", "challenges"}
+
+
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if f != "log"])
+def test_the_log_formats_keyword_lists_and_parser_stay_inside_log(folder):
+    # the faces and the referee come in by the reader's doors (parse_log, read_header,
+    # read_statement), not by re-deciding what a body line is
+    found = [(f, m, n) for f, m, names in imports(folder) for n in names
+             if m.startswith("bgrid.log") and n in ("BODY_KEYWORDS", "HEADER_KEYS", "_Parser")]
+    assert not found

@@ -357,3 +357,13 @@ def test_edited_logs_parse_the_same_with_and_without_remembered_lines(data):
     cold = _cold(text)
     _outcome(sample + text)  # remember the lines of both
     assert _outcome(text) == cold
+
+
+def test_the_words_table_names_a_verb_for_every_play_of_the_card_table_and_back():
+    from bgrid.log.words import BODY_KEYWORDS, PLAY_OF_VERB, PURPOSE_OF_VERB, VERB_OF_PLAY
+    from bgrid.rules.ruleset import Play, load_ruleset
+    plays = {kind.play for kind in load_ruleset().card_kinds} - {Play.WILD}
+    assert set(VERB_OF_PLAY) == plays
+    assert all(PLAY_OF_VERB[VERB_OF_PLAY[p]] is p for p in plays)
+    assert set(PLAY_OF_VERB) | set(PURPOSE_OF_VERB) <= set(BODY_KEYWORDS)
+    assert sorted(PURPOSE_OF_VERB) == ["automa", "bomb", "draw", "enter", "guns", "resupply"]

@@ -26,7 +26,7 @@ from ..rules.notation import count_word
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
 from .ledger import damage_entries
-from ..log.words import BODY_KEYWORDS
+from ..log.words import PURPOSE_OF_VERB, VERB_OF_PURPOSE
 from .memo import forget_oldest
 from ..log.messages import LogError
 from .notes import note_on
@@ -34,10 +34,6 @@ from .replay_history import After, HistoryEntry, ReplayBoard
 from ..log.lexer import Token
 from ..log.notation import ParsedLog, PieceCheck, Statement
 
-#: The log keyword of the statement that takes a card for each purpose (log-format §3).
-_KIND_OF_PURPOSE = {CardPurpose.ENTRY: "enter", CardPurpose.DRAW: "draw",
-                    CardPurpose.RESUPPLY: "resupply", CardPurpose.GUNS: "guns",
-                    CardPurpose.BOMB: "bomb", CardPurpose.AUTOMA: "automa"}
 _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
               PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
               PhaseEndReason.ACTIONS: "{actions} actions were played and no {open_cards} is "
@@ -288,7 +284,7 @@ class Replay:
         why = ("the draw pile ran out a second time (out of fuel, R22)" if s.cause is DefeatCause.OUT_OF_FUEL
                else "the damage of the reshuffle reached the health (R22)")
         assert s.end_card_purpose is not None  # the mission ended wanting that card
-        kind = _KIND_OF_PURPOSE[s.end_card_purpose]
+        kind = VERB_OF_PURPOSE[s.end_card_purpose]
         return (f"the mission ended here: {why} when the {card_noun(s.end_card_purpose, s.ruleset)} "
                 "was needed; "
                 f"the log writes '{kind} none' there (R36) and nothing after it but state lines")
@@ -362,7 +358,7 @@ class Replay:
         s = self.state
         if s.phase is not _OVER or s.end_card_purpose is None or self.none_written:
             return None
-        owed = f"{_KIND_OF_PURPOSE[s.end_card_purpose]} none (R36)"
+        owed = f"{VERB_OF_PURPOSE[s.end_card_purpose]} none (R36)"
         return owed if self.turn_logged == s.turn else f"turn {s.turn} (its line first), then {owed}"
 
     def after_end(self, st: Statement) -> None:
@@ -372,7 +368,7 @@ class Replay:
             self.do_state(st)
             return
         if s.end_card_purpose is not None and not self.none_written:
-            kind = _KIND_OF_PURPOSE[s.end_card_purpose]
+            kind = VERB_OF_PURPOSE[s.end_card_purpose]
             if st.kind == "reshuffle":
                 return
             if st.kind == "turn" and kind in ("enter", "draw") and self.turn_logged != s.turn:
@@ -456,7 +452,7 @@ class Replay:
         assert st.action is not None  # the parser gives every play statement its action
         self.play(st.action, st.action_token)
         if st.cards:
-            self.take_card(st.cards[0], st.card_tokens[0], _PURPOSE_OF_KIND[st.kind])
+            self.take_card(st.cards[0], st.card_tokens[0], PURPOSE_OF_VERB[st.kind])
 
     do_resupply = do_move = do_alt = do_guns = do_bomb = do_throttle = _play_statement
 
@@ -564,8 +560,8 @@ class Replay:
         return text
 
 
-_HANDLERS = {kind: getattr(Replay, "do_" + kind) for kind in BODY_KEYWORDS}  # run's dispatch
-_PURPOSE_OF_KIND = {kind: purpose for purpose, kind in _KIND_OF_PURPOSE.items()}  # CardPurpose(kind)
+# run's dispatch: each statement keyword's handler (a keyword without one is a KeyError)
+_HANDLERS = {name.removeprefix("do_"): f for name, f in vars(Replay).items() if name.startswith("do_")}
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 # Enum members read on every statement, bound once (why: rules.state)
 _OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW
