@@ -32,13 +32,15 @@ from bgrid.companion import Session
 from bgrid.companion.autoplay import next_line
 from bgrid.companion.keystrokes import keys_for
 from bgrid.challenges import mission_from_seed
+from bgrid.log.notation import Header
+from bgrid.log.writer import header_text
 
 BGRID = str(Path(sys.executable).with_name("bgrid"))
 
 
 def one(seed: int, own: bool, folder: Path) -> dict:
     mission = mission_from_seed(seed)
-    header = f"bgrid-log: 1\nseed: {seed}\n" if own else f"bgrid-log: 1\nchallenge: {mission.code}\n"
+    header = header_text(Header(seed=seed) if own else Header(challenge=mission.code))
     session = Session.start(header)
     rng = random.Random(seed)
     typed, keys = [], 0

@@ -33,6 +33,8 @@ from pathlib import Path
 
 from bgrid.companion import Session
 from bgrid.companion.autoplay import next_line
+from bgrid.log.notation import Header
+from bgrid.log.writer import header_text
 
 SOCKET = "bgrid-companion-drive"
 BGRID = str(Path(sys.executable).with_name("bgrid"))
@@ -226,10 +228,10 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     shots = {int(s) for s in args.shots.split(",") if s}
     if args.code:
-        row = drive(args.out, ["--code", args.code], f"bgrid-log: 1\nchallenge: {args.code}\n", 1, shots,
+        row = drive(args.out, ["--code", args.code], header_text(Header(challenge=args.code)), 1, shots,
                     f"code-{args.code}", args.kill_at)
     else:
-        row = drive(args.out, ["--seed", str(args.seed)], f"bgrid-log: 1\nseed: {args.seed}\n", args.seed,
+        row = drive(args.out, ["--seed", str(args.seed)], header_text(Header(seed=args.seed)), args.seed,
                     shots, f"seed-{args.seed}", args.kill_at)
     print(json.dumps(row))
 

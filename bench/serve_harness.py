@@ -18,6 +18,8 @@ from pathlib import Path
 
 from bgrid.challenges.mission import mission_from_code
 from bgrid.challenges.seeding import stream
+from bgrid.log.reader import read_header
+from bgrid.log.writer import header_text
 from bgrid.players.simulated_logs import simulated_log
 
 HOST = "127.0.0.1"  # the benchmarks never listen or connect anywhere else
@@ -38,8 +40,9 @@ def distinct_logs(code: str, count: int, players: int, seed: int = 11) -> list[t
         if (player, text) in seen:
             continue
         seen.add((player, text))
-        lines = text.split("\n")
-        out.append((player, "\n".join(lines[:2] + [f"player: {player}"] + lines[2:]).encode()))
+        header, body_start = read_header(text)
+        body = "\n".join(text.split("\n")[body_start:])
+        out.append((player, header_text(header, player=player).encode() + b"\n" + body.encode()))
     return out
 
 
