@@ -119,7 +119,6 @@ class Session:
         self.body: list[str] = []  # the body lines written, in order
         self.log = ParsedLog(header, [], [])
         self.replay = Replay(self.log, source)
-        self.replay.history = []
         self.pending_entry: Card | None = None  # a face card or Joker revealed, its column to choose
         self._units: list[_Unit] = []
         self._offered: tuple[tuple, list[Offer]] | None = None  # offers() of one point of the game
@@ -396,7 +395,7 @@ class Session:
         except LogError as exc:
             # the engine changes nothing for a refused play or card, but a line may have
             # taken some cards, or a play and not its card, before the refusal
-            self._restore(unit, changed=bool(reply.written or self.replay.history))
+            self._restore(unit, changed=bool(reply.written or self.replay.last_events))
             return Reply(error=exc)
         if reply.written:
             unit.kinds = tuple(kinds)
@@ -465,11 +464,8 @@ class Session:
             st = self._parse(text)
             assert st is not None  # the session writes statements only
         before = self.art.copy()  # the pieces by number as the statement finds them (R43)
-        self.log.lines[:] = self._file_lines(self.body + [text])
-        self.replay.history = []
-        self.replay.step(st)
+        events = self.replay.step(st, text)
         self.body.append(text)
-        events: list[Event] = [ev for entry in self.replay.history for ev in entry.events]
         reply.written.append(text)
         if events:
             stays_out, new_pile = _exhaustion(st, events, self.state)
@@ -519,13 +515,11 @@ class Session:
         if not changed:
             return
         self.replay = Replay(self.log, self.source)  # the header has no claim before the end
-        self.log.lines[:] = self._file_lines()
-        numbers = [i for i, line in enumerate(self.log.lines, 1) if line][len(self.header_lines()):]
+        numbers = [i for i, line in enumerate(self._file_lines(), 1) if line][len(self.header_lines()):]
         for number, text in zip(numbers, self.body, strict=True):
             st = self._parse(text, number)
             assert st is not None  # the body holds statements only
-            self.replay.step(st)
-        self.replay.history = []
+            self.replay.step(st, text)
 
 
 def _owed(state: GameState) -> str:

@@ -307,3 +307,27 @@ def test_an_open_deck_offers_the_cards_to_come_and_a_blind_one_does_not():
     coming = " ".join(map(str, shown.state.draw_pile[:5]))
     assert [o.text for o in shown.offers()] == [f"draw {coming}"]
     assert [o.text for o in blind.offers()] == ["draw"]
+
+
+def test_the_replay_steps_one_typed_statement_and_quotes_it_in_a_refusal():
+    # the companion's door into the referee: no log lines to rewrite, no history to reset
+    from bgrid.challenges.mission import mission_from_seed
+    from bgrid.log.messages import LogError
+    from bgrid.log.notation import ParsedLog
+    from bgrid.log.reader import read_header, read_statement
+    from bgrid.rules.events import Entered
+    from bgrid.verifier.map_source import mission_source
+    from bgrid.verifier.replay import Replay
+
+    code = mission_from_seed(4).code
+    header, _ = read_header(f"bgrid-log: 1\nchallenge: {code}\n")
+    mission = mission_source(ParsedLog(header, [], []))
+    replay = Replay(ParsedLog(header, [], []), mission)
+    top = mission.start().draw_pile[0]
+    replay.step(read_statement("turn 1", mission.ruleset, 4), "turn 1")
+    events = replay.step(read_statement(f"enter {top}", mission.ruleset, 5), f"enter {top}")
+    assert any(isinstance(ev, Entered) for ev in events) and replay.history is None
+    typed = "automa 2S   # too soon"
+    with pytest.raises(LogError) as err:
+        replay.step(read_statement(typed, mission.ruleset, 6), typed)
+    assert err.value.line == 6 and err.value.text == typed and err.value.code.startswith("E2")

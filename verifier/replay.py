@@ -91,6 +91,8 @@ class Replay:
         # (statement, turn before, events, state text after) per engine call, kept only
         # when someone reads it (--explain, the HTML report): None leaves it out
         self.history: list[HistoryEntry] | None = None
+        self.last_events: list[Event] = []  # what the engine did for the last step (step)
+        self._typed: tuple[int, str] | None = None  # (line, text) of a statement typed (step)
 
     @property
     def current(self) -> Statement:
@@ -107,10 +109,14 @@ class Replay:
         token = st.token(index) if at is None else at
         self.trace.error_cell = self.state.cell
         return LogError(code, message, line=st.line, column=token.column, token=token.text,
-                        text=self.log.line_text(st.line), rule=rule, detail=detail,
+                        text=self._line_text(st.line), rule=rule, detail=detail,
                         state=describe_state(self.state, self.turn_logged, self.pieces),
                         legal=tuple(legal_summary(self.state, self.turn_logged, self.pieces,
                                                   _played_joker(st))) if legal else ())
+
+    def _line_text(self, line: int) -> str:
+        typed = self._typed
+        return typed[1] if typed is not None and typed[0] == line else self.log.line_text(line)
 
     # -- engine calls, with the trace -------------------------------------------------
     def _record(self, events: list[Event], turn: int, index: int, notable: bool = False) -> None:
@@ -329,11 +335,22 @@ class Replay:
     def run(self) -> GameState:
         return self.walk(self.log.statements)
 
-    def step(self, st: Statement) -> None:
+    def step(self, st: Statement, text: str | None = None) -> list[Event]:
         """Replay one more statement (the table companion feeds the statements as they are
-        typed). Raises :class:`LogError`; a statement that takes several cards may then have
-        taken some before the refusal."""
-        self.walk((st,))
+        typed) and return the engine's events for it; ``text``: the line as typed, quoted by
+        a refusal (the log's lines need not hold it). Raises :class:`LogError`; a statement
+        that takes several cards may then have taken some before the refusal
+        (:attr:`last_events` holds what the engine did, in both cases)."""
+        kept, self.history = self.history, []
+        self._typed = None if text is None else (st.line, text)
+        try:
+            self.walk((st,))
+        finally:
+            entries, self.history, self._typed = self.history, kept, None
+            if kept is not None:
+                kept.extend(entries)
+            self.last_events = [ev for entry in entries for ev in entry.events]
+        return self.last_events
 
     def walk(self, statements: Iterable[Statement]) -> GameState:
         """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
