@@ -339,9 +339,15 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _check_file(conn: sqlite3.Connection, after: str) -> None:
+def file_problem(conn: sqlite3.Connection) -> str | None:
+    """What happened to the league file ``conn`` opened (removed, replaced, truncated), or
+    None while it is the file under its name (or is not watched: a read-only connection)."""
     watch = getattr(conn, "watch", None)
-    problem = watch.problem() if watch is not None else None
+    return watch.problem() if watch is not None else None
+
+
+def _check_file(conn: sqlite3.Connection, after: str) -> None:
+    problem = file_problem(conn)
     if problem is not None:
         raise LeagueFileChanged(f"{problem}: {after}. See what happened to the file (restore it "
                                 "from a backup if need be), then open the league again (restart the server)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
 
-from ..league.store import create_league, transaction
+from ..league.store import LeagueError, create_league, failure_text, file_problem, transaction
 from .db import close_connection, connection
 from .moments import time_element
 from .rate_limits import RateLimits, remote_address
@@ -118,6 +119,23 @@ def create_app(
         log.exception("unexpected failure on %s %s", request.method, request.path)
         return failure(500, "the server failed on this request; the organiser can find it in the log")
 
+    @app.errorhandler(LeagueError)  # LeagueFileChanged, or a league that no longer opens
+    def league_file_changed(exc: LeagueError) -> ResponseReturnValue:
+        # the file under the league's name is not the one opened: every write is refused, and
+        # nothing written since is answered as kept (league.store.commit)
+        return _unavailable(str(exc), "a problem with its file on the server, said in the server's log")
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def database_failed(exc: sqlite3.DatabaseError) -> ResponseReturnValue:
+        # a read of a file cut short fails as "file is not a database": the watch says why
+        problem = file_problem(g.league) if "league" in g else None
+        if problem is not None:
+            return _unavailable(problem, "a problem with its file on the server, said in the server's log")
+        said = failure_text(exc)
+        if said == str(exc):  # not a full disk nor a read-only file: a bug or worse
+            return unexpected(exc)
+        return _unavailable(said, f"{said.split(':')[0]} on the server")
+
     return app
 
 
@@ -167,6 +185,19 @@ def _plain(exc: HTTPException) -> str:
     if exc.code == 405:
         return f"{request.method} is not allowed here"
     return exc.description or exc.name
+
+
+_SAID_UNAVAILABLE: set[str] = set()  # what this process has logged of _unavailable's problems
+
+
+def _unavailable(problem: str, said: str) -> ResponseReturnValue:
+    """503: the league cannot be written (or read) now. The server's log says why, each
+    problem once a process: a burst refused is one line, not one a request."""
+    if problem not in _SAID_UNAVAILABLE and len(_SAID_UNAVAILABLE) < 100:
+        _SAID_UNAVAILABLE.add(problem)
+        log.error("league unavailable (first on %s %s): %s", request.method, request.path, problem)
+    return failure(503, f"the league cannot store anything just now ({said}); nothing of this request "
+                        "was kept")
 
 
 def wants_json() -> bool:
