@@ -115,6 +115,11 @@ def rename(conn: sqlite3.Connection, name: str, new_name: str, reason: str | Non
         ).fetchone()
         if clash is not None:
             raise AdminError(f"the name '{new}' is taken by '{clash['name']}': merge the players instead")
+        if new != row["name"] and conn.execute("SELECT 1 FROM entries WHERE player = ? LIMIT 1",
+                                               (new,)).fetchone() is not None:
+            # entries submitted from the command line under that name, by no registered player
+            raise AdminError(f"entries are already recorded under the name '{new}' (submitted with "
+                             "'bgrid league submit'); choose another name")
         conn.execute(
             "UPDATE players SET name = ?, name_key = ? WHERE id = ?", (new, name_key(new), row["id"])
         )

@@ -38,7 +38,10 @@ def parse_moment(text: str) -> str:
         raise WindowError(f"'{text}' is not an ISO 8601 moment, e.g. 2026-12-07T00:00Z") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:  # 0001-01-01T00:00+01:00 is in the year 0 in UTC
+        raise WindowError(f"'{text}' is outside the years 1-9999 in UTC") from None
 
 
 def parse_attempts(text: str) -> str:

@@ -20,7 +20,7 @@ from ..league.integrity import all_flags
 from ..league.players import is_admin_key, list_players
 from ..league.sessions import end_session, is_organiser_session, open_session
 from ..league.submit import utc_now
-from ..league.windows import WindowError, league_windows, open_challenge
+from ..league.windows import WindowError, league_windows, open_challenge, window_of
 from ..rules.errors import BGridError
 from .db import connection
 from .rate_limits import refuse_spent_address, remote_address, wrong_key
@@ -135,8 +135,11 @@ def challenge_action() -> ResponseReturnValue:
             raw = form["par"].strip()
             if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit() and -99 <= int(raw) <= 99):
                 raise actions.AdminError(f"par '{raw}': give a whole number from -99 to 99")
-            actions.set_given_par(conn, form.get("code", "").strip(), int(raw), form.get("reason"), now)
-            return f"par {raw} set"
+            code = form.get("code", "").strip()
+            if window_of(conn, code) is None:
+                raise actions.AdminError(f"'{code}' is not a challenge this league runs: open it first")
+            actions.set_given_par(conn, code, int(raw), form.get("reason"), now)
+            return f"{code}: par {int(raw)} set"
         try:
             window = open_challenge(
                 conn,

@@ -21,6 +21,15 @@ from .views import (challenge_list, entry_record, log_download, no_entry, not_a_
 api = Blueprint("api", __name__, url_prefix="/api")
 
 
+def json_body() -> object:
+    """The request's JSON, or None when it is none (silent=True) or nested too deeply for
+    Python's parser (a RecursionError, which silent=True lets through)."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None
+
+
 def _submit_limit() -> str:
     return current_app.config["SUBMIT_LIMIT"]
 
@@ -32,7 +41,7 @@ def _register_limit() -> str:
 @api.post("/players")
 @limiter.limit(_register_limit, shared=REGISTRATIONS)
 def register_player() -> ResponseReturnValue:
-    body = request.get_json(silent=True)
+    body = json_body()
     if not isinstance(body, dict) or not isinstance(body.get("name"), str):
         return failure(422, 'send {"name": "…"} as JSON')
     try:
@@ -108,7 +117,7 @@ def admin_entry(number: int, action: str) -> ResponseReturnValue:
     if not is_admin_key(conn, current_key()):
         refused_organiser_key(request.path)
         return failure(401, "this needs the organiser key (Authorization: Bearer KEY)")
-    body = request.get_json(silent=True)
+    body = json_body()
     reason = body.get("reason") if isinstance(body, dict) else None
     try:
         (withdraw if action == "withdraw" else restore)(
