@@ -11,7 +11,7 @@ from ..league.intake import MAX_LOG_BYTES, Refusal, submit_entry
 from ..league.players import NameTaken, is_admin_key, player_by_key, register
 from ..league.sessions import replace_player_key
 from ..league.submit import utc_now
-from .app import current_key, failure, key_or_address, limiter
+from .shared import current_key, failure, key_or_address, limiter
 from .admin import refused_organiser_key
 from .db import connection, verifier, write_lock
 from .rate_limits import REGISTRATIONS, refuse_spent_address, wrong_key

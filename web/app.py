@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
@@ -20,7 +20,7 @@ from werkzeug.routing import IntegerConverter, Map
 from ..league.store import LeagueError, create_league, failure_text, file_problem, transaction
 from .db import close_connection, connection
 from .moments import time_element
-from .rate_limits import RateLimits, remote_address
+from .shared import failure, limiter
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
 # 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
@@ -34,7 +34,6 @@ CSP = (
 SESSION_SECRET = "session_secret"
 
 csrf = CSRFProtect()
-limiter = RateLimits()
 log = logging.getLogger("bgrid.web")
 
 
@@ -200,17 +199,6 @@ def _unavailable(problem: str, said: str) -> ResponseReturnValue:
                         "was kept")
 
 
-def wants_json() -> bool:
-    return request.path.startswith("/api/")
-
-
-def failure(status: int, message: str) -> tuple[Response | str, int]:
-    """An error answer: ``{"error": …}`` for the API, an error page for a person."""
-    if wants_json():
-        return jsonify({"error": message}), status
-    return render_template("error.html.j2", status=status, message=message), status
-
-
 def _session_secret(app: Flask) -> str:
     """The key signing session cookies and CSRF tokens, kept in the league so that a restart
     or a second worker does not sign everyone out."""
@@ -229,17 +217,4 @@ def _session_secret(app: Flask) -> str:
         ]
 
 
-def current_key() -> str | None:
-    """The bearer key of an API request, or None."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, key = header.partition(" ")
-    return key.strip() or None if scheme.lower() == "bearer" else None
-
-
-def key_or_address() -> str:
-    """Rate-limit bucket of a submission: its key when it has one, else its address."""
-    key = current_key() or (request.form.get("key") if request.form else None)
-    return f"key:{key}" if key else remote_address()
-
-
-__all__ = ["create_app", "csrf", "limiter", "failure", "current_key", "key_or_address", "g"]
+__all__ = ["create_app", "csrf", "g"]

@@ -14,7 +14,7 @@ from ..league.submit import utc_now
 from ..league.windows import describe_attempts, window_of
 from ..verifier.report_html import error_view, render_report
 from ..verifier.verify import verify_log
-from .app import failure, key_or_address, limiter
+from .shared import failure, key_or_address, limiter
 from .rate_limits import REGISTRATIONS, wrong_key
 from .chart import score_bars
 from .db import connection, verifier, write_lock

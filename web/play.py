@@ -28,7 +28,7 @@ from ..league.submit import utc_now
 from ..log.messages import LogError
 from ..log.notation import Header, UnwritableHeader
 from ..log.writer import header_text
-from .app import failure, limiter
+from .shared import failure, limiter
 from .db import connection, verifier, write_lock
 from .rate_limits import refuse_spent_address, wrong_key
 from .views import not_a_challenge, utc_second

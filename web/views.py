@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from ..league.public import challenge_list as _challenge_list
 from ..league.public import entry_record, runs_challenge, standings_of, stored_log
 from ..league.windows import utc_moment
-from .app import failure
+from .shared import failure
 
 
 def utc_second() -> str:
