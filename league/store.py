@@ -20,6 +20,7 @@ import contextlib
 import os
 import sqlite3
 import struct
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ from ..safeio.safe_output import SQLITE_MAGIC
 
 APPLICATION_ID = 0x62677264  # "bgrd"
 BUSY_TIMEOUT_MS = 60_000
+# How long a file short of its header may be another connection's checkpoint still writing it.
+CHECKPOINT_GRACE_S = 1.0
 
 # Each step takes the schema from version i to i + 1; a new step is appended, never edited.
 MIGRATIONS: tuple[str, ...] = (
@@ -292,16 +295,29 @@ class FileWatch:
         if (named.st_dev, named.st_ino) != (self.device, self.inode):
             return (f"the league file '{self.shown}' is another file than the one opened (moved or "
                     "replaced while in use)")
+        # A checkpoint running in another connection (another worker) writes page 1, with the
+        # new size, before the pages that make the file that long: a file short of its header
+        # is a truncation only once it stays short for longer than a checkpoint takes.
+        deadline = time.monotonic() + CHECKPOINT_GRACE_S
+        while (short := self._short()) is not None and short[0] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return None if short is None else short[1]
+
+    def _short(self) -> tuple[bool, str] | None:
+        """None while the file holds what its header says; else whether it may be a checkpoint
+        still growing the file (the header whole, the file shorter than it says), and the
+        problem in words."""
+        size = os.fstat(self.fd).st_size
         head = os.pread(self.fd, _HEADER.size, 0)
         if len(head) < _HEADER.size:
-            return f"the league file '{self.shown}' was truncated to {held.st_size} bytes while in use"
+            return False, f"the league file '{self.shown}' was truncated to {size} bytes while in use"
         magic, page_size, counter, pages, valid_for = _HEADER.unpack(head)
         page_size = 65536 if page_size == 1 else page_size
         if magic != SQLITE_MAGIC:
-            return f"the league file '{self.shown}' was overwritten while in use (no SQLite header)"
-        if counter == valid_for and held.st_size < pages * page_size:
-            return (f"the league file '{self.shown}' was truncated while in use ({held.st_size} bytes, "
-                    f"its header says {pages * page_size})")
+            return False, f"the league file '{self.shown}' was overwritten while in use (no SQLite header)"
+        if counter == valid_for and size < pages * page_size:
+            return True, (f"the league file '{self.shown}' was truncated while in use ({size} bytes, "
+                          f"its header says {pages * page_size})")
         return None
 
     def close(self) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import threading
+import time
 
 import pytest
 
@@ -72,6 +74,34 @@ def test_a_write_after_the_league_file_is_truncated_is_refused(league, size):
     os.truncate(path, size)
     with pytest.raises(LeagueFileChanged, match="truncated"):
         write_setting(conn, "after")
+
+
+def test_a_file_growing_to_its_header_size_as_a_checkpoint_writes_it_is_not_a_truncation(league):
+    """Another worker's checkpoint writes page 1, with the new size, before the pages that make
+    the file that long: a file short of its header for a moment is not a truncation (a 2-worker
+    burst once answered such writes 500)."""
+    path, conn = league
+    with sqlite3.connect(path) as other:
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    whole = path.read_bytes()
+    assert len(whole) > 4096
+    os.truncate(path, 4096)  # page 1 written, the rest still to come
+
+    def rest_written() -> None:
+        time.sleep(0.2)
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.pwrite(fd, whole[4096:], 4096)
+        finally:
+            os.close(fd)
+
+    writer = threading.Thread(target=rest_written)
+    writer.start()
+    try:
+        write_setting(conn, "after")
+    finally:
+        writer.join()
+    assert ("after", "x") in settings(path)
 
 
 def test_a_write_committed_while_the_file_is_removed_is_not_reported_as_kept(league):
