@@ -16,14 +16,14 @@ from datetime import UTC, datetime, timedelta
 from .identity import key_hash, new_key, same_hash
 from .players import ADMIN_KEY, Player
 from .store import transaction
+from .submit import STAMP
 
 SESSION_DAYS = 31  # a sign-in lasts this long at most, then the key is asked again
-_STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 def _oldest_kept(now: str) -> str:
-    opened = datetime.strptime(now, _STAMP).replace(tzinfo=UTC)
-    return (opened - timedelta(days=SESSION_DAYS)).strftime(_STAMP)
+    opened = datetime.strptime(now, STAMP).replace(tzinfo=UTC)
+    return (opened - timedelta(days=SESSION_DAYS)).strftime(STAMP)
 
 
 def _admin_hash(conn: sqlite3.Connection) -> str | None:

@@ -52,10 +52,14 @@ def bgrid_version() -> str:
         return "unknown"
 
 
+# The league's moments: UTC, ISO 8601 to the microsecond, so the order of two submissions in
+# one second is kept (the earlier one wins a tie).
+STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
 def utc_now() -> str:
-    """Submission time: UTC, ISO 8601 to the microsecond, so the order of two submissions in
-    one second is kept (the earlier one wins a tie)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Now, as the league writes its moments (``STAMP``)."""
+    return datetime.now(UTC).strftime(STAMP)
 
 
 def challenge_key(verdict: Verdict) -> str | None:
