@@ -20,7 +20,6 @@ import contextlib
 import os
 import sqlite3
 import struct
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +30,6 @@ from ..safeio.safe_output import SQLITE_MAGIC
 
 APPLICATION_ID = 0x62677264  # "bgrd"
 BUSY_TIMEOUT_MS = 60_000
-# How long a file short of its header may be another connection's checkpoint still writing it.
-CHECKPOINT_GRACE_S = 1.0
 
 # Each step takes the schema from version i to i + 1; a new step is appended, never edited.
 MIGRATIONS: tuple[str, ...] = (
@@ -268,6 +265,7 @@ def failure_text(exc: sqlite3.Error) -> str:
 # 65536), the change counter (24), the size in pages (28), valid when the counter is repeated
 # at offset 92 (sqlite.org/fileformat.html, 1.3).
 _HEADER = struct.Struct(">16sH6xI I60xI4x")
+_WAL_HEADER_BYTES = 32  # a -wal file this long holds no frame (sqlite.org/fileformat.html, 4.1)
 
 
 class FileWatch:
@@ -281,6 +279,7 @@ class FileWatch:
         self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         opened = os.fstat(self.fd)
         self.device, self.inode = opened.st_dev, opened.st_ino
+        self.largest = opened.st_size
 
     def problem(self) -> str | None:
         """What changed, in one line naming the file, or None while it is the file opened."""
@@ -295,30 +294,36 @@ class FileWatch:
         if (named.st_dev, named.st_ino) != (self.device, self.inode):
             return (f"the league file '{self.shown}' is another file than the one opened (moved or "
                     "replaced while in use)")
-        # A checkpoint running in another connection (another worker) writes page 1, with the
-        # new size, before the pages that make the file that long: a file short of its header
-        # is a truncation only once it stays short for longer than a checkpoint takes.
-        deadline = time.monotonic() + CHECKPOINT_GRACE_S
-        while (short := self._short()) is not None and short[0] and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return None if short is None else short[1]
+        return self._truncation(held.st_size)
 
-    def _short(self) -> tuple[bool, str] | None:
-        """None while the file holds what its header says; else whether it may be a checkpoint
-        still growing the file (the header whole, the file shorter than it says), and the
-        problem in words."""
-        size = os.fstat(self.fd).st_size
+    def _truncation(self, size: int) -> str | None:
+        """Whether the file was cut: shorter than 100 bytes or without its magic, shorter than
+        this watch has seen it (a league is never vacuumed, so it never shrinks while open),
+        or short of its header's size while no write-ahead log holds the missing pages. In WAL
+        mode a file short of its header is normal while the ``-wal`` file has frames: a
+        checkpoint, partial or running in another worker, writes page 1 before the pages that
+        make the file that long, and a checkpoint that copies the whole log sets the size."""
         head = os.pread(self.fd, _HEADER.size, 0)
         if len(head) < _HEADER.size:
-            return False, f"the league file '{self.shown}' was truncated to {size} bytes while in use"
+            return f"the league file '{self.shown}' was truncated to {size} bytes while in use"
         magic, page_size, counter, pages, valid_for = _HEADER.unpack(head)
         page_size = 65536 if page_size == 1 else page_size
         if magic != SQLITE_MAGIC:
-            return False, f"the league file '{self.shown}' was overwritten while in use (no SQLite header)"
-        if counter == valid_for and size < pages * page_size:
-            return True, (f"the league file '{self.shown}' was truncated while in use ({size} bytes, "
-                          f"its header says {pages * page_size})")
+            return f"the league file '{self.shown}' was overwritten while in use (no SQLite header)"
+        if size < self.largest:
+            return (f"the league file '{self.shown}' was truncated while in use ({size} bytes, "
+                    f"it had {self.largest})")
+        if counter == valid_for and size < pages * page_size and not self._log_has_frames():
+            return (f"the league file '{self.shown}' was truncated while in use ({size} bytes, "
+                    f"its header says {pages * page_size})")
+        self.largest = max(self.largest, size)
         return None
+
+    def _log_has_frames(self) -> bool:
+        try:
+            return os.stat(f"{self.path}-wal").st_size > _WAL_HEADER_BYTES
+        except OSError:
+            return False
 
     def close(self) -> None:
         if self.fd >= 0:

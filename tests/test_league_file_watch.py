@@ -10,13 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-import threading
-import time
 
 import pytest
 
 from bgrid.league import create_league, open_league
-from bgrid.league.store import LeagueFileChanged, transaction
+from bgrid.league.store import FileWatch, LeagueFileChanged, transaction
 
 
 def settings(path) -> list[tuple]:
@@ -76,32 +74,45 @@ def test_a_write_after_the_league_file_is_truncated_is_refused(league, size):
         write_setting(conn, "after")
 
 
-def test_a_file_growing_to_its_header_size_as_a_checkpoint_writes_it_is_not_a_truncation(league):
-    """Another worker's checkpoint writes page 1, with the new size, before the pages that make
-    the file that long: a file short of its header for a moment is not a truncation (a 2-worker
-    burst once answered such writes 500)."""
-    path, conn = league
-    with sqlite3.connect(path) as other:
-        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    whole = path.read_bytes()
-    assert len(whole) > 4096
-    os.truncate(path, 4096)  # page 1 written, the rest still to come
+def sqlite_file(path, pages_said: int, length: int) -> None:
+    """A file with a SQLite header saying ``pages_said`` pages of 4096 bytes, ``length`` long
+    (fileformat.html 1.3: the size at 28, valid as the change counter at 24 is repeated at 92)."""
+    head = bytearray(b"SQLite format 3\0".ljust(100, b"\0"))
+    head[16:18] = (4096).to_bytes(2, "big")
+    head[24:28] = head[92:96] = (7).to_bytes(4, "big")
+    head[28:32] = pages_said.to_bytes(4, "big")
+    path.write_bytes(bytes(head).ljust(length, b"\0"))
 
-    def rest_written() -> None:
-        time.sleep(0.2)
-        fd = os.open(path, os.O_WRONLY)
-        try:
-            os.pwrite(fd, whole[4096:], 4096)
-        finally:
-            os.close(fd)
 
-    writer = threading.Thread(target=rest_written)
-    writer.start()
+def test_a_file_short_of_its_header_while_its_log_holds_frames_is_not_a_truncation(tmp_path):
+    """In WAL mode the file is short of its header while the -wal holds the pages: a checkpoint
+    (partial, or running in another worker) writes page 1 first. A 2-worker burst found such a
+    file 211 pages long, its header saying 213, for minutes, and its writes were answered 500."""
+    path = tmp_path / "league.db"
+    sqlite_file(path, pages_said=213, length=211 * 4096)
+    (tmp_path / "league.db-wal").write_bytes(bytes(32 + 24 + 4096))  # the log header and a frame
+    watch = FileWatch(path)
     try:
-        write_setting(conn, "after")
+        assert watch.problem() is None
+        (tmp_path / "league.db-wal").write_bytes(bytes(32))  # a log with no frame: the pages are gone
+        assert watch.problem() == (f"the league file '{path}' was truncated while in use "
+                                   f"({211 * 4096} bytes, its header says {213 * 4096})")
     finally:
-        writer.join()
-    assert ("after", "x") in settings(path)
+        watch.close()
+
+
+def test_a_file_cut_below_what_the_watch_saw_is_a_truncation_whatever_the_log_holds(tmp_path):
+    path = tmp_path / "league.db"
+    sqlite_file(path, pages_said=213, length=213 * 4096)
+    (tmp_path / "league.db-wal").write_bytes(bytes(32 + 24 + 4096))
+    watch = FileWatch(path)
+    try:
+        assert watch.problem() is None
+        os.truncate(path, 200 * 4096)
+        assert watch.problem() == (f"the league file '{path}' was truncated while in use "
+                                   f"({200 * 4096} bytes, it had {213 * 4096})")
+    finally:
+        watch.close()
 
 
 def test_a_write_committed_while_the_file_is_removed_is_not_reported_as_kept(league):
