@@ -173,9 +173,9 @@ def documents_with(marker: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("text", documents_with("## Verifying a log"))
+@pytest.mark.parametrize("text", documents_with("# Verifying a log"))
 def test_the_error_sample_of_verifying_a_log_is_what_verify_prints(text):
-    section = text.split("## Verifying a log")[1]
+    section = text.split("# Verifying a log")[1]
     log = section.split("```\n")[1].replace("...\n", "").replace("draw JC 6H 2H QC KS", "draw JC 6H 2H QC KD")
     sample = section.split("$ bgrid verify ada.log\n")[1].split("```")[0]
     result = run(["verify", "-"], stdin=log)
