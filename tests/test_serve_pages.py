@@ -319,3 +319,13 @@ def test_a_bad_admin_action_comes_back_with_its_reason_and_changes_nothing(clien
         page = client.get(answer.headers["Location"]).get_data(as_text=True)
         assert said in page
     assert [a["action"] for a in client.get("/admin/export.json").json["audit"]] == ["open challenge"]
+
+
+def test_every_redirect_names_a_path_never_the_host_the_request_gave(client):
+    """The slash redirect (``/admin`` to ``/admin/``) is werkzeug's, which builds an absolute
+    URL from the ``Host`` header; the league's own redirects name paths."""
+    for path, status, location in (("/admin", 308, "/admin/"), ("/admin/", 303, "/admin/sign-in"),
+                                   ("/admin?x=1", 308, "/admin/?x=1"),
+                                   (f"/challenges/{CODE.lower()}", 301, f"/challenges/{CODE}")):
+        answer = client.get(path, headers={"Host": "evil.example"})
+        assert (answer.status_code, answer.headers["Location"]) == (status, location), path

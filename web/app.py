@@ -7,6 +7,7 @@ import secrets
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
@@ -18,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
 
 from ..league.store import LeagueError, create_league, failure_text, file_problem, transaction
+from ..safeio.safe_text import html_text, printable_lines
 from .db import close_connection, connection
 from .moments import time_element
 from .shared import failure, limiter
@@ -99,6 +101,8 @@ def create_app(
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
+        _relative_location(response)
+        _clean_text(response)
         return response
 
     @app.errorhandler(CSRFError)
@@ -136,6 +140,37 @@ def create_app(
         return _unavailable(said, f"{said.split(':')[0]} on the server")
 
     return app
+
+
+def _relative_location(response: Response) -> None:
+    """A redirect names a path of this site, never a host: werkzeug's own (``/admin`` to
+    ``/admin/``) builds an absolute URL from the request's ``Host`` header, which the client
+    chose."""
+    location = response.headers.get("Location")
+    if location is not None:
+        parts = urlsplit(location)
+        if parts.scheme or parts.netloc:
+            response.headers["Location"] = urlunsplit(("", "", parts.path or "/", parts.query, ""))
+
+
+def _clean_text(response: Response) -> None:
+    """Text the league holds reaches a client as the command line shows it: JSON with bidi
+    controls, invisible marks and controls as ``\\uXXXX`` escapes (``league standings
+    --json``: the same strings once parsed), pages with bidi controls dropped and other
+    controls replaced (the published standings page's ``html_text``). A name a log gave to
+    ``league submit``, or a reason given on the command line, was never checked by the server."""
+    if response.direct_passthrough or response.is_streamed:
+        return
+    if response.mimetype == "application/json":
+        clean = printable_lines
+    elif response.mimetype == "text/html":
+        clean = html_text
+    else:
+        return
+    text = response.get_data(as_text=True)
+    cleaned = clean(text)
+    if cleaned != text:
+        response.set_data(cleaned)
 
 
 class LeagueJSON(DefaultJSONProvider):
