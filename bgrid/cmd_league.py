@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 import os
 import sqlite3
@@ -17,10 +15,10 @@ import click
 
 from .verifier.log_inputs import Unreadable, list_inputs, read_input
 from .league import (create_league, find_entry, list_entries, open_league, submit_logs)
-from .league.export import spreadsheet_safe
+from .league.export import standings_csv, standings_text
 from .league.page import reports_folder_name
 from .league.public import standings_of
-from .league.standings import Standings, against_par, par_source
+from .league.standings import Standings, par_source
 from .league.store import ChallengePar, challenge_pars, failure_text, league_challenges, set_par
 from .league.submit import replay, utc_now
 from .options import LEAGUE_DB, Utf8Text, WholeNumber
@@ -33,9 +31,6 @@ R = TypeVar("R")  # what a wrapped command returns
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
 # under a quarter (bench/bench_league.py, docs/league.md).
 DEFAULT_BATCH = 50
-CSV_COLUMNS = ("rank", "player", "challenge", "verdict", "outcome", "score", "turns", "damage", "attempts",
-               "verification_id", "error", "player_from_file")
-FROM_FILE = " (no player: line; named after its file)"
 
 
 def league_errors(command: Callable[..., R]) -> Callable[..., R]:
@@ -464,55 +459,3 @@ def write_page(conn: sqlite3.Connection, table: Standings, page: Path, title: st
     done = publish(conn, table, page, title=title, generated=stamp)
     click.echo(display_name(str(done.page)))
     click.echo(f"{display_name(str(done.reports))}/ ({done.linked} replay reports, {done.written} written)")
-
-
-def standings_csv(table: Standings) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    # par columns only when a challenge has a par: a league without pars prints what it did
-    with_par = bool(table.pars)
-    with_blind = any(p.blind_median is not None for p in table.pars.values())
-    writer.writerow(CSV_COLUMNS + (("par", "to_par") if with_par else ())
-                    + (("blind_median", "to_blind") if with_blind else ()))
-    for s in table.standings:
-        par = [s.par, s.to_par] if with_par else []
-        blind = ["" if s.blind is None else s.blind, "" if s.to_blind is None else s.to_blind] * with_blind
-        writer.writerow([s.rank, spreadsheet_safe(s.player), spreadsheet_safe(s.challenge), "valid",
-                         s.outcome, s.score, s.turns, s.damage, s.attempts, s.verification_id, "",
-                         int(bool(s.player_from_file)), *par, *blind])
-    for u in table.unranked:
-        writer.writerow(["", spreadsheet_safe(u.player), spreadsheet_safe(u.challenge), u.verdict,
-                         "", "", "", "", "", u.verification_id, spreadsheet_safe(u.error),
-                         int(bool(u.player_from_file))]
-                        + ["", ""] * with_par + ["", ""] * with_blind)
-    return buffer.getvalue()
-
-
-def standings_text(table: Standings) -> str:
-    lines = []
-    for challenge in table.challenges:
-        ranked = [s for s in table.standings if s.challenge == challenge]
-        unranked = [u for u in table.unranked if u.challenge == challenge]
-        par = None if challenge is None else table.pars.get(challenge)
-        lines.append(f"{terminal_text(challenge or 'logs naming no readable map')}"
-                     f"{f' ({par_source(par)})' if par else ''}: "
-                     f"{len(ranked)} ranked, {len(unranked)} unranked")
-        for s in ranked:
-            lines.append(f"  {s.rank:>4}. {terminal_text(s.player)}{FROM_FILE * bool(s.player_from_file)}"
-                         f"  {s.score:+d}"
-                         f"{f' ({against_par(s)})' if s.par is not None else ''} {s.outcome}, "
-                         f"{s.turns} turns, {s.damage} damage, "
-                         f"{s.attempts} attempt{'s' if s.attempts != 1 else ''}  "
-                         f"[id {s.verification_id}]")
-        for u in unranked:
-            lines.append(f"     -  {terminal_text(u.player)}{FROM_FILE * bool(u.player_from_file)}  "
-                         f"{u.verdict}: {terminal_text(u.error)}  "
-                         f"[id {u.verification_id}]")
-    if table.season:
-        lines.append(f"season ({'best ' + str(table.best) if table.best else 'total'}):")
-        for r in table.season:
-            lines.append(f"  {r.rank:>4}. {terminal_text(r.player)}  {r.points} points from {r.counted} "
-                         f"challenge{'s' if r.counted != 1 else ''}, {r.turns} turns")
-    if not lines:
-        lines.append("no entries yet")
-    return "\n".join(lines)

@@ -30,20 +30,21 @@ except ImportError:  # tests/test_fuzz_harnesses.py runs check_submission withou
 
 
 def _imports():
-    from bgrid import cmd_league
+    from bgrid.league import export
+    from bgrid.safeio import safe_text
     from bgrid.league import compute_standings, create_league, find_entry, open_league, submit_logs
     from bgrid.league.page import report_html
     from bgrid.verifier.verify import verify_log
-    return cmd_league, compute_standings, create_league, find_entry, open_league, submit_logs, \
+    return export, safe_text, compute_standings, create_league, find_entry, open_league, submit_logs, \
         report_html, verify_log
 
 
 if atheris is not None:
     with atheris.instrument_imports(include=["bgrid"]):
-        (cmd_league, compute_standings, create_league, find_entry, open_league, submit_logs,
+        (export, safe_text, compute_standings, create_league, find_entry, open_league, submit_logs,
          report_html, verify_log) = _imports()
 else:
-    (cmd_league, compute_standings, create_league, find_entry, open_league, submit_logs,
+    (export, safe_text, compute_standings, create_league, find_entry, open_league, submit_logs,
      report_html, verify_log) = _imports()
 
 # what no terminal, JSON or CSV output may hold raw (safeio.safe_text escapes them)
@@ -74,7 +75,7 @@ def split_input(data: bytes) -> tuple[str, bytes]:
 def check_submission(league: League, data: bytes) -> None:
     name, log = split_input(data)
     # the name as `bgrid league submit` hands it over: verify's list_inputs shows it safely
-    [sub] = list(submit_logs(league.conn, [(cmd_league.display_name(f"inbox/{name}"), log)]))
+    [sub] = list(submit_logs(league.conn, [(safe_text.display_name(f"inbox/{name}"), log)]))
     row = find_entry(league.conn, str(sub.entry_id))
     if row is None:
         raise AssertionError(f"entry {sub.entry_id} was reported but is not recorded")
@@ -83,8 +84,8 @@ def check_submission(league: League, data: bytes) -> None:
         raise AssertionError(f"entry {sub.entry_id} replays to {again.verdict} [{again.verification_id}], "
                              f"recorded {row['verdict']} [{row['verification_id']}]")
     table = compute_standings(league.conn)
-    outputs = {"text": cmd_league.standings_text(table), "csv": cmd_league.standings_csv(table),
-               "json": cmd_league.printable_lines(json.dumps(table.as_dict(), indent=2, ensure_ascii=False))}
+    outputs = {"text": export.standings_text(table), "csv": export.standings_csv(table),
+               "json": safe_text.printable_lines(json.dumps(table.as_dict(), indent=2, ensure_ascii=False))}
     json.loads(outputs["json"])
     for kind, text in outputs.items():
         bad = RAW_TERMINAL.search(text.replace("\n", " "))
