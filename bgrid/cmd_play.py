@@ -254,7 +254,8 @@ def _terminal(session: Session, log: LogFile, resumed: bool) -> int:  # pragma: 
                                                      "'quit' to leave.")]), style=style, color_depth=depth)
         try:
             text = prompt.prompt(f"turn {session.turn} › ",
-                                 bottom_toolbar=lambda: status_text(session.state, session.art, session.turn))
+                                 bottom_toolbar=lambda: status_text(session.state, session.art, session.turn,
+                                                                     session.unmet_damage))
         except (EOFError, KeyboardInterrupt):
             break
         word = text.strip().lower()
@@ -298,7 +299,7 @@ def _screen(session: Session, last: list[tuple[str, str]]) -> list[tuple[str, st
     out: list[tuple[str, str]] = []
     deck = ("challenge deck" + (", open" if session.open_deck else ", blind")
             if session.state.challenge else "own deck")
-    side = side_lines(session.state, session.art, session.turn, deck)
+    side = side_lines(session.state, session.art, session.turn, deck, session.unmet_damage)
     if session.open_deck and session.state.challenge:
         side.append("next " + " ".join(map(str, session.state.draw_pile[:8])))
     for i, row in enumerate(board_lines(session.state, session.art)):

@@ -57,11 +57,24 @@ def _cell(state: GameState, art: ArtilleryPieces, cell: Cell, bunkers: set, gone
     return [bomber, body, mark]
 
 
-def status_text(state: GameState, art: ArtilleryPieces, turn: int) -> str:
-    """``turn 13 · ALT 4 · DMG 3/5 · pile 12 · pass 1 · actions 1/2``: the status line."""
+def _deck_counts(state: GameState, unmet: int | None) -> tuple[int, int, int, int]:
+    """(damage, draw pile, discards, pass) as the paper has them: with ``unmet`` (the damage of
+    an exhaustion the engine met at the next card, Session.unmet_damage) the pile is still
+    empty and the pass not yet the next (R22). A pass past the last is the out-of-fuel end."""
+    if unmet is not None:
+        return (state.damage - unmet, 0, len(state.draw_pile) + len(state.discard),
+                min(state.exhaustions, state.ruleset.reshuffles_allowed + 1))
+    return (state.damage, len(state.draw_pile), len(state.discard),
+            min(state.exhaustions + 1, state.ruleset.reshuffles_allowed + 1))
+
+
+def status_text(state: GameState, art: ArtilleryPieces, turn: int, unmet: int | None = None) -> str:
+    """``turn 13 · ALT 4 · DMG 3/5 · pile 12 · pass 1 · actions 1/2``: the status line
+    (``unmet``: see :func:`_deck_counts`)."""
     s = state
-    parts = [f"turn {turn}", f"ALT {s.altitude}", f"DMG {s.damage}/{s.health}",
-             f"pile {len(s.draw_pile)}", f"pass {s.exhaustions + 1}"]
+    damage, pile, _discards, passes = _deck_counts(s, unmet)
+    parts = [f"turn {turn}", f"ALT {s.altitude}", f"DMG {damage}/{s.health}",
+             f"pile {pile}", f"pass {passes}"]
     if s.phase.value == "actions":
         parts.append(f"actions {s.actions}/{s.ruleset.actions_per_turn}")
     if s.is_over:
@@ -69,19 +82,22 @@ def status_text(state: GameState, art: ArtilleryPieces, turn: int) -> str:
     return " · ".join(parts)
 
 
-def side_lines(state: GameState, art: ArtilleryPieces, turn: int, deck: str) -> list[str]:
-    """What stands beside the map (at most 11 lines of 44 characters)."""
+def side_lines(state: GameState, art: ArtilleryPieces, turn: int, deck: str,
+               unmet: int | None = None) -> list[str]:
+    """What stands beside the map (at most 11 lines of 44 characters; ``unmet``: see
+    :func:`_deck_counts`)."""
     s = state
+    damage, pile, discards, passes = _deck_counts(s, unmet)
     where = f"{s.cell} facing {s.facing}" if s.cell is not None else "off the map"
     pieces = "  ".join(f"{i}:{'x' if c is None else c}{chr(39) if c in s.suppressed else ''}"
                        for i, c in enumerate(art.cells, 1))
     hand = " ".join(map(str, s.hand)) or "empty"
     return [f"turn {turn}   {deck}",
             f"bomber {where}",
-            f"ALT {s.altitude}   DMG {s.damage}/{s.health}",
+            f"ALT {s.altitude}   DMG {damage}/{s.health}",
             f"hand {hand}",
-            f"draw pile {len(s.draw_pile)}   discards {len(s.discard)}",
-            f"pass {s.exhaustions + 1} of 2",
+            f"draw pile {pile}   discards {discards}",
+            f"pass {passes} of {s.ruleset.reshuffles_allowed + 1}",
             "artillery " + pieces,
             f"bunkers left {len(s.bunkers)} of {len(s.game_map.bunkers)}",
             f"craters {' '.join(map(str, sorted(s.craters))) or 'none'}"]

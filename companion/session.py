@@ -182,6 +182,12 @@ class Session:
         return self.state.turn
 
     @property
+    def unmet_damage(self) -> int | None:
+        """The damage of an exhaustion the engine met at the next card, which the paper meets
+        only when that card is taken (R22), or None when the paper is not behind."""
+        return self.replay.unmet_damage if self.replay.unmet else None
+
+    @property
     def is_over(self) -> bool:
         return self.state.is_over and self.replay.unwritten_end() is None
 
@@ -421,7 +427,10 @@ class Session:
         owing = not s.is_over or self.replay.unwritten_end() is not None
         if owing and s.turn != self.replay.turn_logged and kind not in _BOOKKEEPING:
             kinds += self._write(f"turn {s.turn}", reply)
-        if (kind in _TAKES_CARD and not s.is_over and not s.draw_pile
+        # the marker where the paper meets the exhaustion: before the statement that takes the
+        # card the draw pile lacked (R22), even when the engine met it in an earlier call
+        ahead = any(type(ev) is Reshuffled for ev in self.replay.unmet)
+        if (kind in _TAKES_CARD and (ahead or (not s.is_over and not s.draw_pile))
                 and not (self.body and self.body[-1] == "reshuffle")):
             kinds += self._write("reshuffle", reply)
         if kind == "enter" and st.column is None and st.cards[0] is not None and not st.cards[0].is_number:
@@ -439,9 +448,6 @@ class Session:
                 return kinds
         kinds += self._write(st.canonical(), reply, st)
         self.pending_entry = None
-        # after the statement: the marker where the deck ran out as a card was needed
-        if self.state.fresh_reshuffle and not self.state.is_over:
-            kinds += self._write("reshuffle", reply)
         if self.state.is_over and not self.is_over:
             reply.said.append(f"the deck ran out for good: write '{_owed(self.state)} none' (R36)")
         ended_turn = self.state.turn != self.replay.turn_logged or self.state.is_over
@@ -480,7 +486,7 @@ class Session:
         checks: list[tuple[str, object, int]] = [("at", s.cell, 0)]
         if s.cell is not None:
             checks.append(("facing", str(s.facing), 0))
-        checks += [("alt", s.altitude, 0), ("dmg", s.damage, 0)]
+        checks += [("alt", s.altitude, 0), ("dmg", self.replay.paper_damage, 0)]
         checks += [("art", (n, PieceCheck(cell, destroyed=cell is None)), 0)
                    for n, cell in enumerate(self.art.cells, start=1)]
         return Statement("state", 0, (), checks=tuple(checks)).canonical()

@@ -27,7 +27,7 @@ from ..rules.cards import Card
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import Cell, Facing
 from ..rules.events import (AltitudeChanged, ArtilleryMoved, Damage, Defeat, Destroyed, Drew, Entered, Event,
-                     Moved, Played, PlayerPhaseEnded, Reshuffled, Revealed, Suppressed, TurnStarted)
+                     Moved, Played, Reshuffled, Revealed, Suppressed, TurnStarted)
 from ..challenges.mission import ChallengeOrigin, MapOrigin, Mission, SeedOrigin, SetupOrigin
 from ..rules.ruleset import DEFAULT_RULESET
 from .notation import Header, PieceCheck, Statement
@@ -46,9 +46,6 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
     or were suppressed (``s``) in the turn."""
     out = [Statement("turn", 0, (), number=1)]
     paper = None if artillery is None else _Paper(artillery, sheet)
-    # where the turn's state line goes (before the next turn line), until the engine call that
-    # ended the turn is over: an exhaustion met there belongs to that call (R22, R35)
-    due: int | None = None
     draws: list[Card | None] = []
     pending: Statement | None = None  # a guns/bomb/resupply play awaiting its card
     entry: Card | None = None  # a face card or Joker entry awaiting the chosen column
@@ -63,9 +60,6 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
         return pending._replace(cards=(card,))
 
     for ev in events:
-        if due is not None and paper is not None and type(ev) in _NEXT_CALL:
-            out.insert(due, paper.statement())
-            due = None
         if paper is not None:
             paper.follow(ev)
         if isinstance(ev, Drew) and ev.purpose == CardPurpose.DRAW:
@@ -78,7 +72,9 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
         flush()
         if isinstance(ev, TurnStarted):
             if paper is not None:
-                due = len(out)
+                # the turn's state, as the Automa phase (or the exit) left it: an exhaustion the
+                # engine meets at the next turn's first card is that turn's (R22)
+                out.append(paper.statement())
             out.append(Statement("turn", 0, (), number=ev.turn))
         elif isinstance(ev, Revealed) and ev.purpose == CardPurpose.ENTRY:
             if ev.card.is_number:
@@ -116,16 +112,8 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
                 pending = None
     flush()
     if paper is not None:
-        if due is not None:
-            out.insert(due, paper.statement())
         out.append(paper.statement())
     return out
-
-
-# The events that open an engine call (a card revealed or drawn, a play, an entry column, the
-# end of a player phase): the first of them after a turn's end is the next call's. The engine
-# meets an exhaustion eagerly, in the call that arrives at the card needed (rules.engine).
-_NEXT_CALL = (Drew, Revealed, Played, Entered, PlayerPhaseEnded)
 
 
 class _Paper:

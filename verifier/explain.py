@@ -41,7 +41,7 @@ def phase_open_cards(ruleset: Ruleset) -> str:
 
 
 def describe_state(state: GameState, log_turn: int | None = None,
-                   pieces: ArtilleryPieces | None = None) -> str:
+                   pieces: ArtilleryPieces | None = None, unmet_damage: int | None = None) -> str:
     """``turn 3, at C4 facing S, alt 3, dmg 1/5, hand 7H 2S, draw pile 31, artillery B9 F8
     (F8 suppressed), bunkers left A5 C3``: what the paper should show at that moment.
 
@@ -49,8 +49,13 @@ def describe_state(state: GameState, log_turn: int | None = None,
     is already in the next turn while the log still is in the last one: the state then says
     ``end of turn 1`` rather than a turn the player has not begun. With ``pieces`` (an
     :class:`~rules.artillery_pieces.ArtilleryPieces` that followed the game) the artillery is
-    named by number (R43): ``artillery 1 (B9), 2 (F8, suppressed), 3 (destroyed), 4 (C5)``."""
+    named by number (R43): ``artillery 1 (B9), 2 (F8, suppressed), 3 (destroyed), 4 (C5)``.
+    ``unmet_damage`` (not None): the engine has met an exhaustion at the next card, which the
+    paper has not reached (R22): the damage without it, and the draw pile as the paper has it."""
     parts = state.describe_parts()
+    if unmet_damage is not None:
+        parts["dmg"] = f"dmg {state.damage - unmet_damage}/{state.health}"
+        parts["draw pile"] = "draw pile empty (it runs out at the next card, R22)"
     if log_turn and log_turn < state.turn:
         parts["turn"] = f"end of turn {log_turn}"
     elif state.phase is Phase.ACTIONS:  # (behind, the count would be of a turn not begun)

@@ -81,7 +81,7 @@ def _statement_text(st: Statement, calls: Sequence[tuple[list[Event], After]],
                     pieces: ArtilleryPieces) -> str:
     if st.kind == "state":
         return "the paper agrees with the replay"
-    if st.kind == "reshuffle":
+    if st.kind == "reshuffle" and not calls:
         return "the draw pile is empty here"
     if not calls:
         return "nothing happens"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, cast
 
 from ..challenges.mission import Mission
@@ -19,9 +20,9 @@ from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, reveal
 from ..rules.errors import IllegalActionError, NotationError
-from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonus, Damage, Destroyed,
-                            Drew, Entered, Event, Moved, PhaseEndReason, PlayerPhaseEnded, Suppressed,
-                            TurnStarted)
+from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonus, Damage, Defeat,
+                            Destroyed, Drew, Entered, Event, Moved, PhaseEndReason, PlayerPhaseEnded,
+                            Reshuffled, Suppressed, TurnStarted)
 from ..rules.notation import count_word
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
@@ -93,6 +94,12 @@ class Replay:
         self.history: list[HistoryEntry] | None = None
         self.last_events: list[Event] = []  # what the engine did for the last step (step)
         self._typed: tuple[int, str] | None = None  # (line, text) of a statement typed (step)
+        # R22: the engine meets an exhaustion at the chance node it stops at, which may be the
+        # next turn's draw or entry; the paper meets it where that card is taken (or at the
+        # `reshuffle` marker before it). Until then the exhaustion's events wait here, and its
+        # damage is not yet in what a state line checks (R40: the turn's own damage only).
+        self.unmet: list[Event] = []
+        self.unmet_damage = 0
 
     @property
     def current(self) -> Statement:
@@ -110,7 +117,8 @@ class Replay:
         self.trace.error_cell = self.state.cell
         return LogError(code, message, line=st.line, column=token.column, token=token.text,
                         text=self._line_text(st.line), rule=rule, detail=detail,
-                        state=describe_state(self.state, self.turn_logged, self.pieces),
+                        state=describe_state(self.state, self.turn_logged, self.pieces,
+                                             self.unmet_damage if self.unmet else None),
                         legal=tuple(legal_summary(self.state, self.turn_logged, self.pieces,
                                                   _played_joker(st))) if legal else ())
 
@@ -124,10 +132,17 @@ class Replay:
         the events, ``index`` the token of the statement they answer (where a note points),
         ``notable`` true when the caller already saw a note's reason (a Joker revealed)."""
         st = self.current
+        told = events
+        if self.unmet:
+            told = self._meet() + events
+        exhausted = self.state.fresh_reshuffle  # and no card taken since: the log is not there yet
+        if exhausted:
+            told = self._defer(events)
         if self.history is not None:
             s = self.state
-            self.history.append(HistoryEntry(st, turn, events, After(s.cell, s.facing, s.altitude, s.damage,
-                                                                     s.health, tuple(s.hand), s.ruleset)))
+            self.history.append(HistoryEntry(st, turn, told, After(s.cell, s.facing, s.altitude,
+                                                                   s.damage - self.unmet_damage,
+                                                                   s.health, tuple(s.hand), s.ruleset)))
         elif len(events) == 1 and type(events[0]) is Drew:
             return  # a card into the hand, the commonest call: nothing to keep
         # one pass over the events: most of them (reveals, discards, the turn) need nothing
@@ -172,8 +187,49 @@ class Replay:
                 if self.notes and self.notes[-1].line == note.line:  # one note a statement
                     note = self.notes.pop().merged(note)
                 self.notes.append(note)
-        if self.state.phase is _OVER and self.end_line is None:
+        if self.state.phase is _OVER and self.end_line is None and not exhausted:
             self.end_line = st.line
+
+    def _defer(self, events: list[Event]) -> list[Event]:
+        """The events of an exhaustion the engine met at the card it waits for now (R22), kept
+        for the statement that takes that card; returns the events before it."""
+        at = next((i for i, ev in enumerate(events) if type(ev) is Reshuffled
+                   or (type(ev) is Defeat and ev.cause is DefeatCause.OUT_OF_FUEL)), None)
+        if at is None:  # met before this call: nothing of it is in these events
+            return events
+        self.unmet = events[at:]
+        self.unmet_damage = sum(ev.amount for ev in self.unmet if type(ev) is Damage)
+        return events[:at]
+
+    def _meet(self) -> list[Event]:
+        """The log reaches the exhaustion :meth:`_defer` kept: its damage points are this
+        line's (the ledger) and count from here; returns its events, to tell them here."""
+        met, self.unmet = self.unmet, []
+        line = self.current.line
+        if self.unmet_damage:
+            n = self.unmet_damage
+            self.ledger[-n:] = [replace(entry, line=line) for entry in self.ledger[-n:]]
+            self.unmet_damage = 0
+        if self.state.phase is _OVER and self.end_line is None:
+            self.end_line = line
+        return met
+
+    def meet_here(self) -> None:
+        """The exhaustion kept by :meth:`_defer` is met by a statement that makes no engine call
+        (the ``reshuffle`` marker, a ``none``): told and counted at its line."""
+        if not self.unmet:
+            return
+        met = self._meet()
+        if self.history is not None:
+            s = self.state
+            self.history.append(HistoryEntry(self.current, s.turn, met, After(
+                s.cell, s.facing, s.altitude, s.damage, s.health, tuple(s.hand), s.ruleset)))
+
+    @property
+    def paper_damage(self) -> int:
+        """The damage the paper shows now: the state's, less an exhaustion the log has not
+        reached yet (R22; what a state line's dmg is checked against)."""
+        return self.state.damage - self.unmet_damage
 
     def _ledger(self, events: list[Event], turn: int) -> None:
         """The damage of these events into the ledger, each point with the engine's turn."""
@@ -227,6 +283,7 @@ class Replay:
     def take_card(self, card: Card | None, index: int, purpose: CardPurpose) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
         state = self.state
+        self.meet_here()  # this statement takes the card the engine met the exhaustion at
         if state.phase is _OVER:
             if card is None and state.end_card_purpose == purpose and not self.none_written:
                 self.none_written = True
@@ -387,6 +444,7 @@ class Replay:
         if s.end_card_purpose is not None and not self.none_written:
             kind = VERB_OF_PURPOSE[s.end_card_purpose]
             if st.kind == "reshuffle":
+                self.meet_here()
                 return
             if st.kind == "turn" and kind in ("enter", "draw") and self.turn_logged != s.turn:
                 self.do_turn(st)
@@ -494,6 +552,7 @@ class Replay:
         if s.draw_pile and not s.fresh_reshuffle:
             raise self.fail("E209", f"'reshuffle', but the draw pile still holds {len(s.draw_pile)} "
                             "cards here (R36)", 0)
+        self.meet_here()
 
     def _made(self, key: str) -> tuple[str, int | None]:
         """The rule that made the value a state line checks, and the line that applied it."""
@@ -501,14 +560,15 @@ class Replay:
             return self.position_from
         if key == "alt":
             return self.altitude_from
-        if key == "dmg" and self.ledger:
-            return self.ledger[-1].rule, self.ledger[-1].line
+        met = len(self.ledger) - self.unmet_damage
+        if key == "dmg" and met:
+            return self.ledger[met - 1].rule, self.ledger[met - 1].line
         return ("R4", None) if key == "health" else ("R18", None)
 
     def do_state(self, st: Statement) -> None:
         s = self.state
         actual = {"at": s.cell, "facing": None if s.facing is None else str(s.facing),
-                  "alt": s.altitude, "dmg": s.damage, "health": s.health}
+                  "alt": s.altitude, "dmg": self.paper_damage, "health": s.health}
         art = False
         for key, value, index in st.checks:
             if key == "art":
@@ -529,6 +589,10 @@ class Replay:
                 rule, since = self._made(key)
                 if since is not None and key != "health":
                     msg += f" (as line {since} left it)"
+                if key == "dmg" and self.unmet_damage and value == s.damage:
+                    msg += (f"; the draw pile runs out at the next card, in turn {s.turn}: the "
+                            "reshuffle's damage counts from there")
+                    rule = "R22"
                 raise self.fail("E213", msg, index, legal=False, rule=rule)
         if art:
             self.pieces.checked()

@@ -213,8 +213,9 @@ def _view(game: Session) -> dict:
             if ways is not None and len(ways) <= MOST_BUTTONS // 4:
                 choice["buttons"] = [f"{choice['stem']} {w}" for w in ways]
     deck = "challenge deck, blind" if game.state.challenge else "own deck"
-    return {"svg": board_svg(game.state, game.art), "status": status_text(game.state, game.art, game.turn),
-            "side": side_lines(game.state, game.art, game.turn, deck), "groups": groups,
+    return {"svg": board_svg(game.state, game.art),
+            "status": status_text(game.state, game.art, game.turn, game.unmet_damage),
+            "side": side_lines(game.state, game.art, game.turn, deck, game.unmet_damage), "groups": groups,
             "over": game.is_over, "result": game.result() if game.is_over else None,
             "statements": len(game.body), "log": game.log_text()}
 
