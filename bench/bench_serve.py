@@ -52,7 +52,7 @@ from pathlib import Path
 from serve_harness import BGRID, Server, burst, distinct_logs, invalid_logs, register_all
 
 from bgrid.challenges.daily import WEEKLY, dated_code
-from bgrid.web.workers import default_workers
+from bgrid.web import default_workers
 
 
 def run(cmd: list[str]) -> str:

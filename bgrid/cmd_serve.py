@@ -1,5 +1,7 @@
 """``bgrid serve``: the league server (web/): one waitress process (``--workers 1``), or
-gunicorn's pre-forked worker processes sharing one socket (``web/workers.py``)."""
+gunicorn's pre-forked worker processes sharing one socket. The CLI starts the web face
+through the entry points of its package (``bgrid.web``: the app, its processes), never its
+modules (tests/test_architecture.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from .rules.errors import BGridError
 
 if TYPE_CHECKING:  # Flask loads only when the server starts
     from flask import Flask
-    from waitress.server import BaseWSGIServer
 
 
 
@@ -87,9 +88,7 @@ def serve_command(league: str, host: str, port: int, threads: int, workers: int 
       bgrid serve week49.db --port 8080 --proxies 1
       bgrid serve week49.db --workers 2
     """
-    from .web import create_app
-    from .web.db import warm_missions
-    from .web.workers import can_fork, default_workers
+    from .web import can_fork, create_app, default_workers, warm_missions
 
     if not Path(league).is_file():
         raise BGridError(
@@ -115,7 +114,7 @@ def _url_line(host: str, port: int) -> str:
 
 
 def _serve_workers(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
-    from .web.workers import listen, serve_workers
+    from .web import listen, serve_workers
 
     try:
         sock = listen(host, port)
@@ -125,25 +124,9 @@ def _serve_workers(app: Flask, host: str, port: int, threads: int, workers: int)
     serve_workers(app, sock, workers, threads)
 
 
-def waitress_server(app: Flask, host: str, port: int, threads: int, proxies: int) -> BaseWSGIServer:
-    """The one-process server, listening. Behind ``proxies`` the X-Forwarded-* headers are left
-    for the app (``create_app``'s ProxyFix judges them, as under the workers): waitress,
-    trusting no proxy of its own, would delete them first and put every player behind the
-    proxy in one rate-limit bucket."""
-    from waitress.server import create_server
-
-    return create_server(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        ident="bgrid",
-        max_request_body_size=1 << 20,
-        clear_untrusted_proxy_headers=not proxies,
-    )
-
-
 def _serve_one(app: Flask, host: str, port: int, threads: int, proxies: int) -> None:
+    from .web import waitress_server
+
     try:
         server = waitress_server(app, host, port, threads, proxies)
     except OSError as exc:

@@ -1,6 +1,7 @@
-"""Imports run one way (docs/architecture.md): the command line imports the library, the
-library imports the game model, and the game model imports nothing outside itself; no
-command module imports another, and no package takes a private name of another."""
+"""Imports run one way (docs/architecture.md): the faces (the command line, the web) import
+the library, the library imports the game model, and the game model imports nothing outside
+itself; no command module imports another, no face another face's modules, and no package
+takes a private name of another."""
 
 from __future__ import annotations
 
@@ -74,10 +75,11 @@ def test_no_command_module_imports_another():
     assert not found
 
 
-@pytest.mark.parametrize("folder", ("rules", CLI_FOLDER) + LIBRARY)
+@pytest.mark.parametrize("folder", ("rules", CLI_FOLDER, "web", "companion") + LIBRARY)
 def test_no_private_name_crosses_a_package(folder):
     found = [(f, m, n) for f, m, names in imports(folder) for n in names
-             if m.startswith("bgrid") and top(m) != folder and n.startswith("_") and not n.startswith("__")]
+             if m.startswith("bgrid") and folder_of(m) != folder
+             and n.startswith("_") and not n.startswith("__")]
     assert not found
 
 
@@ -126,6 +128,29 @@ def test_no_two_packages_import_each_other_at_run_time():
     assert not cycles
     # the log format sits on the game model and the challenge codes, below everything else
     assert graph["challenges"] <= {"rules"} and graph["log"] <= {"rules", "challenges"}
+
+
+FACES = (CLI_FOLDER, "web")
+
+
+def test_the_command_line_starts_the_web_face_only_through_its_package():
+    # `bgrid serve` runs the server as `flask run` does: it takes bgrid.web's entry points
+    # (its __all__), never a module inside the web face; no other command touches it
+    import bgrid.web
+
+    reached = [(f, m, names) for f, m, names in imports(CLI_FOLDER) if folder_of(m) == "web"]
+    assert reached and {(f, m) for f, m, _ in reached} == {("cmd_serve.py", "bgrid.web")}
+    assert {n for _, _, names in reached for n in names} <= set(bgrid.web.__all__)
+
+
+def test_the_web_face_imports_no_command():
+    assert not [(f, m) for f, m, _ in imports("web") if m.startswith("bgrid") and folder_of(m) == CLI_FOLDER]
+
+
+@pytest.mark.parametrize("folder", ("rules", "companion") + LIBRARY)
+def test_no_library_package_imports_a_face(folder):
+    # the companion core is library: bgrid play and the web's /play pages are its faces
+    assert not [(f, m) for f, m, _ in imports(folder) if m.startswith("bgrid") and folder_of(m) in FACES]
 
 
 @pytest.mark.parametrize("folder", [f for f in FOLDERS if f != "log"])

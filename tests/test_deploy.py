@@ -63,8 +63,8 @@ def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path):
     settings = dict(re.findall(r"^(\w+)=(.*)$", text, re.M))
     assert settings["Restart"] == "on-failure" and settings["KillSignal"] == "SIGTERM"
     assert settings["PrivateTmp"] == "yes"
-    # the stop waits for the requests in flight (bgrid.web.workers.GRACEFUL_SECONDS) and a little more
-    from bgrid.web.workers import GRACEFUL_SECONDS
+    # the stop waits for the requests in flight (bgrid.web.serving.GRACEFUL_SECONDS) and a little more
+    from bgrid.web.serving import GRACEFUL_SECONDS
 
     assert int(settings["TimeoutStopSec"]) > GRACEFUL_SECONDS
 

@@ -612,7 +612,7 @@ def test_one_waitress_process_behind_a_proxy_sees_each_players_address(league_db
     import http.client
     import threading
 
-    from bgrid.cmd_serve import waitress_server
+    from bgrid.web import waitress_server
 
     app = create_app(league_db, register_limit="1 per minute", proxies=1)
     server = waitress_server(app, "127.0.0.1", 0, 2, proxies=1)

@@ -49,12 +49,12 @@ def _alive(pid: int) -> bool:
 HELD_WORKERS = """
 import sys, time
 from bgrid.cli import main
-from bgrid.web import workers
-forked = workers._after_fork
+from bgrid.web import serving
+forked = serving._after_fork
 def held(arbiter, worker):
     time.sleep(2)
     forked(arbiter, worker)
-workers._after_fork = held
+serving._after_fork = held
 sys.argv[0] = "bgrid"
 main()
 """
@@ -239,7 +239,7 @@ def test_ctrl_c_while_a_worker_hands_a_request_to_its_threads_ends_it(league_db,
     """Ctrl-C landing while a worker's main thread holds its thread pool's lock, handing a
     request over, stops the worker: gthread's own quick-stop handler shut the pool down, which
     waited on that lock forever, and the parent killed the worker after the graceful timeout
-    (bgrid.web.workers._worker_class). The request in flight is cut off."""
+    (bgrid.web.serving._worker_class). The request in flight is cut off."""
     flag = tmp_path / "slow"
     server = Served(league_db, workers=2, program=SLOW_HANDOFF, env={"BGRID_TEST_SLOW": str(flag)})
     try:

@@ -1,4 +1,5 @@
-"""``bgrid serve --workers N``: the application served by N pre-forked processes.
+"""``bgrid serve``: the application served by one waitress process (:func:`waitress_server`)
+or, with ``--workers N``, by N pre-forked processes (:func:`serve_workers`).
 
 Verifying a log is Python work that holds the interpreter's lock, so one process uses one
 core however many threads it runs. gunicorn (a well-kept pre-forking WSGI server) starts N
@@ -25,10 +26,14 @@ import os
 import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from flask import Flask
 
 from .db import close_held_connections
+
+if TYPE_CHECKING:  # waitress loads only when one process serves
+    from waitress.server import BaseWSGIServer
 
 GRACEFUL_SECONDS = 30  # requests in flight at a stop get this long to finish
 MOST_WORKERS = 8  # each worker holds its own missions, connections and memory (~55 MB)
@@ -190,3 +195,21 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -
             os._exit(stop.code if isinstance(stop.code, int) else 1)
         if stop.code not in (0, None):  # the parent: 0 after a clean stop
             raise
+
+
+def waitress_server(app: Flask, host: str, port: int, threads: int, proxies: int) -> BaseWSGIServer:
+    """The one-process server, listening. Behind ``proxies`` the X-Forwarded-* headers are left
+    for the app (``create_app``'s ProxyFix judges them, as under the workers): waitress,
+    trusting no proxy of its own, would delete them first and put every player behind the
+    proxy in one rate-limit bucket."""
+    from waitress.server import create_server
+
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="bgrid",
+        max_request_body_size=1 << 20,
+        clear_untrusted_proxy_headers=not proxies,
+    )
