@@ -1,13 +1,15 @@
 """MkDocs hooks (mkdocs.yml ``hooks:``): the command reference written by mkdocs-click, made to
 read as ``bgrid --help`` does.
 
-mkdocs-click renders each command's help as Markdown lines, and three things in our help text
-do not survive that: the ``Examples:`` block (indented lines, which Markdown folds into one
+mkdocs-click renders each command's help as Markdown lines, and some of our help text does
+not survive that: the ``Examples:`` block (indented lines, which Markdown folds into one
 paragraph), an angle-bracket placeholder such as ``OUT/<code>/`` (which Markdown passes on as
-an HTML tag, swallowing the rest of the page into it), and click 8.2's unset default
-(``Sentinel.UNSET`` for a flag with no default given). The ``::: mkdocs-click`` directive and
-mkdocs-click's rendering stay as they are; only the lines it produced are mended, so a new
-command or option still reaches the page without an edit.
+an HTML tag, swallowing the rest of the page into it), and a default that is none: click
+8.2's unset one (``Sentinel.UNSET`` for a flag with no default given) and mkdocs-click's
+``None`` for an option whose default is None (Python's word; the help says what happens).
+The ``::: mkdocs-click`` directive and mkdocs-click's rendering stay as they are; only the
+lines it produced are mended, so a new command or option still reaches the page without an
+edit.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mkdocs_click._extension import ClickProcessor, replace_command_docs
 from mkdocs_click._processing import replace_blocks
 
 UNSET_DEFAULT = re.compile(r"`Sentinel\.UNSET`")
+NONE_DEFAULT = re.compile(r"\| None \|$")  # the last cell of a table row
 
 
 def escape_outside_code(line: str) -> str:
@@ -54,7 +57,7 @@ def mend(lines: list[str]) -> list[str]:
         elif line.startswith("#"):  # a heading with its attribute list: { #bgrid-pack ... }
             out.append(line)
         else:
-            out.append(escape_outside_code(UNSET_DEFAULT.sub("", line)))
+            out.append(escape_outside_code(NONE_DEFAULT.sub("|  |", UNSET_DEFAULT.sub("", line))))
     if in_examples:
         out.append("```")
     return out

@@ -109,3 +109,4 @@ def test_the_reference_shows_examples_as_code_and_placeholders_as_text(site):
         assert any(first in block for block in blocks), f"{path}: {first!r} is not in a code block"
     assert "OUT/&lt;code&gt;/" in page  # shown as text, not opened as an HTML tag
     assert "Sentinel" not in page  # click's unset default is no default to show
+    assert "<td>None</td>" not in page  # nor is Python's None

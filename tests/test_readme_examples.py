@@ -104,3 +104,21 @@ def test_verify_html_says_which_file_it_wrote(folder):
                           env=bgrid_on_path(), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and (folder / "ada.html").is_file()
     assert proc.stderr == "wrote the report ada.html\n"
+
+
+def test_every_link_of_the_readme_leads_to_a_file_of_the_checkout():
+    """The README is a page of links into docs/: each names a file that exists, and a
+    ``#fragment`` a heading of that page (as GitHub and MkDocs both make its anchor)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]+)\)", readme)
+    assert len(links) >= 10
+    for link in links:
+        if link.startswith(("http://", "https://")):
+            continue
+        path, _, fragment = link.partition("#")
+        target = ROOT / path
+        assert target.is_file(), f"README links to {link}, which is not a file"
+        if fragment:
+            headings = re.findall(r"^#+ (.+)$", target.read_text(encoding="utf-8"), re.M)
+            anchors = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-") for h in headings}
+            assert fragment in anchors, f"README links to {link}: no such heading"
