@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
 from ..log.messages import CATALOG
-from .store import ChallengePar, challenge_pars, where_clause
+from .store import RANK_SQL, ChallengePar, challenge_pars, rank_key, where_clause
 
 INCOMPLETE_TEXT = "the log stops before the mission ends"
 
@@ -136,7 +136,7 @@ def compute_standings(conn: sqlite3.Connection, challenges: Iterable[str] = (),
             SELECT player, challenge, outcome, score, turns, damage, attempts, verification_id, entry_id,
                    submitted_at, player_from_file
             FROM results {where} {'AND' if where else 'WHERE'} entry_id IS NOT NULL
-            ORDER BY challenge, score DESC, turns, submitted_at, entry_id""", args):
+            ORDER BY challenge, {RANK_SQL}""", args):
         rank = rank + 1 if row[1] == current else 1
         current = row[1]
         out.standings.append(Standing._make((rank, *row, par.get(row[1]), blind.get(row[1]))))
@@ -171,7 +171,7 @@ def season_table(standings: list[Standing], best: int | None = None) -> list[Sea
         results[s.player].append(s)
     rows = []
     for player, mine in results.items():
-        mine = sorted(mine, key=lambda s: (-s.score, s.turns, s.submitted_at))
+        mine = sorted(mine, key=lambda s: rank_key(s._asdict()))
         counted = mine if best is None else mine[:best]
         rows.append((-sum(s.score for s in counted), sum(s.turns for s in counted),
                      max(s.submitted_at for s in counted), player, len(counted), len(mine)))

@@ -20,10 +20,11 @@ import contextlib
 import os
 import sqlite3
 import struct
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from ..rules.errors import BGridError
 from ..safeio.safe_output import SQLITE_MAGIC
@@ -226,13 +227,26 @@ _INSERT = (f"INSERT INTO entries ({', '.join(COLUMNS)}, play_sha256) "
            f"VALUES ({', '.join('?' * (len(COLUMNS) + 1))}) ON CONFLICT (verification_id) DO NOTHING")
 _COUNT_ATTEMPT = ("INSERT INTO results (challenge, player, attempts) VALUES (:challenge, :player, 1) "
                   "ON CONFLICT (challenge, player) DO UPDATE SET attempts = attempts + 1")
-# The standings order (league.standings): higher score, fewer turns, earlier submission.
-_KEEP_BEST = """UPDATE results SET entry_id = :entry_id, score = :score, turns = :turns,
+# The standings order, named once: the higher score (R24), then fewer turns, then the earlier
+# submission, then the lower entry number (two entries stored in the same second). The
+# standings' ORDER BY (RANK_SQL), the result kept as a player's best (_KEEP_BEST, rank_key)
+# and the season's choice of a player's best results all read it.
+RANK_ORDER = (("score", "DESC"), ("turns", "ASC"), ("submitted_at", "ASC"), ("entry_id", "ASC"))
+RANK_SQL = ", ".join(f"{column} DESC" if way == "DESC" else column for column, way in RANK_ORDER)
+
+
+def _ranks_before(order: tuple[tuple[str, str], ...]) -> str:
+    """SQL true when the result in the parameters (``:score`` …) ranks before the row's."""
+    (column, way), *rest = order
+    first = f":{column} {'>' if way == 'DESC' else '<'} {column}"
+    return first if not rest else f"{first} OR :{column} = {column} AND ({_ranks_before(tuple(rest))})"
+
+
+_KEEP_BEST = f"""UPDATE results SET entry_id = :entry_id, score = :score, turns = :turns,
     submitted_at = :submitted_at, outcome = :outcome, damage = :damage,
     verification_id = :verification_id, player_from_file = :player_from_file
     WHERE challenge = :challenge AND player = :player AND (entry_id IS NULL
-        OR :score > score OR :score = score AND (:turns < turns OR :turns = turns AND (
-           :submitted_at < submitted_at OR :submitted_at = submitted_at AND :entry_id < entry_id)))"""
+        OR {_ranks_before(RANK_ORDER)})"""
 
 
 _RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage",
@@ -744,16 +758,16 @@ def counted_entries(entries: list, policy: str) -> list:
     return entries
 
 
-def rank_key(entry: sqlite3.Row) -> tuple[int, int, str, int]:
-    """The standings order of two results: higher score, fewer turns, earlier submission."""
-    return (-entry["score"], entry["turns"], entry["submitted_at"], entry["id"])
+def rank_key(result: Mapping[str, Any]) -> tuple[Any, ...]:
+    """``RANK_ORDER`` as a sort key: the result that ranks first sorts first."""
+    return tuple(-result[column] if way == "DESC" else result[column] for column, way in RANK_ORDER)
 
 
 def rebuild_result(conn: sqlite3.Connection, challenge: str, player: str) -> None:
     """Work out the ``results`` row of one player on one challenge again from their entries:
     attempts (withdrawn entries do not count), and the best valid entry the attempts policy
     counts (none for a disqualified player). Runs inside the caller's transaction."""
-    entries = conn.execute("SELECT id, verdict, score, turns, submitted_at, outcome, damage, "
+    entries = conn.execute("SELECT id AS entry_id, verdict, score, turns, submitted_at, outcome, damage, "
                            "verification_id, player_from_file FROM entries "
                            "WHERE challenge = ? AND player = ? AND withdrawn IS NULL ORDER BY id",
                            (challenge, player)).fetchall()
@@ -770,7 +784,7 @@ def rebuild_result(conn: sqlite3.Connection, challenge: str, player: str) -> Non
     conn.execute("INSERT INTO results (challenge, player, attempts, entry_id, score, turns, submitted_at, "
                  "outcome, damage, verification_id, player_from_file) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (challenge, player, len(entries), *((best["id"], best["score"], best["turns"],
+                 (challenge, player, len(entries), *((best["entry_id"], best["score"], best["turns"],
                   best["submitted_at"], best["outcome"], best["damage"], best["verification_id"],
                   best["player_from_file"]) if best is not None else (None,) * 8)))
 

@@ -126,6 +126,28 @@ def test_ranking_is_by_score_then_fewer_turns_then_earlier_submission(league):
     assert [s.turns for s in table.standings] == [top.turns, short.turns, short.turns, long_.turns]
 
 
+def test_the_best_kept_as_entries_arrive_is_the_best_rebuilt_from_them(league):
+    # one order (store.RANK_ORDER) for the row kept at each submission and the row worked
+    # out again from the entries (a withdrawal or a policy change): fewer turns beat more on
+    # one score; on equal score and turns the earlier submission stays
+    from bgrid.league.store import rebuild_result, transaction
+
+    by_score = {}
+    for g in games(120):
+        by_score.setdefault(g.score, []).append(g)
+    same = next(gs for gs in by_score.values() if len({g.turns for g in gs}) > 1)
+    short, long_ = min(same, key=lambda g: g.turns), max(same, key=lambda g: g.turns)
+    logs = [("1", long_.by("Ada")), ("2", short.by("Ada")), ("3", short.by("Ada", "date: 2026-12-01"))]
+    entries = submit(league, logs, clock=seconds_clock())
+    assert all(e.is_new for e in entries)
+    query = "SELECT entry_id, score, turns, attempts FROM results WHERE player = 'Ada'"
+    kept = tuple(league.execute(query).fetchone())
+    assert kept == (entries[1].entry_id, short.score, short.turns, 3)
+    with transaction(league):
+        rebuild_result(league, CODE, "Ada")
+    assert tuple(league.execute(query).fetchone()) == kept
+
+
 def test_a_players_best_attempt_counts_and_every_attempt_is_counted(league):
     pool = sorted(games(40), key=lambda g: (-g.score, g.turns))
     best, worse = pool[0], pool[-1]
