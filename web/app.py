@@ -13,7 +13,7 @@ from flask import Blueprint, Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
@@ -22,7 +22,7 @@ from ..league.store import LeagueError, create_league, failure_text, file_proble
 from ..safeio.safe_text import html_text, printable_lines
 from .db import close_connection, connection
 from .moments import time_element
-from .shared import failure, limiter
+from .shared import CrossOrigin, MisconfiguredProxy, browser_url, csrf, failure, limiter, log_requests
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
 # 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
@@ -35,7 +35,6 @@ CSP = (
 )
 SESSION_SECRET = "session_secret"
 
-csrf = CSRFProtect()
 log = logging.getLogger("bgrid.web")
 
 
@@ -51,15 +50,18 @@ def create_app(
     """The league server over ``database`` (created or migrated as ``bgrid league`` does).
     ``submit_limit`` and ``register_limit`` are rates (``limits`` notation), each applied per
     address and (submissions) per key. ``proxies``: how many reverse proxies stand in front
-    (their X-Forwarded-For and -Proto are believed, so limits see the player's address); with
-    0 no such header is believed. ``blueprints``: more pages served by the same application,
+    (their X-Forwarded-For, -Proto and -Host are believed, so limits see the player's address
+    and forms are checked against the address the browser used); with 0 no such header is
+    believed. ``blueprints``: more pages served by the same application,
     under its CSP, CSRF protection and error handling."""
     create_league(database)
     app = Flask(__name__)
+    log_requests(app)
     if proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     app.config.update(
         DATABASE=str(database),
         MAX_CONTENT_LENGTH=MAX_BODY,
@@ -69,6 +71,8 @@ def create_app(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,
+        WTF_CSRF_SSL_STRICT=False,  # its Referer check is web.shared's origin check, proof against the proxy
+        PROXIES=proxies,
         JSON_SORT_KEYS=False,
     )
     app.json = LeagueJSON(app)
@@ -77,6 +81,7 @@ def create_app(
     # every template is escaped: Flask's default escapes by file name, and ours end in .j2
     app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
     app.add_template_filter(time_element, "moment")
+    app.add_template_global(browser_url)
     csrf.init_app(app)
     limiter.init_app(app)
     app.teardown_appcontext(close_connection)
@@ -84,6 +89,7 @@ def create_app(
     app.url_map.converters["entry"] = EntryNumber
     from .admin import admin_pages
     from .api import api
+    from .health import health
     from .pages import pages
     from .play import play
 
@@ -91,6 +97,7 @@ def create_app(
     app.register_blueprint(play)
     app.register_blueprint(admin_pages)
     app.register_blueprint(api)
+    app.register_blueprint(health)
     csrf.exempt(api)  # the API authenticates by a bearer key, never by a cookie
     for blueprint in blueprints:  # another face's pages (the table companion's, say)
         app.register_blueprint(blueprint)
@@ -107,6 +114,13 @@ def create_app(
 
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError) -> ResponseReturnValue:
+        if isinstance(exc, MisconfiguredProxy):
+            return failure(400, "the league's server is misconfigured: it cannot tell which address your "
+                                "browser used, so it cannot check that this form came from the league's own "
+                                "page. Tell the organiser: the server's log says what to change")
+        if isinstance(exc, CrossOrigin):
+            return failure(400, "this form was sent from another site's page, so it was not taken; open "
+                                "the league's own page and send it from there")
         return failure(
             400,
             f"the form has expired or did not come from this site ({exc.description}); "
@@ -115,7 +129,7 @@ def create_app(
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
-        return failure(exc.code or 500, _plain(exc))
+        return failure(exc.code or 500, _plain(exc), retry_after=getattr(exc, "retry_after", None))
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> ResponseReturnValue:  # a bug: said once in the log, never a stack trace
