@@ -445,9 +445,8 @@ def create_league(path: str | Path) -> bool:
         raise LeagueError(f"cannot create the league '{path}': {exc}") from None
     try:
         _prepare(conn)
-        begin(conn)
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        commit(conn)
+        with transaction(conn):
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         migrate(conn, str(path))
     finally:
         conn.close()
@@ -567,17 +566,12 @@ def migrate(conn: sqlite3.Connection, name: str = "league") -> None:
         raise LeagueError(f"'{name}' has league schema version {version}; this bgrid knows up to "
                           f"{SCHEMA_VERSION}: a newer bgrid wrote it")
     while version < SCHEMA_VERSION:
-        begin(conn)
-        try:
+        with transaction(conn):
             # another process may have migrated while this one waited for the lock
             if conn.execute("PRAGMA user_version").fetchone()[0] == version:
                 for statement in statements(MIGRATIONS[version]):
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {version + 1}")
-            commit(conn)
-        except BaseException:
-            rollback(conn)
-            raise
         version = conn.execute("PRAGMA user_version").fetchone()[0]
 
 
@@ -609,8 +603,7 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict],
     ``then(conn, entry_id, row)`` runs for each new entry inside the transaction (the
     server's integrity flags are stored with their entry or not at all)."""
     out = []
-    begin(conn)
-    try:
+    with transaction(conn):
         for row in rows:
             cursor = conn.execute(_INSERT, [row[c] for c in COLUMNS] + [row.get("play_sha256")])
             if cursor.rowcount == 1:
@@ -631,10 +624,6 @@ def record(conn: sqlite3.Connection, rows: Iterable[dict],
                 found = conn.execute("SELECT id FROM entries WHERE verification_id = ?",
                                      (row["verification_id"],)).fetchone()
                 out.append(Stored(found["id"], False))
-        commit(conn)
-    except BaseException:
-        rollback(conn)
-        raise
     return out
 
 
@@ -703,9 +692,8 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
             play_sha256: str | None = None) -> None:
     """Record (or replace) the par of ``challenge``; ``play_sha256``: the digest of the
     solver's par line (``league.integrity.play_digest``), so an entry playing it is flagged."""
-    begin(conn)
-    try:
-        low, high = par.blind_interval or (None, None)
+    low, high = par.blind_interval or (None, None)
+    with transaction(conn):
         conn.execute("INSERT INTO pars (challenge, par, portfolio, set_at, play_sha256, blind_median, "
                      "blind_runs, blind_low, blind_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                      "ON CONFLICT (challenge) DO UPDATE SET par = excluded.par, "
@@ -715,10 +703,6 @@ def set_par(conn: sqlite3.Connection, challenge: str, par: ChallengePar, set_at:
                      "blind_low = excluded.blind_low, blind_high = excluded.blind_high",
                      (challenge, par.par, par.portfolio, set_at, play_sha256, par.blind_median,
                       par.blind_runs, low, high))
-        commit(conn)
-    except BaseException:
-        rollback(conn)
-        raise
 
 
 def challenge_pars(conn: sqlite3.Connection, challenges: Iterable[str] = ()) -> dict[str, ChallengePar]:
@@ -805,6 +789,10 @@ class _Transaction:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  traceback: TracebackType | None) -> None:
         if kind is None:
-            commit(self.conn)
+            try:
+                commit(self.conn)
+            except BaseException:  # a COMMIT refused (busy, disk full) leaves it open
+                rollback(self.conn)
+                raise
         else:
             rollback(self.conn)

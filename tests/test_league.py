@@ -526,3 +526,31 @@ def test_cli_standings_publish_a_report_of_a_row_form_log(tmp_path):
     assert result.exit_code == 0, result.output
     reports = [p for p in out.parent.rglob("*.html") if p != out]
     assert reports and "valid" in reports[0].read_text(encoding="utf-8")
+
+
+class _CommitRefused:
+    """A league connection whose COMMIT fails (busy, or a disk full at the last moment)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database is locked")
+        return self.conn.execute(sql, *args)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.conn.in_transaction
+
+
+def test_a_refused_commit_rolls_the_write_back_and_leaves_no_transaction_open(league):
+    # set_par, record and migrate write through store.transaction(): a COMMIT that fails
+    # must not leave the write lock held for the next request on this connection
+    from bgrid.league.store import ChallengePar, challenge_pars, set_par
+
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        set_par(_CommitRefused(league), CODE, ChallengePar(12, None), "2026-12-04T20:00:00Z")
+    assert not league.in_transaction and challenge_pars(league) == {}
+    set_par(league, CODE, ChallengePar(12, None), "2026-12-04T20:00:00Z")  # the lock is free
+    assert challenge_pars(league)[CODE].par == 12
