@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # prompt_toolkit loads only for a terminal session
 WIDTH = 80
 REPLY_LINES = 4  # at least, under the legend; more when fewer offers are shown
 HELP = ("type a statement (Tab completes the legal ones, Up/Down recall), or: undo (back one "
-        "statement), help, quit (the log keeps the game; play again with the same --log to resume)")
+        "statement), play out (a dead hand: the forced turns to the end, at once), help, quit (the "
+        "log keeps the game; play again with the same --log to resume)")
 
 
 class LogFile:
@@ -347,7 +348,7 @@ def _grouped(offers: list[Offer]) -> dict[str, list[str]]:
         many = words[0] in ("move", "throttle") and len(words) > 2
         key = " ".join(words[:-1]) if many else offer.text
         if offer.full is None:  # an own deck: the player types the card drawn or revealed
-            key += " CARDS" if words[0] == "draw" else " CARD"
+            key += " CARDS" if words[0] in ("draw", "play") else " CARD"
         found = groups.setdefault(offer.group, {})
         found[key] = found.get(key, 0) + 1
     return {group: [k if n == 1 else f"{k} ({n} ways)" for k, n in found.items()]

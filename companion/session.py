@@ -21,6 +21,12 @@ player types each card and a card already seen, or not in the deck, is refused (
 
 Undo goes back one statement (with the lines written for it), draws and reshuffles
 included: the session keeps the replay as it was before each statement.
+
+A dead hand (``rules.dead_hand``: a full hand no card of which can be played again) is told
+at the action step it is met, and ``play out`` writes the forced turns to the end in one
+input, each turn's statements as one by one (a pass, the Automa card, the state check); an
+undo takes the whole run back. With an own deck the player gives the Automa cards turned up,
+in order: ``play out 4C 9D JH``.
 """
 
 from __future__ import annotations
@@ -32,9 +38,10 @@ from ..challenges.mission import Mission
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from ..rules.board import COLUMN_LETTERS
-from ..rules.cards import Card
+from ..rules.cards import Card, parse_cards
+from ..rules.dead_hand import DeadHand, dead_hand
 from ..rules.engine import apply, chance_outcomes, is_entry_damage_fatal, legal_actions_by_kind, reveal, score
-from ..rules.errors import IllegalActionError
+from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import Drew, Event, Reshuffled, Revealed
 from ..rules.ruleset import Ruleset
 from ..rules.state import CardPurpose, GameState, Phase
@@ -122,6 +129,7 @@ class Session:
         self.pending_entry: Card | None = None  # a face card or Joker revealed, its column to choose
         self._units: list[_Unit] = []
         self._offered: tuple[tuple, list[Offer]] | None = None  # offers() of one point of the game
+        self._dead: tuple[tuple, DeadHand | None] | None = None  # dead of one point of the game
 
     # -- building --------------------------------------------------------------------------
     @classmethod
@@ -267,6 +275,8 @@ class Session:
         if s.phase is not Phase.ACTIONS:
             return []
         out: list[Offer] = []
+        if self.dead is not None:
+            out.append(self._play_out_offer())
         action_group = "first action" if s.actions == 0 else "second action"
         for actions in legal_actions_by_kind(s).values():
             for action in actions:
@@ -280,6 +290,51 @@ class Session:
                     out.append(Offer(action_group, str(action), str(action), action))
         order = {g: i for i, g in enumerate(GROUPS)}
         return sorted(out, key=lambda o: order[o.group])
+
+    @property
+    def dead(self) -> DeadHand | None:
+        """The dead hand at this action step (``rules.dead_hand``), or None; its turn is the
+        first turn it was dead in, when the replay has already noted it."""
+        key = (id(self.replay), len(self.body), self.pending_entry)
+        if self._dead is None or self._dead[0] != key:
+            s = self.state
+            found = None
+            if not s.actions and s.phase is Phase.ACTIONS and len(s.hand) == s.ruleset.hand_size:
+                found = dead_hand(s)
+            if found is not None and self.replay.dead is not None:
+                found = DeadHand(self.replay.dead.turn, found.hand, found.reasons)
+            self._dead = (key, found)
+        return self._dead[1]
+
+    def _play_out_offer(self) -> Offer:
+        """``play out``: the forced turns to the end, a pass and an Automa card each; with a
+        challenge deck the statements are known (R25, R26), with an own deck the player adds
+        the cards turned up."""
+        if not self.state.challenge:
+            return Offer("Automa", "play out")
+        probe = self.state.copy()
+        lines: list[str] = []
+        while not probe.is_over:
+            if probe.phase is Phase.ACTIONS:
+                apply(probe, EndPhase())
+            if probe.is_over:  # the Automa card the deck could not give (R36)
+                lines.append("automa none")
+                break
+            assert probe.card_purpose is CardPurpose.AUTOMA  # a dead hand draws nothing (R30)
+            card = chance_outcomes(probe)[0]
+            lines.append(f"automa {card}")
+            reveal(probe, card)
+        return Offer("Automa", "play out", " / ".join(lines))
+
+    def _dead_words(self) -> str:
+        dead = self.dead
+        assert dead is not None
+        how = ("'play out' plays the forced turns to the end" if self.state.challenge else
+               "'play out' and the Automa cards you turn up, in order ('play out 4C 9D JH'), "
+               "plays them")
+        return (f"dead hand from turn {dead.turn}: no card in hand can be played again, whatever "
+                f"the Automa cards; {how} (undo takes it back whole); why: {dead.why()}; the "
+                "mission can only end by damage or fuel")
 
     def completions(self, typed: str) -> list[str]:
         """The statements that complete ``typed`` (case and spacing as a player types them),
@@ -342,10 +397,45 @@ class Session:
             return Reply(note="comment" if line else "blank")
         if word.lower() == "undo":
             return self.undo()
+        if word.lower().split()[:2] == ["play", "out"]:
+            return self._play_out(word.split()[2:], line)
         statements = self._expand(word)
         if isinstance(statements, Reply):
             return statements
-        return self._take(statements, line)
+        reply = self._take(statements, line)
+        if reply.ok and self.dead is not None:
+            reply.said.append(self._dead_words())
+        return reply
+
+    def _play_out(self, cards: list[str], typed: str) -> Reply:
+        """``play out`` (a dead hand): the forced turns as one input (see the module)."""
+        if self.dead is None:
+            return Reply(note="nothing to play out: 'play out' is for a dead hand, and a card of "
+                         "this hand can still be played (or the turn is not at its action step)")
+        offer = self._play_out_offer()
+        if offer.full is not None:
+            if cards:
+                return Reply(note="'play out' takes no cards with a challenge deck: the deck gives them")
+            lines = offer.full.split(" / ")
+        else:
+            try:
+                lines = [f"automa {card}" for card in parse_cards(" ".join(cards))]
+            except NotationError as exc:
+                return Reply(note=f"play out: {exc}")
+            if not lines:
+                return Reply(note="play out: give the Automa cards you turn up, in order: "
+                             "'play out 4C 9D JH'")
+        first = self.turn
+        reply = self._take(lines, typed)
+        if not reply.ok:
+            return reply
+        last = self.replay.turn_logged if self.state.is_over else self.state.turn - 1
+        ended = [t for t in reply.said if t.startswith(("mission over", "the deck ran out"))]
+        reply.said = [f"played out turns {first}-{last}: a pass and an Automa card each "
+                      f"({len(lines)} Automa line{'s' if len(lines) != 1 else ''} written)"] + ended
+        if not self.state.is_over and self.dead is not None:
+            reply.said.append(self._dead_words())
+        return reply
 
     def _expand(self, word: str) -> list[str] | Reply:
         """The statement lines an input stands for."""

@@ -66,16 +66,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
         # Step 2 — fire (R18): saturation cap, one hit of the ruleset's artillery damage when
         # any piece can fire.
         # The cap covers fire only (R40): an exhaustion met revealing this card already hurt.
-        # Line of sight (no mountain strictly between, R14) and range <= reach.
-        cell, mountains = state.cell, state.mountains
-        assert cell is not None  # the Automa acts while the bomber is on the map (R34)
-        reach = artillery_reach(state)
-        firing = []
-        for piece in ready:
-            between = BETWEEN[piece][cell]
-            if between is not None and (piece == cell or len(between) < reach) \
-                    and mountains.isdisjoint(between):
-                firing.append(piece)
+        firing = _firing(state, ready)
         if firing:
             events.append(ArtilleryFired(tuple(firing)))
             if take_damage(state, state.ruleset.artillery_damage, _BY_ARTILLERY, events):
@@ -93,6 +84,34 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     state.in_play.remove(card)
     state.discard.append(card)
     events.append(Discarded((card,)))
+
+
+def _firing(state: GameState, ready: list[Cell]) -> list[Cell]:
+    """The ready pieces that fire at Step 2 (R18): line of sight (no mountain strictly
+    between, R14) and range within the reach."""
+    cell, mountains = state.cell, state.mountains
+    assert cell is not None  # the Automa acts while the bomber is on the map (R34)
+    reach = artillery_reach(state)
+    firing = []
+    for piece in ready:
+        between = BETWEEN[piece][cell]
+        if between is not None and (piece == cell or len(between) < reach) \
+                and mountains.isdisjoint(between):
+            firing.append(piece)
+    return firing
+
+
+def artillery_after(state: GameState, move: str | None) -> set[Cell]:
+    """Where the artillery stands after an Automa phase whose card's entry in the ruleset's
+    Automa table is ``move`` (None: a Joker, no fire and no movement), as :func:`resolve_automa`
+    leaves it (R18-R21, R34); the damage is not counted and ``state`` is not changed."""
+    if move is None:
+        return set(state.artillery)
+    ready = sorted(state.artillery - state.suppressed, key=COLUMN_THEN_ROW.__getitem__)
+    firing = _firing(state, ready)
+    scratch = state.copy()
+    _move_pieces(scratch, [p for p in ready if p not in firing], move, [])
+    return scratch.artillery
 
 
 _SUIT_LETTER = {suit: suit.value for suit in SUITS}  # a dict lookup: ~0.1 us, Enum's .value ~0.5 us

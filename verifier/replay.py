@@ -18,6 +18,7 @@ from ..challenges.mission import Mission
 from ..rules.actions import Action, EndPhase, EnterColumn, Guns, Throttle
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import JOKER_RANK, Card
+from ..rules.dead_hand import DeadHand, dead_hand
 from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, reveal
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonus, Damage, Defeat,
@@ -30,7 +31,7 @@ from .ledger import damage_entries
 from ..log.words import PURPOSE_OF_VERB, VERB_OF_PURPOSE
 from .memo import forget_oldest
 from ..log.messages import LogError
-from .notes import note_on
+from .notes import Note, note_on
 from .replay_history import After, HistoryEntry, ReplayBoard
 from ..log.lexer import Token
 from ..log.notation import ParsedLog, PieceCheck, Statement
@@ -100,6 +101,7 @@ class Replay:
         # damage is not yet in what a state line checks (R40: the turn's own damage only).
         self.unmet: list[Event] = []
         self.unmet_damage = 0
+        self.dead: DeadHand | None = None  # the hand no card of which can be played again
 
     @property
     def current(self) -> Statement:
@@ -537,6 +539,8 @@ class Replay:
             # the player may end the phase at any point of the action step (R6, R30): no
             # check to make, and only the reason (or an exhaustion's damage) to keep
             turn = s.turn
+            if self.dead is None and not s.actions and len(s.hand) == s.ruleset.hand_size:
+                self._note_dead_hand()
             self._record(apply_legal(s, _END_PHASE), turn, 0)
         if s.phase is not _AUTOMA_REVEAL and s.phase is not _OVER:
             if s.phase is _DRAWING and s.turn == self.turn_logged:
@@ -546,6 +550,14 @@ class Replay:
             raise self.fail("E202", off + self._expected(), 0)
         self.take_card(st.cards[0], 1, _FOR_AUTOMA)
         self.automa_card = st.cards[0]
+
+    def _note_dead_hand(self) -> None:
+        """A pass with a full hand: if no card of it can be played again (rules.dead_hand), the
+        note says so once, at this turn's Automa line."""
+        self.dead = dead_hand(self.state)
+        if self.dead is not None:
+            self.notes.append(Note(self.current.line, self.current.token(0).column, self.dead.rules,
+                                   str(self.dead), self.state.cell))
 
     def do_reshuffle(self, st: Statement) -> None:
         s = self.state

@@ -1,0 +1,141 @@
+"""Dead hands: a full hand none of whose cards can be played again before the mission ends.
+
+A fact about the rules, not a ruling. Only a play changes the hand, the bomber's cell and its
+altitude: a turn that starts with a full hand draws nothing (R30), and an Automa phase moves
+only the artillery (R19, R20) and deals damage. So when the hand is full and no card of it is
+playable, it stays that way unless the artillery can walk to where a card becomes playable:
+a piece in line of sight within the guns' reach (a 6, R15) or under the bomber (a bomb,
+R16). :func:`dead_hand` follows every sequence of Automa cards (each suit's move of the
+ruleset's table and the Joker's none) for as many Automa phases as the fuel allows (the draw
+pile, then the reshuffles left, R22), with the engine's own legality check at every
+position. A hand is **dead** when none of them makes a card playable: the mission can then
+only end by damage or fuel, every turn a pass and an Automa card.
+
+The search is on the safe side: it ignores damage (a branch the fire would end early still
+counts), so a hand it calls dead is dead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .automa import artillery_after
+from .board import Cell
+from .cards import Card
+from .combat import can_fire_guns
+from .legality import altitude_delta, legal_plays_by_kind
+from .ruleset import Play
+from .state import GameState, Phase
+
+_ACTIONS = Phase.ACTIONS
+
+
+@dataclass(frozen=True, slots=True)
+class DeadHand:
+    """A dead hand: the ``turn`` it was found in (at its action step), the ``hand`` and, per
+    group of cards, why they cannot be played (``reasons``: (cards, rules, sentence))."""
+
+    turn: int
+    hand: tuple[Card, ...]
+    reasons: tuple[tuple[tuple[Card, ...], str, str], ...]
+
+    @property
+    def rules(self) -> str:
+        """The rules the reasons cite, once each, in order (and R30: a full hand draws nothing)."""
+        cited = ["R30"] + [r for _, rules, _ in self.reasons for r in rules.split(", ")]
+        return ", ".join(dict.fromkeys(cited))
+
+    def why(self) -> str:
+        """``7S 8S AS: no target below the bomber at C5, and none can come there; 9S: …``"""
+        return "; ".join(f"{' '.join(map(str, cards))}: {sentence}" for cards, _, sentence in self.reasons)
+
+    def __str__(self) -> str:
+        return (f"dead hand from turn {self.turn}: no card in hand can be played again ({self.why()}); "
+                "the mission can only end by damage or fuel")
+
+
+def dead_hand(state: GameState) -> DeadHand | None:
+    """The dead hand of ``state`` (see the module), or None: not at an action step, off the
+    map, the hand not full (the next turn draws), or some card can still be played, now or
+    after some Automa phases the fuel allows."""
+    rs = state.ruleset
+    if state.phase is not _ACTIONS or state.cell is None or len(state.hand) < rs.hand_size:
+        return None
+    probe = state.copy()
+    probe.actions = 0  # every later turn's action step: the same hand, no action taken yet
+    if _has_play(probe):
+        return None
+    plays = [rs.kind_of(c).play for c in state.hand]
+    if (Play.GUNS in plays and can_fire_guns(state)) or Play.BOMB in plays:
+        for position in _positions(probe):
+            probe.artillery, probe.suppressed = set(position), set()
+            if _has_play(probe):
+                return None
+        probe.artillery, probe.suppressed = set(state.artillery), set(state.suppressed)
+    return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(probe)))
+
+
+def _has_play(state: GameState) -> bool:
+    return any(kind != "end" for kind in legal_plays_by_kind(state))
+
+
+def automa_phases_left(state: GameState) -> int:
+    """How many Automa phases the fuel allows at most while the hand stays full: the draw
+    pile, then each reshuffle left a new pile of every card not in the hand (R22, R35)."""
+    left = state.ruleset.reshuffles_allowed - state.exhaustions
+    return len(state.draw_pile) + max(0, left) * (state.card_count() - len(state.hand))
+
+
+def _positions(state: GameState) -> Iterator[frozenset[Cell]]:
+    """Every artillery position (the set of cells) some sequence of Automa cards can bring
+    within :func:`automa_phases_left` phases, breadth first, the present one excluded."""
+    moves = sorted(set(state.ruleset.automa_suits.values())) + [None]  # None: a Joker
+    start = frozenset(state.artillery)
+    seen = {start}
+    scratch = state.copy()
+    frontier = [(start, frozenset(state.suppressed))]
+    for _ in range(automa_phases_left(state)):
+        new: list[tuple[frozenset[Cell], frozenset[Cell]]] = []
+        for position, suppressed in frontier:
+            scratch.artillery, scratch.suppressed = set(position), set(suppressed)
+            for move in moves:
+                after = frozenset(artillery_after(scratch, move))
+                if after not in seen:
+                    seen.add(after)
+                    new.append((after, frozenset()))  # suppression ends with the phase (R21)
+                    yield after
+        if not new:
+            return
+        frontier = new
+
+
+def _reasons(state: GameState) -> Iterator[tuple[tuple[Card, ...], str, str]]:
+    """Why each group of the hand's cards cannot be played, in the order of the card table."""
+    rs, cell = state.ruleset, state.cell
+    by_play: dict[Play, list[Card]] = {}
+    for card in state.hand:
+        by_play.setdefault(rs.kind_of(card).play, []).append(card)
+    for play, cards in sorted(by_play.items(), key=lambda kv: list(Play).index(kv[0])):
+        group = tuple(cards)
+        if play is Play.MOVE:
+            yield group, "R9, R31", f"no forward step from {cell} facing {state.facing}"
+        elif play is Play.ALTITUDE:
+            top = rs.max_altitude
+            words = []
+            for card in cards:
+                delta = altitude_delta(rs, card)
+                words.append(f"{card} {'+' if delta > 0 else '-'}{abs(delta)}")
+            yield group, "R7", (f"the bomber flies at altitude {state.altitude}, and "
+                                f"{', '.join(words)} would leave 0-{top}")
+        elif play is Play.GUNS:
+            if can_fire_guns(state):
+                yield group, "R15, R19, R20", (f"no artillery piece can come into the guns' line of sight "
+                                               f"within {rs.guns_range}")
+            else:
+                yield group, "R15", (f"guns need altitude 0-{rs.guns_max_altitude}, and the bomber "
+                                     f"stays at {state.altitude}")
+        elif play is Play.BOMB:
+            yield group, "R16", f"no target below the bomber at {cell}, and none can come there"
+        elif play is Play.THROTTLE:
+            yield group, "R7, R11", "a Throttle is never played alone, and no card can pair with it"

@@ -1,0 +1,101 @@
+"""Dead hands (rules.dead_hand): a full hand that no sequence of Automa cards can make playable.
+
+Each position is built by hand (tests/engine_boards.py ``placed``): the bomber, a hand of five
+and the artillery, with the reason worked from the rules: a full hand draws nothing (R30),
+so only the artillery's moves (R19, R20) could change what is playable.
+"""
+
+from __future__ import annotations
+
+from engine_boards import board, placed
+
+from bgrid.rules.board import Cell
+from bgrid.rules.dead_hand import automa_phases_left, dead_hand
+
+
+def test_the_issue_hand_at_altitude_5_on_an_empty_cell_is_dead():
+    # 7S 8S AS: nothing below C5; 6S: guns need altitude 0-4; 9S: nothing to pair with
+    state = placed(board(artillery="H9"), "C5", altitude=5, hand="7S 6S AS 8S 9S")
+    dead = dead_hand(state)
+    assert dead is not None
+    assert dead.turn == 1 and [str(c) for c in dead.hand] == ["7S", "6S", "AS", "8S", "9S"]
+    assert str(dead) == (
+        "dead hand from turn 1: no card in hand can be played again (6S: guns need altitude 0-4, "
+        "and the bomber stays at 5; 7S AS 8S: no target below the bomber at C5, and none can come "
+        "there; 9S: a Throttle is never played alone, and no card can pair with it); the mission "
+        "can only end by damage or fuel")
+    assert dead.rules == "R30, R15, R16, R7, R11"
+
+
+def test_a_hand_with_a_card_to_descend_is_not_dead():
+    state = placed(board(artillery="H9"), "C5", altitude=5, hand="7S 6S AS 8S 10S")
+    assert dead_hand(state) is None
+
+
+def test_a_hand_short_of_five_is_not_dead_the_next_draw_may_help():
+    state = placed(board(artillery="H9"), "C5", altitude=5, hand="7S 6S AS 8S")
+    assert dead_hand(state) is None
+
+
+def test_a_king_or_a_joker_keeps_a_hand_alive():
+    assert dead_hand(placed(board(), "C5", altitude=5, hand="7S 6S AS 8S KS")) is None
+    assert dead_hand(placed(board(), "C5", altitude=5, hand="7S 6S AS 8S JK")) is None
+
+
+def test_a_bunker_below_the_bomber_keeps_the_bombs_alive():
+    state = placed(board(bunkers="C5 B10 C10 D10 E10 F10"), "C5", altitude=5, hand="7S 6S AS 8S 9S")
+    assert dead_hand(state) is None
+
+
+def test_a_piece_that_will_walk_into_the_guns_reach_keeps_the_hand_alive():
+    # E5 at altitude 4: QH would climb to 6, 9S+QH to 8; no target under E5; G7 is in neither
+    # E5's row nor its column. A red Automa card moves G7 toward E5: equal gaps step along the
+    # column (G6), then the larger gap (F6), then equal again (F5): in line, range 1 (R15, R20).
+    state = placed(board(artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert dead_hand(state) is None
+
+
+def test_the_same_hand_with_no_artillery_left_is_dead():
+    state = placed(board(), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    dead = dead_hand(state)
+    assert dead is not None
+    assert "6H: no artillery piece can come into the guns' line of sight within 3" in str(dead)
+    assert "QH: the bomber flies at altitude 4, and QH +2 would leave 0-5" in str(dead)
+
+
+def test_a_piece_walled_in_by_mountains_never_comes_into_reach():
+    # G7 boxed in by mountains on its four sides: every step it would take is a mountain (R20)
+    state = placed(board(mountains="G6 G8 F7 H7", artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert dead_hand(state) is not None
+
+
+def test_a_piece_next_to_the_bomber_fires_and_never_steps_under_it():
+    # at altitude 5 the reach is 1: E6 fires every phase (R18), so it never moves (R19) and
+    # never stands below the bomber for a bomb
+    state = placed(board(artillery="E6"), "E5", altitude=5, hand="7S 8S AS 9S QH")
+    assert dead_hand(state) is not None
+
+
+def test_a_piece_that_could_come_but_not_before_the_fuel_runs_out():
+    state = placed(board(artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    pile = state.draw_pile
+    state.exhaustions = 1  # the reshuffle spent
+    state.draw_pile = pile[:2]  # two Automa cards left
+    assert automa_phases_left(state) == 2
+    assert dead_hand(state) is not None  # G7 needs three red cards (G6, F6, F5)
+    state.draw_pile = pile[:3]
+    assert dead_hand(state) is None
+
+
+def test_the_fuel_counts_the_reshuffle_left():
+    state = placed(board(), "E5", hand="6H 7S 8S 9S QH")
+    assert len(state.draw_pile) == 49
+    assert automa_phases_left(state) == 49 + 49  # then every card but the five in hand (R22, R35)
+
+
+def test_the_search_does_not_change_the_state():
+    state = placed(board(artillery="G7 B2"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    state.suppressed.add(Cell.parse("B2"))
+    before = state.serialize()
+    dead_hand(state)
+    assert state.serialize() == before
