@@ -9,13 +9,12 @@ resources; every text in it is the game's own (cells, numbers), never a player's
 
 from __future__ import annotations
 
-from ..rules.board import COLUMN_LETTERS, SIZE, Cell
+from ..rules.board import COLUMN_LETTERS, FACING_LETTERS, FACING_STEP, SIZE, Cell, Facing
 from ..rules.state import GameState
 from ..rules.artillery_pieces import ArtilleryPieces
 
 CELL = 32
 EDGE = 18  # room for the column letters and row numbers
-_TIP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 
 
 def board_svg(state: GameState, art: ArtilleryPieces) -> str:
@@ -78,7 +77,7 @@ def _cell(state: GameState, art: ArtilleryPieces, cell: Cell, start_bunkers: set
 def _bomber(cell: Cell, facing: str) -> str:
     x, y = _corner(cell)
     cx, cy = x + CELL / 2, y + CELL / 2
-    dx, dy = _TIP.get(facing, (0, 1))
+    dx, dy = FACING_STEP[Facing(facing)] if facing in FACING_LETTERS else (0, 1)
     tip = (cx + dx * 13, cy + dy * 13)
     left = (cx - dx * 8 + dy * 9, cy - dy * 8 - dx * 9)
     right = (cx - dx * 8 - dy * 9, cy - dy * 8 + dx * 9)

@@ -31,7 +31,7 @@ from urllib.parse import quote
 import jinja2
 
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
-from ..rules.cards import FULL_DECK, JOKER_RANK, SUITS, Card
+from ..rules.cards import FULL_DECK, JOKER_RANK, RANK_LETTERS, SUITS, Card
 from ..rules.errors import BGridError
 from ..log.row_writer import COLUMNS as ROW_COLUMNS
 from ..log.writer import mission_lines
@@ -276,7 +276,7 @@ def by_card_context(mission: Mission) -> dict:
     numbers: dict[Card, list[int]] = {}
     for card, number in zip(*mission.challenge_deck(), strict=True):
         numbers.setdefault(card, []).append(number)
-    ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
+    ranks = RANK_LETTERS[1:]
     cw, ch = BYCARD_CELL_MM
     head = BYCARD_HEAD_MM
     rows = [[numbers[c][0] for c in sorted((c for c in FULL_DECK if c.rank != JOKER_RANK and c.suit is suit),

@@ -27,7 +27,7 @@ from .lexer import CONTROL, Token, joker_closed_up, log_lines, norm_key, split_a
 from .row_reader import RowReader, is_row
 from .messages import LogError
 from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement
-from .words import ARROWS, BODY_KEYWORDS, HEADER_KEYS, PLAY_OF_VERB
+from .words import ARROWS, BODY_KEYWORDS, FACINGS, HEADER_KEYS, PLAY_OF_VERB
 
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 
@@ -699,7 +699,7 @@ class _Parser:
             if key == "at":
                 value = None if vt.text.lower() == "off" else self.cell(vt)
             elif key == "facing":
-                if vt.text not in ("N", "E", "S", "W", "n", "e", "s", "w"):
+                if vt.text not in FACINGS:
                     raise self.error("E115", f"'{vt.text}' is not a facing: expected N, E, S or W", vt)
                 value = vt.text.upper()
             elif key == "dmg" and "/" in vt.text:  # dmg N/H, as the verifier prints the state

@@ -28,7 +28,7 @@ from ..rules.errors import BGridError
 from .lexer import joker_closed_up
 from .lexer import Token
 from .notation import Statement
-from .words import ARROWS, PLAY_VERBS, VERB_OF_PLAY
+from .words import ARROWS, FACINGS, PLAY_VERBS, VERB_OF_PLAY
 
 if TYPE_CHECKING:  # the parser reads rows through this module: no import at run time
     from .reader import _Parser
@@ -38,9 +38,8 @@ ROW = re.compile(r"[ \t]*[0-9]+[ \t]*\|")
 _STEP_WORD = re.compile(r"[FLRflr]+")
 _PLAY_VERBS = frozenset(PLAY_VERBS)
 _WHOLE_PART = ("turn", "enter", "draw", "automa", "state")  # with its verb: the rest of the part
-_FACINGS = ("N", "E", "S", "W", "n", "e", "s", "w")
 _DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: nothing there
-_CELL_AND_FACING = re.compile(r"([A-Ja-j](?:10|[1-9]))([NESWnesw])")  # 'F3E' for 'F3 E'
+_CELL_AND_FACING = re.compile(rf"([A-Ja-j](?:10|[1-9]))([{''.join(FACINGS)}])")  # 'F3E' for 'F3 E'
 
 
 def is_row(code: str) -> bool:
@@ -222,7 +221,7 @@ class RowReader:
         if named and named[0]:
             at_facing = _cell_then_facing(self.tokens_of(cells[0][0].replace(",", " "), cells[0][1]))
             for t in at_facing:
-                key = "facing" if t.text in _FACINGS else "at"
+                key = "facing" if t.text in FACINGS else "at"
                 if any(w.text == key for w in words):
                     raise p.error("E108", f"the 'at facing' cell holds one cell (or off) and one "
                                   f"facing; '{t.text}' is one {'facing' if key == 'facing' else 'cell'} "

@@ -4,6 +4,7 @@ which a line is told a statement or a header line."""
 from __future__ import annotations
 
 from ..rules.actions import Action, Altitude, Bomb, Guns, Move, Resupply, Throttle
+from ..rules.board import FACING_LETTERS
 from ..rules.ruleset import Play
 from ..rules.state import CardPurpose
 
@@ -14,6 +15,8 @@ HEADER_KEYS = ("bgrid-log", "challenge", "seed", "ridges", "difficulty", "rulese
                "map bunkers", "map artillery")
 
 ARROWS = ("->", "→")  # the sheet prints the arrow as →; both read as '->'
+#: A facing as a state line's check and a row's AT cell write it: its letter, in either case.
+FACINGS = FACING_LETTERS + tuple(letter.lower() for letter in FACING_LETTERS)
 
 #: The words table: each play's statement verb, the card table's play it makes (rulebook:
 #: Card Actions), its action and the purpose of the card it takes (log-format §3). Every

@@ -19,7 +19,6 @@ from __future__ import annotations
 from .cards import Card
 from .ruleset import Ruleset
 
-SUIT_NAMES = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
 
 #: R19, the movement table: what the ready pieces that could not fire do, by the table's entry
 #: (Clubs in standard-1: they hold; Spades with no bunker left hold too, told piece by piece).
@@ -33,5 +32,5 @@ def automa_card_text(card: Card, ruleset: Ruleset) -> str:
     means no fire and no movement (rulebook, Step 1; R18)."""
     if card.is_joker or card.suit is None:
         return f"Automa card {card}, a Joker: no fire, no movement (R18)"
-    suit = card.suit.value
-    return f"Automa card {card}, {SUIT_NAMES[suit]}: {MOVE_WORDS[ruleset.automa_suits[suit]]} (R19)"
+    suit = card.suit
+    return f"Automa card {card}, {suit.noun}s: {MOVE_WORDS[ruleset.automa_suits[suit.value]]} (R19)"

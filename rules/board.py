@@ -122,8 +122,10 @@ class Facing(enum.Enum):
         return self.value
 
 
-_DELTA = {Facing.NORTH: (0, -1), Facing.EAST: (1, 0), Facing.SOUTH: (0, 1), Facing.WEST: (-1, 0)}
+#: A step toward each facing: (columns east, rows south). Drawings of the bomber read it too.
+FACING_STEP = {Facing.NORTH: (0, -1), Facing.EAST: (1, 0), Facing.SOUTH: (0, 1), Facing.WEST: (-1, 0)}
 _ORDER = [Facing.NORTH, Facing.EAST, Facing.SOUTH, Facing.WEST]
+FACING_LETTERS: tuple[str, ...] = tuple(facing.value for facing in _ORDER)  # N E S W
 _RIGHT = {f: _ORDER[(i + 1) % 4] for i, f in enumerate(_ORDER)}
 _LEFT = {f: _ORDER[(i - 1) % 4] for i, f in enumerate(_ORDER)}
 
@@ -134,7 +136,7 @@ def step(cell: Cell, facing: Facing) -> Cell | None:
 
 
 def _forward_table(facing: Facing) -> tuple[Cell | None, ...]:
-    dc, dr = _DELTA[facing]
+    dc, dr = FACING_STEP[facing]
     table = []
     for cell in CELLS:
         c, r = cell.column + dc, cell.row + dr

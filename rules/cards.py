@@ -41,15 +41,23 @@ class Suit(enum.Enum):
     def symbol(self) -> str:
         return _SUIT_SYMBOL[self]
 
+    @property
+    def noun(self) -> str:
+        """``Heart``, ``Spade``: the suit in a sentence (a plural adds an s)."""
+        return _SUIT_NOUN[self]
+
     def __str__(self) -> str:
         return self.value
 
 
 _SUIT_SYMBOL = {Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.SPADES: "♠"}
+_SUIT_NOUN = {Suit.HEARTS: "Heart", Suit.DIAMONDS: "Diamond", Suit.CLUBS: "Club", Suit.SPADES: "Spade"}
 
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-_RANK_NAME = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+#: Each rank as the notation writes it and as a sentence names it, by rank (0: the Joker).
+RANK_LETTERS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_WORDS = ("Joker", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
 _RANK_FROM_NAME = {"A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13}
 _RANK_FROM_NAME.update({str(n): n for n in range(2, 10)})
 _SUIT_FROM_NAME = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS, "S": Suit.SPADES,
@@ -130,7 +138,7 @@ class Card:
     def __str__(self) -> str:
         if self.suit is None:  # a Joker
             return "JK" if self.declared is None else f"JK={self.declared}"
-        return f"{_RANK_NAME.get(self.rank, str(self.rank))}{self.suit.value}"
+        return f"{RANK_LETTERS[self.rank]}{self.suit.value}"
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -140,7 +148,7 @@ class Card:
         """The card with a suit symbol, for printed matter: ``10♥``, ``JK``."""
         if self.suit is None:  # a Joker
             return "JK" if self.declared is None else f"JK={self.declared.pretty}"
-        return f"{_RANK_NAME.get(self.rank, str(self.rank))}{self.suit.symbol}"
+        return f"{RANK_LETTERS[self.rank]}{self.suit.symbol}"
 
     # -- properties -----------------------------------------------------------------
     @property
@@ -198,6 +206,7 @@ class Card:
 
 
 SUITS: tuple[Suit, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
+SUIT_LETTERS: tuple[str, ...] = tuple(suit.value for suit in SUITS)  # H D C S, as a ruleset keys them
 _CARDS: dict[tuple[int, Suit], Card] = {
     (rank, suit): Card(rank, suit) for suit in SUITS for rank in range(1, 14)
 }

@@ -11,7 +11,7 @@ from typing import Any
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
-from .cards import JOKER, JOKER_RANK, Card, Suit
+from .cards import JOKER, JOKER_RANK, RANK_LETTERS, Card, Suit
 from .combat import bomb_target, can_fire_guns, guns_targets, is_guns_target
 from .errors import IllegalActionError
 from .movement import Trace, reachable, trace_steps
@@ -388,7 +388,7 @@ class _JokerPlays:
                          and (precise is None or k.precise is precise)), None)
 
         def declared(kind: CardKind | None, suit: str = "H") -> list[Card]:
-            return [] if kind is None else [JOKER.declare(_rank_key(kind.rank) + suit)]
+            return [] if kind is None else [JOKER.declare(RANK_LETTERS[kind.rank] + suit)]
 
         move = max((k for k in rs.card_kinds if k.play is Play.MOVE), key=lambda k: k.points)
         altitudes = [d for points in rs.altitude_steps
@@ -415,10 +415,6 @@ def _joker_plays(rs: Ruleset) -> _JokerPlays:
     if kept is None or kept[0] is not rs:
         kept = _JOKER_PLAYS[id(rs)] = (rs, _JokerPlays(rs))
     return kept[1]
-
-
-def _rank_key(rank: int) -> str:
-    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
 
 
 _NO_MOUNTAINS: frozenset = frozenset()  # at or above the clearance no mountain stops the bomber (R9)

@@ -15,7 +15,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from .cards import JOKER_RANK, Card
+from .cards import JOKER_RANK, RANK_LETTERS, RANK_WORDS, SUIT_LETTERS, Card
 from .errors import RulesetError
 
 T = TypeVar("T")
@@ -40,8 +40,6 @@ class Play(enum.StrEnum):
 _PLAY_NOUNS = {Play.MOVE: "a movement card", Play.ALTITUDE: "an altitude card", Play.GUNS: "a guns card",
                Play.BOMB: "a bomb card", Play.THROTTLE: "a throttle card",
                Play.RESUPPLY: "a resupply card", Play.WILD: "a Joker"}
-_RANK_KEYS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # by rank
-_RANK_NAMES = ("Joker", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +120,7 @@ class Ruleset:
         """How a message names the cards of ``play``: ``a movement card 2-5``, ``an altitude
         card 10, J or Q``, ``a bomb card 7, 8 or A``."""
         ranks = self.ranks_of(play)
-        names = [_RANK_KEYS[r] for r in ranks]
+        names = [RANK_LETTERS[r] for r in ranks]
         if play is Play.WILD:
             return _PLAY_NOUNS[play]
         if len(ranks) > 2 and ranks[-1] <= 10 and ranks == tuple(range(ranks[0], ranks[-1] + 1)):
@@ -137,7 +135,7 @@ class Ruleset:
         """How a sentence names the cards of ``plays`` by rank, in the order given: ``King or
         Joker`` for (resupply, wild) in standard-1, ``Queen, King or Joker`` if a variant's
         Queen resupplies too."""
-        names = [_RANK_NAMES[r] for play in plays for r in self.ranks_of(play)]
+        names = [RANK_WORDS[r] for play in plays for r in self.ranks_of(play)]
         if len(names) < 2:
             return "".join(names)
         return f"{', '.join(names[:-1])} or {names[-1]}"
@@ -149,7 +147,7 @@ class Ruleset:
         ranks = [r for r in self.ranks_of(play)
                  if (points is None or self.card_kinds[r].points == points)
                  and (precise is None or self.card_kinds[r].precise is precise)]
-        names = [_RANK_KEYS[r] for r in ranks]
+        names = [RANK_LETTERS[r] for r in ranks]
         if len(ranks) > 2 and ranks[-1] <= 10 and ranks == list(range(ranks[0], ranks[-1] + 1)):
             return f"{names[0]}–{names[-1]}"
         return " ".join(names)
@@ -201,14 +199,14 @@ def parse_ruleset(data: object, where: str = "<data>") -> Ruleset:
         raise RulesetError(f"ruleset {where}: key 'default_difficulty' names '{default}', "
                            f"not one of {', '.join(difficulties)}")
     suits = _get(data, "automa_suits", dict, where)
-    for letter in "HDCS":
+    for letter in SUIT_LETTERS:
         move = _get(data, f"automa_suits.{letter}", str, where)
         if move not in AUTOMA_MOVES:
             raise RulesetError(f"ruleset {where}: key 'automa_suits.{letter}' must be one of "
                                f"{', '.join(AUTOMA_MOVES)}, not '{move}'")
     cards = _get(data, "cards", dict, where)
     joker = _get(data, "revealed_joker_counts_as", str, where)
-    if joker not in ("H", "D", "C", "S"):
+    if joker not in SUIT_LETTERS:
         raise RulesetError(f"ruleset {where}: key 'revealed_joker_counts_as' must be a suit letter H D C S")
     rs = Ruleset(
         name=_get(data, "name", str, where),
@@ -253,13 +251,13 @@ def parse_ruleset(data: object, where: str = "<data>") -> Ruleset:
 def _card_kinds(data: dict, cards: dict, where: str) -> tuple[CardKind, ...]:
     """The ``cards`` table, one row per rank A-K and JK, by rank; effect texts filled in with
     the ruleset's values (``{guns_range}``, ``{throttle_bonus}``)."""
-    unknown = sorted(set(cards) - set(_RANK_KEYS))
+    unknown = sorted(set(cards) - set(RANK_LETTERS))
     if unknown:
         raise RulesetError(f"ruleset {where}: key 'cards.{unknown[0]}' is not a rank A 2-10 J Q K or JK")
     values = {"guns_range": data["guns"]["range"], "throttle_bonus": data["throttle_bonus"]}
     plays = ", ".join(Play)
     kinds = []
-    for rank, key in enumerate(_RANK_KEYS):
+    for rank, key in enumerate(RANK_LETTERS):
         path = f"cards.{key}"
         try:
             play = Play(_get(data, f"{path}.play", str, where))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.automa_words import automa_card_text
 from ..rules.board import Cell
+from ..rules.cards import Suit
 from ..log.row_reader import is_row
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, ArtilleryMoved,
                             AutomaSkipped, Bonus, Crater, Damage, Defeat, Destroyed, Drew, Entered,
@@ -27,7 +28,6 @@ from ..log.notation import Statement
 if TYPE_CHECKING:  # a verdict is read here, never made
     from .verdict import Verdict
 
-_SUIT_WORD = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 _PHASE_END = {"throttle": "the Throttle ends the player phase (R11)",
               "exit": "the bomber has left the map: the player phase ends (R6)",
               "actions": "{actions} actions and no {open_cards} left: the player phase ends (R6)"}
@@ -131,7 +131,7 @@ def _event_text(ev: Event, after: After, drawn: list[str], pieces: ArtilleryPiec
         if ev.purpose == "automa":
             return automa_card_text(ev.card, ruleset)
         if ev.purpose in ("guns", "bomb"):
-            extra = (f" (a Joker: counts as a {_SUIT_WORD[ruleset.revealed_joker_counts_as]}, R17)"
+            extra = (f" (a Joker: counts as a {Suit(ruleset.revealed_joker_counts_as).noun}, R17)"
                      if ev.card.is_joker else "")
             return f"reveals {ev.card}{extra}"
         return None

@@ -16,10 +16,10 @@ from typing import Any
 
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import FORWARD, NEIGHBOURS, Cell
+from ..rules.cards import Suit
 from ..rules.events import ArtilleryHeld, Bonus, Crater, Destroyed, Entered, Event, Moved, Revealed
 from ..rules.state import GameState
 
-_SUIT_NAMES = {"H": "Heart", "D": "Diamond", "C": "Club", "S": "Spade"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ def note_on(line: int, column: int, events: Sequence[Event], state: GameState, t
                           f"{ev.shifted_from} is a mountain and the bomber enters at altitude "
                           f"{ev.altitude}, below {state.ruleset.mountain_clearance}"))
         elif kind is Revealed and ev.card.is_joker and ev.purpose in ("guns", "bomb"):
-            suit = _SUIT_NAMES[state.ruleset.revealed_joker_counts_as]
+            suit = Suit(state.ruleset.revealed_joker_counts_as).noun
             cell = state.cell if cell is None else cell
             facts.append(("R17", f"the revealed Joker counts as a {suit} on the {ev.purpose} check"))
         elif kind is Bonus:

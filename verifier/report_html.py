@@ -22,7 +22,7 @@ from importlib import resources
 import jinja2
 
 from ..rules.automa_words import automa_card_text
-from ..rules.board import COLUMN_LETTERS, FORWARD, SIZE, Cell
+from ..rules.board import COLUMN_LETTERS, FACING_STEP, FORWARD, SIZE, Cell, Facing
 from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, Moved, Revealed,
                             Suppressed, TurnStarted)
 from ..rules.state import CardPurpose
@@ -35,7 +35,6 @@ CELL = 60  # pixels per cell: the board is 660 px wide
 MARGIN = 30
 DOT_STEP = 9  # pixels between damage dots in one cell
 GOLDEN_ANGLE = 137.508  # hue step between turns: no two turns of a mission share a colour
-_ARROW = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
 def turn_colour(turn: int) -> str:
@@ -49,7 +48,7 @@ def _centre(cell: Cell) -> tuple[int, int]:
 def _edge_point(cell: Cell, facing: str) -> tuple[int, int]:
     """Where a step from ``cell`` toward ``facing`` crosses the board's edge (an exit)."""
     x, y = _centre(cell)
-    dx, dy = _ARROW[facing]
+    dx, dy = FACING_STEP[Facing(facing)]
     return x + dx * (CELL // 2 + MARGIN // 2), y + dy * (CELL // 2 + MARGIN // 2)
 
 
@@ -66,7 +65,7 @@ def _arrowhead(start: tuple[float, float], end: tuple[float, float], size: int =
 def _bomber_shape(cell: Cell, facing: str) -> str:
     """The bomber token: a triangle in its cell, nose toward ``facing``."""
     x, y = _centre(cell)
-    dx, dy = _ARROW[facing]
+    dx, dy = FACING_STEP[Facing(facing)]
     nose = (x + dx * 16, y + dy * 16)
     return _arrowhead((x - dx * 14, y - dy * 14), nose, 11)
 
