@@ -1,15 +1,13 @@
-"""``bgrid serve``: the league server (web/): one waitress process (``--workers 1``), or
-gunicorn's pre-forked worker processes sharing one socket. The CLI starts the web face
+"""``bgrid serve``: the league server (web/): one process (``--workers 1``), or gunicorn's
+pre-forked worker processes sharing one socket, each serving with waitress. The CLI starts the web face
 through the entry points of its package (``bgrid.web``: the app, its processes), never its
 modules (tests/test_architecture.py)."""
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +15,8 @@ from .options import LEAGUE_DB, F, WholeNumber
 from .rules.errors import BGridError
 
 if TYPE_CHECKING:  # Flask loads only when the server starts
+    import socket
+
     from flask import Flask
 
 
@@ -102,7 +102,7 @@ def serve_command(league: str, host: str, port: int, threads: int, workers: int 
     app = create_app(league, submit_limit=submit_limit, register_limit=register_limit, proxies=proxies)
     warm_missions(league)
     if workers > 1:
-        _serve_workers(app, host, port, threads, workers)
+        _serve_workers(app, host, port, threads, workers, proxies)
     else:
         _serve_one(app, host, port, threads, proxies)
     click.echo("stopped")
@@ -113,34 +113,26 @@ def _url_line(host: str, port: int) -> str:
     return f"bgrid league server on http://{shown}:{port}/ (Ctrl-C to stop)"
 
 
-def _serve_workers(app: Flask, host: str, port: int, threads: int, workers: int) -> None:
-    from .web import listen, serve_workers
+def _listening(host: str, port: int) -> socket.socket:
+    from .web import listen
 
     try:
-        sock = listen(host, port)
+        return listen(host, port)
     except OSError as exc:
         raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _serve_workers(app: Flask, host: str, port: int, threads: int, workers: int, proxies: int) -> None:
+    from .web import serve_workers
+
+    sock = _listening(host, port)
     click.echo(_url_line(host, sock.getsockname()[1]))
-    serve_workers(app, sock, workers, threads)
+    serve_workers(app, sock, workers, threads, proxies)
 
 
 def _serve_one(app: Flask, host: str, port: int, threads: int, proxies: int) -> None:
-    from .web import waitress_server
+    from .web import league_server, serve_one
 
-    try:
-        server = waitress_server(app, host, port, threads, proxies)
-    except OSError as exc:
-        raise BGridError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    server = league_server(app, _listening(host, port), threads, proxies)
     click.echo(_url_line(host, server.effective_port))
-
-    def stop(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        # waitress finishes the requests it is answering when its channels close
-        server.close()
+    serve_one(server)

@@ -612,16 +612,16 @@ def test_one_waitress_process_behind_a_proxy_sees_each_players_address(league_db
     import http.client
     import threading
 
-    from bgrid.web import waitress_server
+    from bgrid.web import league_server, listen
 
     app = create_app(league_db, register_limit="1 per minute", proxies=1)
-    server = waitress_server(app, "127.0.0.1", 0, 2, proxies=1)
+    server = league_server(app, listen("127.0.0.1", 0), 2, proxies=1)
     stop = threading.Event()
 
-    def serve() -> None:  # server.run()'s loop, bounded and ended by its own thread
+    def serve() -> None:  # the serving loop, bounded and ended by its own thread
         while not stop.is_set():
-            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
-        server.close()
+            server.serve_once(0.05)
+        server.finish(1)
 
     serving = threading.Thread(target=serve, daemon=True)
     serving.start()

@@ -59,19 +59,18 @@ sys.argv[0] = "bgrid"
 main()
 """
 
-# bgrid whose workers, once the file named by BGRID_TEST_SLOW exists, take 3 s to hand each
-# request to their threads, holding the thread pool's lock (submit() calls
-# _adjust_thread_count under it): a signal then lands while the lock is held
-SLOW_HANDOFF = """
+# bgrid whose requests, once the file named by BGRID_TEST_SLOW exists, take 3 s to serve (in
+# the serving thread, as a long verification would)
+SLOW_REQUESTS = """
 import os, sys, time
-from concurrent.futures import ThreadPoolExecutor
+from waitress.task import WSGITask
 from bgrid.cli import main
-handoff = ThreadPoolExecutor._adjust_thread_count
+serve = WSGITask.execute
 def slow(self):
     if os.path.exists(os.environ["BGRID_TEST_SLOW"]):
         time.sleep(3)
-    handoff(self)
-ThreadPoolExecutor._adjust_thread_count = slow
+    serve(self)
+WSGITask.execute = slow
 sys.argv[0] = "bgrid"
 main()
 """
@@ -235,24 +234,45 @@ def test_a_stop_while_the_workers_start_is_not_lost(league_db, how):
         server.end()
 
 
-def test_ctrl_c_while_a_worker_hands_a_request_to_its_threads_ends_it(league_db, tmp_path):
-    """Ctrl-C landing while a worker's main thread holds its thread pool's lock, handing a
-    request over, stops the worker: gthread's own quick-stop handler shut the pool down, which
-    waited on that lock forever, and the parent killed the worker after the graceful timeout
-    (bgrid.web.serving._worker_class). The request in flight is cut off."""
+def test_ctrl_c_while_a_request_is_served_ends_the_workers_at_once(league_db, tmp_path):
+    """Ctrl-C stops a worker whose thread is serving a request without waiting for it (the
+    request is cut off), never after the graceful timeout that ends in SIGKILL."""
     flag = tmp_path / "slow"
-    server = Served(league_db, workers=2, program=SLOW_HANDOFF, env={"BGRID_TEST_SLOW": str(flag)})
+    server = Served(league_db, workers=2, program=SLOW_REQUESTS, env={"BGRID_TEST_SLOW": str(flag)})
     try:
         flag.touch()
         caller = threading.Thread(target=_request_cut_off, args=(server,))
         caller.start()
-        time.sleep(1)  # the request accepted, its worker inside the 3-s handoff
+        time.sleep(1)  # the request read, its thread inside the 3-s service
+        began = time.monotonic()
         os.killpg(server.process.pid, signal.SIGINT)
         assert server.process.wait(timeout=15) == 0
+        assert time.monotonic() - began < 2.5  # before the request could have finished
         assert server.process.stdout.read().strip() == "stopped"
         assert "SIGKILL" not in server.process.stderr.read()
         caller.join(10)
         assert not caller.is_alive()
+    finally:
+        server.end()
+
+
+def test_sigterm_lets_the_request_being_served_finish_and_answer(league_db, tmp_path):
+    """SIGTERM: the workers take no new connection, and the request being served (3 s) is
+    answered before they end."""
+    flag = tmp_path / "slow"
+    server = Served(league_db, workers=2, program=SLOW_REQUESTS, env={"BGRID_TEST_SLOW": str(flag)})
+    answers: list[int] = []
+    try:
+        flag.touch()
+        caller = threading.Thread(target=lambda: answers.append(server.request("GET", "/api/challenges")[0]))
+        caller.start()
+        time.sleep(1)
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=20) == 0
+        caller.join(10)
+        assert answers == [200]
+        assert "SIGKILL" not in server.process.stderr.read()
+        server.assert_workers_end(5, "a worker outlived the server")
     finally:
         server.end()
 

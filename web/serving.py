@@ -1,11 +1,14 @@
-"""``bgrid serve``: the application served by one waitress process (:func:`waitress_server`)
-or, with ``--workers N``, by N pre-forked processes (:func:`serve_workers`).
+"""``bgrid serve``: the application served by one process (:func:`serve_one`) or, with
+``--workers N``, by N pre-forked processes (:func:`serve_workers`); each serves with waitress
+(:func:`web.http_server.league_server`: a request is read whole before a thread serves it,
+so slow clients hold no thread).
 
 Verifying a log is Python work that holds the interpreter's lock, so one process uses one
 core however many threads it runs. gunicorn (a well-kept pre-forking WSGI server) starts N
 worker processes from the one process that built the application (its missions warmed:
-:func:`web.db.warm_missions`), sharing one listening socket; each worker answers with
-``threads`` threads (the gthread worker). What the workers share, and what not:
+:func:`web.db.warm_missions`), sharing one listening socket; each worker is the one-process
+server with ``threads`` threads, under gunicorn's supervision. What the workers share, and
+what not:
 
 - the league: every worker opens its own SQLite connections; writes are ``BEGIN IMMEDIATE``
   transactions with a busy timeout (``league.store``), so entries are numbered by SQLite in
@@ -14,9 +17,9 @@ worker processes from the one process that built the application (its missions w
 - stopping: SIGTERM reaches the parent, which stops every worker, letting the requests in
   flight finish (up to ``GRACEFUL_SECONDS``), and waits for them; Ctrl-C (SIGINT to the whole
   process group) stops them at once (:func:`_worker_class`); a worker whose parent dies (even
-  by SIGKILL) is sent SIGTERM by the kernel (Linux), and gunicorn's workers also notice a
-  changed parent within a second, so none is left behind; a stop signal that reaches a worker
-  still starting is held until it can obey it, never lost.
+  by SIGKILL) is sent SIGTERM by the kernel (Linux), and the workers also notice a changed
+  parent within a second, so none is left behind; a stop signal that reaches a worker still
+  starting is held until it can obey it, never lost.
 """
 
 from __future__ import annotations
@@ -26,14 +29,15 @@ import os
 import signal
 import socket
 import sys
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 from flask import Flask
 
 from .db import close_held_connections
 
-if TYPE_CHECKING:  # waitress loads only when one process serves
-    from waitress.server import BaseWSGIServer
+if TYPE_CHECKING:  # waitress loads only when the server starts
+    from .http_server import LeagueServer
 
 GRACEFUL_SECONDS = 30  # requests in flight at a stop get this long to finish
 MOST_WORKERS = 8  # each worker holds its own missions, connections and memory (~55 MB)
@@ -120,55 +124,53 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_parent=_release_stop_signals)
 
 
-def _worker_class() -> type:
-    """gunicorn's gthread worker with a quick stop (SIGINT, SIGQUIT) that takes no lock.
-
-    gthread's own quick stop, a signal handler, shuts the worker's thread pool down, which takes
-    the pool's lock. A stop signal landing while the worker's main thread holds that lock
-    (handing a request to the pool), or a second stop signal (Ctrl-C reaches the whole process
-    group, then the parent sends SIGQUIT) landing inside the first one's handler, waits on a
-    lock its own thread holds: the worker hangs, and the parent waits out the graceful timeout
-    and kills it (about one Ctrl-C in 25 with a request just answered). Here the handler
-    ignores any further stop signal and leaves the pool alone: the worker ends by ``os._exit``
-    (:func:`serve_workers`), its threads with it."""
+def _worker_class(threads: int, proxies: int) -> type:
+    """A gunicorn worker that runs the one-process server (:func:`web.http_server.
+    league_server`) on its copy of the listening socket, telling gunicorn it is alive once a
+    second. SIGTERM: no new connections, the requests being served finish (up to
+    ``GRACEFUL_SECONDS``), then the worker ends. Ctrl-C or SIGQUIT: it ends at once, any
+    further stop signal ignored (a second one, as Ctrl-C reaching the whole process group and
+    then the parent's SIGQUIT, would otherwise land inside the first one's handler); it ends
+    by ``os._exit`` (:func:`serve_workers`), its threads with it."""
     from gunicorn.workers.base import Worker
-    from gunicorn.workers.gthread import ThreadWorker
 
-    class QuickStopThreadWorker(ThreadWorker):
+    from .http_server import league_server
+
+    class LeagueWorker(Worker):
         def handle_quit(self, sig: int, frame: object) -> None:
             for number in STOP_SIGNALS:
                 signal.signal(number, signal.SIG_IGN)
             Worker.handle_quit(self, sig, frame)  # alive off, worker_int, then sys.exit(0)
 
-    return QuickStopThreadWorker
+        def run(self) -> None:
+            (listener,) = self.sockets
+            server = league_server(self.wsgi, listener.sock, threads, proxies)
+            while self.alive and self.ppid == os.getppid():
+                server.serve_once(1.0)
+                self.notify()
+            server.finish(GRACEFUL_SECONDS)
+
+    return LeagueWorker
 
 
-def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -> None:
+def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int, proxies: int) -> None:
     """Serve ``app`` on ``sock`` with ``workers`` processes of ``threads`` threads until
     SIGTERM or Ctrl-C; returns once every worker has stopped. The socket is gunicorn's from
-    here on: it closes it at the stop."""
-    import gunicorn.http.wsgi
+    here on: it closes it at the stop. ``proxies``: as :func:`web.http_server.league_server`."""
     from gunicorn.app.base import BaseApplication
 
     close_held_connections()  # the parent's, from building the app: none crosses a fork
 
-    # gunicorn names itself in every answer's Server header; the league's server is "bgrid",
-    # as under waitress, whatever serves it
-    gunicorn.http.wsgi.SERVER = "bgrid"
-
     options = {
         "bind": [f"fd://{sock.fileno()}"],
         "workers": workers,
-        "worker_class": _worker_class(),
-        "threads": threads,
-        "graceful_timeout": GRACEFUL_SECONDS,
-        "keepalive": 5,
+        "worker_class": _worker_class(threads, proxies),
+        "graceful_timeout": GRACEFUL_SECONDS + 5,  # the workers' own finish comes first
         "loglevel": "warning",
         "accesslog": None,
         "errorlog": "-",
         "proc_name": "bgrid-serve",
         "control_socket_disable": True,  # no runtime control socket in the user's home
-        "forwarded_allow_ips": "",  # X-Forwarded-* are the app's business (--proxies)
         "pre_fork": _hold_stop_signals,
         "post_fork": _after_fork,
         "post_worker_init": _release_stop_signals,
@@ -197,19 +199,25 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int) -
             raise
 
 
-def waitress_server(app: Flask, host: str, port: int, threads: int, proxies: int) -> BaseWSGIServer:
-    """The one-process server, listening. Behind ``proxies`` the X-Forwarded-* headers are left
-    for the app (``create_app``'s ProxyFix judges them, as under the workers): waitress,
-    trusting no proxy of its own, would delete them first and put every player behind the
-    proxy in one rate-limit bucket."""
-    from waitress.server import create_server
+def league_server(app: Flask, sock: socket.socket, threads: int, proxies: int) -> LeagueServer:
+    """The one-process server of ``app`` on ``sock`` (:func:`web.http_server.league_server`)."""
+    from .http_server import league_server as server_on
 
-    return create_server(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        ident="bgrid",
-        max_request_body_size=1 << 20,
-        clear_untrusted_proxy_headers=not proxies,
-    )
+    return server_on(app, sock, threads, proxies)
+
+
+def serve_one(server: LeagueServer) -> None:
+    """Serve until SIGTERM or Ctrl-C, then let the requests being served finish (up to
+    ``GRACEFUL_SECONDS``) and close every connection."""
+
+    def stop(signum: int, frame: FrameType | None) -> NoReturn:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while True:
+            server.serve_once(1.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.finish(GRACEFUL_SECONDS)
