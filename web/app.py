@@ -22,6 +22,7 @@ from ..league.store import LeagueError, create_league, failure_text, file_proble
 from ..safeio.safe_text import html_text, printable_lines
 from .db import close_connection, connection
 from .moments import time_element
+from .reports import CleanPage
 from .shared import CrossOrigin, MisconfiguredProxy, browser_url, csrf, failure, limiter, log_requests
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
@@ -173,7 +174,7 @@ def _clean_text(response: Response) -> None:
     --json``: the same strings once parsed), pages with bidi controls dropped and other
     controls replaced (the published standings page's ``html_text``). A name a log gave to
     ``league submit``, or a reason given on the command line, was never checked by the server."""
-    if response.direct_passthrough or response.is_streamed:
+    if response.direct_passthrough or response.is_streamed or isinstance(response, CleanPage):
         return
     if response.mimetype == "application/json":
         clean = printable_lines

@@ -19,6 +19,7 @@ from .rate_limits import REGISTRATIONS, wrong_key
 from .chart import score_bars
 from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
+from .reports import CleanPage, ReportCache
 from .views import (challenge_list, entry_record, log_download, no_entry, not_a_challenge, stored_log,
                     utc_second)
 
@@ -26,6 +27,7 @@ pages = Blueprint(
     "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
 )
 _packs = PackCache()
+_reports = ReportCache()
 
 
 @pages.get("/")
@@ -164,12 +166,18 @@ def entry_log(number: int) -> ResponseReturnValue:
 
 @pages.get("/entries/<entry:number>/replay")
 def entry_replay(number: int) -> ResponseReturnValue:
-    data = stored_log(connection(), number)
-    if data is None:
+    conn = connection()
+    record = entry_record(conn, number)
+    data = stored_log(conn, number)
+    if record is None or data is None:
         return no_entry(number)
     # the verifier's own report, with the history of every turn (the whole course); its
-    # stepper script is refused by the CSP, and the page shows the course without it
-    return render_report([verify_log(data, source=f"entry-{number}.log", history=True)])
+    # stepper script is refused by the CSP, and the page shows the course without it. Kept
+    # per entry and version: a withdrawal, a restore or a rename makes a new one
+    version = (number, record["verification_id"], record["player"], record["withdrawn"])
+    page = _reports.page(version, lambda: render_report(
+        [verify_log(data, source=f"entry-{number}.log", history=True)]))
+    return CleanPage(page)
 
 
 @pages.get("/players/<name>")
