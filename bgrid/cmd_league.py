@@ -29,7 +29,7 @@ from .safeio.safe_text import display_name, one_line, printable_lines, terminal_
 
 R = TypeVar("R")  # what a wrapped command returns
 # One transaction per log adds a quarter to a half to the verifier's time, batches of 100
-# under a quarter (bench/bench_league.py, docs/league.md).
+# under a quarter (bench/bench_league.py, docs/running-a-league.md).
 DEFAULT_BATCH = 50
 
 
