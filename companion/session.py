@@ -40,7 +40,7 @@ from ..rules.actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns,
 from ..rules.board import COLUMN_LETTERS
 from ..rules.cards import Card, parse_cards
 from ..rules.dead_hand import DeadHand, dead_hand
-from ..rules.engine import apply, chance_outcomes, is_entry_damage_fatal, legal_actions_by_kind, reveal, score
+from ..rules.engine import apply, chance_outcomes, legal_actions_by_kind, reveal, score
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import Drew, Event, Reshuffled, Revealed
 from ..rules.ruleset import Ruleset
@@ -523,19 +523,12 @@ class Session:
         if (kind in _TAKES_CARD and (ahead or (not s.is_over and not s.draw_pile))
                 and not (self.body and self.body[-1] == "reshuffle")):
             kinds += self._write("reshuffle", reply)
-        if kind == "enter" and st.column is None and st.cards[0] is not None and not st.cards[0].is_number:
-            probe = s.copy()
-            try:
-                reveal(probe, st.cards[0])
-                waits = not is_entry_damage_fatal(probe)
-            except IllegalActionError:
-                waits = False  # the replay below gives the verifier's refusal
-            if waits:
-                self.pending_entry = st.cards[0]
-                reply.said.append(f"entry card: {st.cards[0]}: choose the entry column A-J "
-                                  "(1 damage, R13), e.g. 'enter "
-                                  f"{st.cards[0]} C' or just 'C'")
-                return kinds
+        if self.replay.owes_column(st):
+            self.pending_entry = st.cards[0]
+            reply.said.append(f"entry card: {st.cards[0]}: choose the entry column A-J "
+                              f"({s.ruleset.face_entry_damage} damage, R13), e.g. 'enter "
+                              f"{st.cards[0]} C' or just 'C'")
+            return kinds
         kinds += self._write(st.canonical(), reply, st)
         self.pending_entry = None
         if self.state.is_over and not self.is_over:

@@ -154,6 +154,17 @@ def test_a_face_card_entry_waits_for_its_column():
     assert "1 damage for a face-card entry (R13); DMG 1/5" in reply.said
 
 
+def test_a_face_card_the_challenge_deck_does_not_give_is_refused_before_any_column():
+    # the column is asked for only when the replay would stop there (E113): a card the deck
+    # does not give now is the verifier's refusal at once, not a question first
+    session = _challenge(1)
+    top = str(session.state.draw_pile[0])
+    wrong = next(c for c in ("QS", "KH", "JD") if c != top)
+    reply = session.submit(f"enter {wrong}")
+    assert not reply.ok and reply.error.code == "E206" and top in reply.error.message
+    assert session.pending_entry is None and session.body == []
+
+
 def test_a_play_typed_as_the_sheet_writes_it_without_its_verb_is_taken():
     # the sheet teaches 'A play is its cards: 5C FFLF'; typed so, it was E106 "'5D' is not a
     # statement". Own deck on the small map: enter 3H puts the bomber on C1 facing S, alt 4

@@ -19,7 +19,7 @@ from ..rules.actions import Action, EndPhase, EnterColumn, Guns, Throttle
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.dead_hand import DeadHand, dead_hand
-from ..rules.engine import apply, apply_legal, is_entry_damage_fatal, reveal
+from ..rules.engine import apply, apply_legal, chance_outcomes, is_entry_damage_fatal, reveal
 from ..rules.errors import IllegalActionError, NotationError
 from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonus, Damage, Defeat,
                             Destroyed, Drew, Entered, Event, Moved, PhaseEndReason, PlayerPhaseEnded,
@@ -475,6 +475,16 @@ class Replay:
                             1)
         self.turn_logged = st.number
         self.automa_card = None
+
+    def owes_column(self, st: Statement) -> bool:
+        """True when ``st``, an entry written without its column, would stop at the column
+        choice (E113): its card is a face card or Joker the game may reveal now, and the
+        entry damage leaves the bomber alive (R13, R23). The table companion asks for the
+        column instead of refusing the line; nothing is changed."""
+        s, card = self.state, st.cards[0] if st.kind == "enter" and st.cards else None
+        return (st.column is None and card is not None and card.column is None
+                and s.phase is _ENTRY_REVEAL and card in chance_outcomes(s)
+                and not is_entry_damage_fatal(s))
 
     def do_enter(self, st: Statement) -> None:
         if self.state.phase is not _ENTRY_REVEAL:
