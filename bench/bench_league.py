@@ -38,6 +38,8 @@ from pathlib import Path
 
 from bgrid.league import compute_standings, create_league, open_league, submit_logs
 from bgrid.league.store import COLUMNS, record
+from bgrid.log.reader import read_header
+from bgrid.log.writer import header_text
 from bgrid.challenges.daily import WEEKLY, dated_code
 from bgrid.challenges.mission import mission_from_code
 from bgrid.challenges.seeding import stream
@@ -54,10 +56,11 @@ def inbox(count: int, code: str, label: str = "bench") -> list[tuple[str, bytes]
     out = []
     for k in range(max(1, count // 10)):
         text, _ = simulated_log(mission, stream(mission.ruleset.name, f"{label}-{k}", 3), challenge_deck=True)
-        lines = text.split("\n")
+        header, body_start = read_header(text)
+        body = "\n".join(text.split("\n")[body_start:])
         for p in range(10):
             if len(out) < count:
-                text = "\n".join(lines[:2] + [f"player: P{k % 997}-{p}"] + lines[2:])
+                text = header_text(header, player=f"P{k % 997}-{p}") + body
                 out.append((f"g{k}-{p}.log", text.encode()))
     return out
 
