@@ -140,3 +140,33 @@ def test_cookies_are_httponly_lax_and_secure_over_https(league_db, proxies, head
     assert ("Secure" in cookie) is secure
     direct = app.test_client().get("/register", base_url="https://localhost")
     assert "Secure" in direct.headers["Set-Cookie"]
+
+
+def test_the_submit_page_takes_the_play_session_of_its_browser(app):
+    """Signed in on /play, a player submits on /submit without typing the key again; the
+    entry is theirs, and after signing out the page asks for a key once more."""
+    client = app.test_client()
+    player_signed_in(client, player_key(client, "Ada"))
+    page = client.get("/submit").get_data(as_text=True)
+    assert "Signed in on this device as <bdi>Ada</bdi>" in page
+    form = {"log": games(1)[0].by(None).decode(), "key": "", "csrf_token": token(client, "/submit")}
+    answer = client.post("/submit", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    number = int(answer.headers["Location"].split("/entries/")[1].split("?")[0])
+    assert client.get(f"/api/entries/{number}").json["player"] == "Ada"
+    signed_out = client.post(f"/play/{CODE}/sign-out", data={"csrf_token": token(client, f"/play/{CODE}")})
+    assert signed_out.status_code == 303
+    assert "Signed in on this device" not in client.get("/submit").get_data(as_text=True)
+    form = {"log": games(2)[1].by(None).decode(), "key": "", "csrf_token": token(client, "/submit")}
+    assert client.post("/submit", data=form).status_code == 401
+
+
+def test_a_key_typed_on_the_submit_page_wins_over_the_session(app):
+    client = app.test_client()
+    player_signed_in(client, player_key(client, "Ada"))
+    bo = player_key(client, "Bo")
+    form = {"log": games(1)[0].by(None).decode(), "key": bo, "csrf_token": token(client, "/submit")}
+    answer = client.post("/submit", data=form)
+    assert answer.status_code == 303
+    number = int(answer.headers["Location"].split("/entries/")[1].split("?")[0])
+    assert client.get(f"/api/entries/{number}").json["player"] == "Bo"

@@ -14,7 +14,7 @@ from ..league.submit import utc_now
 from ..league.windows import describe_attempts, window_of
 from ..verifier.report_html import error_view, render_report
 from ..verifier.verify import verify_log
-from .shared import failure, key_or_address, limiter
+from .shared import failure, key_or_address, limiter, signed_in_player
 from .rate_limits import REGISTRATIONS, wrong_key
 from .chart import score_bars
 from .db import connection, verifier, write_lock
@@ -115,8 +115,9 @@ def register_page() -> ResponseReturnValue:
 @limiter.limit(_submit_limit, methods=["POST"])
 @limiter.limit(_submit_limit, methods=["POST"], key_func=key_or_address)
 def submit_page() -> ResponseReturnValue:
+    player = signed_in_player()
     if request.method == "GET":
-        return render_template("submit.html.j2", error=None, log="")
+        return render_template("submit.html.j2", error=None, log="", player=player)
     upload = request.files.get("file")
     data = (
         upload.read()
@@ -124,15 +125,15 @@ def submit_page() -> ResponseReturnValue:
         else request.form.get("log", "").encode("utf-8")
     )
     data = data.replace(b"\r\n", b"\n") if upload is None or not upload.filename else data
+    # a key typed wins; without one, the player this browser is signed in as (/play)
+    key = request.form.get("key", "").strip() or player
     try:
-        receipt = submit_entry(
-            connection(), verifier(), data, request.form.get("key"), utc_second(), utc_now(), write_lock
-        )
+        receipt = submit_entry(connection(), verifier(), data, key, utc_second(), utc_now(), write_lock)
     except Refusal as exc:
         if exc.status == 401:
             wrong_key()
         return render_template(
-            "submit.html.j2", error=exc.message, log=request.form.get("log", "")
+            "submit.html.j2", error=exc.message, log=request.form.get("log", ""), player=player
         ), exc.status
     return redirect(
         url_for("pages.entry", number=receipt.entry, duplicate=1 if receipt.duplicate else None), 303

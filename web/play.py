@@ -22,24 +22,24 @@ from ..companion.board_text import side_lines, status_text
 from ..league.companion_games import drop_game, load_game, save_game
 from ..league.intake import Refusal, submit_entry
 from ..league.players import Player, player_by_key
-from ..league.sessions import end_session, open_session, replace_player_key, session_player
+from ..league.sessions import end_session, open_session, replace_player_key
 from ..league.public import runs_challenge
 from ..league.submit import utc_now
 from ..log.messages import LogError
 from ..log.notation import Header, UnwritableHeader
 from ..log.writer import header_text
-from .shared import failure, limiter
+from .shared import PLAY_SESSION, failure, limiter, signed_in_player
 from .db import connection, verifier, write_lock
 from .rate_limits import refuse_spent_address, wrong_key
 from .views import not_a_challenge, utc_second
 
 play = Blueprint("play", __name__, template_folder="templates")
-SESSION = "play"  # the session cookie's field: the player's session token
+SESSION = PLAY_SESSION
 MOST_BUTTONS = 24  # more ways than this for one card: a field with the legal ones as a list
 
 
 def _player() -> Player | None:
-    return session_player(connection(), session.get(SESSION), utc_now())
+    return signed_in_player()
 
 
 def _challenge(code: str) -> str | None:

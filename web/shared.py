@@ -1,7 +1,7 @@
 """What the application factory and its blueprints share: the rate limits, the error answer
 (with ``Retry-After`` on a 429), the forms' CSRF check with its origin half, the key a request
-carries and the access log. Here, not in ``app``, so the blueprints import no module that
-imports them (``app`` only builds the app).
+carries, the player a browser is signed in as, and the access log. Here, not in ``app``, so
+the blueprints import no module that imports them (``app`` only builds the app).
 
 The origin check: where a form came from, the same-origin half of the forms' CSRF protection,
 made proof against the reverse proxy in front, and the address the browser used.
@@ -43,9 +43,14 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request, url_for
+from flask import (Flask, Response, current_app, g, jsonify, make_response, render_template, request, session,
+                   url_for)
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from ..league.players import Player
+from ..league.sessions import session_player
+from ..league.submit import utc_now
+from .db import connection
 from .rate_limits import RateLimits, remote_address
 
 log = logging.getLogger("bgrid.web")
@@ -77,6 +82,15 @@ def current_key() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, key = header.partition(" ")
     return key.strip() or None if scheme.lower() == "bearer" else None
+
+
+PLAY_SESSION = "play"  # the session cookie's field: a signed-in player's session token
+
+
+def signed_in_player() -> Player | None:
+    """The player this browser is signed in as (the key form of ``/play/CODE``), or None:
+    the play pages and the submit page take the same session."""
+    return session_player(connection(), session.get(PLAY_SESSION), utc_now())
 
 
 def key_or_address() -> str:
