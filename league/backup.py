@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..safeio.safe_output import (DATABASE_COMPANIONS, TEMP_PREFIX, TEMP_SUFFIX, OutputError, check_target,
                                   refuse_input_as_output)
-from .store import APPLICATION_ID, BUSY_TIMEOUT_MS, SCHEMA_VERSION, LeagueError
+from .store import APPLICATION_ID, BUSY_TIMEOUT_MS, SCHEMA_VERSION, LeagueError, foreign_log_problem
 
 # What a check counts, table by table, in the words it prints, one and many (a table an older
 # schema lacks is left out).
@@ -108,6 +108,9 @@ def check_league(path: str | os.PathLike) -> LeagueCheck:
     path = Path(path)
     _existing_file(path)
     size = path.stat().st_size
+    foreign = foreign_log_problem(path)
+    if foreign is not None:  # read now, that -wal would be taken for the file's own
+        return LeagueCheck(str(path), 0, size=size, problems=(foreign,))
     try:
         conn = _read_only(path)
     except sqlite3.OperationalError as exc:  # a file SQLite cannot open at all

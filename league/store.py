@@ -362,6 +362,31 @@ class LeagueConnection(sqlite3.Connection):
             self.watch.close()
 
 
+_WAL_HEADER_BYTES = 32  # a -wal file this long or shorter holds no page
+
+
+def foreign_log_problem(path: str | os.PathLike) -> str | None:
+    """Why the ``-wal`` file beside ``path`` cannot be that file's, or None. A league in WAL
+    mode says so in its header (bytes 18 and 19 are 2); a single-file copy, as ``league
+    backup`` writes, says 1. Such a file beside a ``-wal`` holding pages is a copy put where a
+    league was (a restored backup) with the old file's log of writes left beside it: SQLite,
+    which keeps no mark of which file a ``-wal`` belongs to, would write those pages into the
+    copy at its next open (rows the backup never held, or a damaged file)."""
+    wal = f"{os.fspath(path)}-wal"
+    try:
+        if os.path.getsize(wal) <= _WAL_HEADER_BYTES:
+            return None
+        with open(path, "rb") as file:
+            header = file.read(20)
+    except OSError:
+        return None
+    if len(header) < 20 or not header.startswith(b"SQLite format 3\0") or header[18:20] != b"\x01\x01":
+        return None
+    return (f"'{wal}' beside it is not this file's: '{os.fspath(path)}' is a single-file copy (a "
+            "restored backup, say) and that -wal is the log of writes of the file it replaced, which "
+            "SQLite would write into it; move it and the '-shm' beside it aside, then open the league again")
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     # Autocommit mode: transactions are opened by hand (BEGIN IMMEDIATE), so a writer takes
     # the write lock before reading and the busy timeout covers every wait.
@@ -472,6 +497,9 @@ def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
             raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
                               "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
+    foreign = foreign_log_problem(path)
+    if foreign is not None:
+        raise LeagueError(f"cannot open the league '{path}': {foreign}")
     if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
         conn = _connect_read_only(path)
         if conn is not None:

@@ -270,3 +270,39 @@ def test_a_backup_taken_during_a_burst_holds_every_entry_answered_before_it(tmp_
         final = {row[0]: row[1] for row in conn.execute("SELECT id, verification_id FROM entries")}
     assert len(final) == 2000 and all(final[k] == v for k, v in held.items())
     assert f"{len(held):,} entries" in done.stdout
+
+
+def test_a_backup_restored_beside_the_old_wal_is_refused_not_merged(tmp_path):
+    """A backup copied over a league whose -wal (from a killed server, say) is still beside
+    it: SQLite keeps no mark of which file a -wal belongs to, and opened the copy with the old
+    file's pages written in (rows the backup never held). The copy (a single file, its header
+    not in WAL mode) with a -wal holding pages is refused by every open and by the check, and
+    left as it was; with the -wal moved aside it opens as the backup."""
+    db = league_with(tmp_path, 5)
+    backup = tmp_path / "backup.db"
+    assert run("league", "backup", str(db), str(backup)).exit_code == 0
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    for k in range(20):
+        conn.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (f"later-{k}", "x" * 1000))
+        conn.commit()
+    kept_wal = tmp_path / "kept-wal"
+    shutil.copyfile(f"{db}-wal", kept_wal)  # what a killed server leaves
+    conn.close()
+    shutil.copyfile(backup, db)  # the restore, the old -wal forgotten
+    shutil.copyfile(kept_wal, f"{db}-wal")
+    restored = db.read_bytes()
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "zed.log").write_bytes(games(6)[5].by("Zed"))
+    check = run("league", "check", str(db))
+    assert check.exit_code == 1 and "beside it is not this file's" in check.output
+    for args in (["list", str(db)], ["standings", str(db)], ["submit", str(db), str(tmp_path / "in")]):
+        answer = run("league", *args)
+        assert answer.exit_code != 0 and f"'{db}-wal' beside it is not this file's" in answer.output, args
+    assert db.read_bytes() == restored
+    os.replace(f"{db}-wal", tmp_path / "old-wal")
+    assert run("league", "check", str(db)).exit_code == 0
+    conn = open_league(db, write=False)
+    assert conn.execute("SELECT count(*) FROM settings WHERE name LIKE 'later-%'").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM entries").fetchone()[0] == 5
+    conn.close()
