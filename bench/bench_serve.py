@@ -23,6 +23,13 @@
    submission time, which differ between the two runs).
 Goal on the 2-core machine: ≥ 80% of the CLI's logs/s, p99 ≤ 1 s.
 
+A busy day (``--busy-day N``, e.g. 100000; ``--players`` 200 by default): N distinct valid logs
+of the day's challenge by the players, submitted as fast as the server takes them by
+``--clients`` threads (nothing else: no CLI run). Reported: submissions/s over each tenth of
+the day (median, slowest and fastest tenth), p50/p99 latency, the league file's size at the
+end, and the challenge page and the standings JSON at the end (median of 5 GETs each).
+Checks: every submission answered 201 and stored once, no 5xx.
+
 Figures (2,000 valid and 500 invalid logs, 200 players, 8 clients, ``bgrid serve``'s default
 of 2 workers of 4 threads, the shared 2-core machine at its lowest load of the afternoon, a
 load average of 6.7-7.7; the table is in docs/league.md): the CLI 455 logs/s wall, 1,062
@@ -78,7 +85,14 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=4, help="bgrid serve --threads (each worker's)")
     parser.add_argument("--workers", type=int, default=None, help="bgrid serve --workers (default: its own)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--busy-day", type=int, default=None, metavar="N",
+                        help="a busy day of N submissions instead (bounded: 1000-200000)")
     args = parser.parse_args()
+    if args.busy_day is not None:
+        if not (1000 <= args.busy_day <= 200000 and 1 <= args.players <= 2000 and 1 <= args.clients <= 64
+                and (args.workers is None or 1 <= args.workers <= 8)):
+            parser.error("bounded: --busy-day 1000-200000, --players 1-2000, --clients 1-64, --workers 1-8")
+        return busy_day(args)
     if not (
         1 <= args.valid <= 20000
         and 0 <= args.invalid <= 5000
@@ -195,6 +209,73 @@ def main() -> int:
             }
         )
     checks = {name: all(r[name] for r in ok_rounds) for name in ok_rounds[0]}
+    for name, ok in checks.items():
+        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
+    return 0 if all(checks.values()) else 1
+
+
+def busy_day(args: argparse.Namespace) -> int:
+    import datetime
+
+    med = statistics.median
+    code = dated_code(datetime.date(2026, 12, 1), period=WEEKLY)
+    t0 = time.perf_counter()
+    jobs = distinct_logs(code, args.busy_day, args.players)
+    random.Random(7).shuffle(jobs)
+    written = time.perf_counter() - t0
+    print(f"{len(jobs)} logs by {args.players} players written in {written:.0f} s (not timed)")
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "busy.db"
+        run([BGRID, "league", "init", str(db)])
+        run([BGRID, "league", "open", str(db), code, "--from", "2000-01-01", "--until", "2100-01-01"])
+        server = Server(db, threads=args.threads, workers=args.workers)
+        try:
+            keys = register_all(server, [p for p, _ in jobs])
+            tenth = len(jobs) // 10
+            slices, answers = [], []
+            for k in range(10):
+                part = jobs[k * tenth: (k + 1) * tenth if k < 9 else len(jobs)]
+                t0 = time.perf_counter()
+                answers += burst(server, part, keys, args.clients)
+                slices.append(len(part) / (time.perf_counter() - t0))
+                load = os.getloadavg()[0]
+                print(f"tenth {k + 1}: {slices[-1]:.0f} submissions/s, load {load:.1f}", flush=True)
+            pages = {}
+            for path in (f"/challenges/{code}", f"/api/standings/{code}"):
+                times = []
+                for _ in range(5):
+                    t0 = time.perf_counter()
+                    status, _ = server.request("GET", path)
+                    times.append(time.perf_counter() - t0)
+                    assert status == 200, (path, status)
+                pages[path] = med(times)
+        finally:
+            server.stop()
+        with sqlite3.connect(db) as conn:
+            stored = conn.execute("SELECT COUNT(*), COUNT(DISTINCT verification_id) FROM entries").fetchone()
+        size = sum(os.path.getsize(f) for f in (db, Path(f"{db}-wal")) if os.path.exists(f))
+    workers = args.workers or default_workers()
+    latencies = sorted(t for *_, t in answers)
+    statuses = [s for _, s, _, _ in answers]
+    print(f"busy day on challenge {code}: {len(jobs)} submissions by {args.players} players, {args.clients} "
+          f"clients, {workers} workers of {args.threads} threads, 127.0.0.1")
+    print(f"submissions/s by tenth of the day: median {med(slices):.0f}, slowest {min(slices):.0f}, "
+          f"fastest {max(slices):.0f}")
+    p99 = latencies[int(0.99 * (len(latencies) - 1))]
+    print(f"latency: p50 {med(latencies) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
+          f"max {latencies[-1] * 1000:.0f} ms")
+    print(f"league file at the end: {size / 1e6:.1f} MB ({size / len(jobs):.0f} bytes a submission)")
+    for path, seconds in pages.items():
+        print(f"GET {path} at the end: {seconds * 1000:.0f} ms (median of 5)")
+    load_after = os.getloadavg()
+    print(f"machine load (1-minute average) before {load_before[0]:.1f}, after {load_after[0]:.1f}, "
+          f"on {os.cpu_count()} cores")
+    checks = {
+        "every submission answered 201": statuses.count(201) == len(jobs),
+        "zero 5xx": not any(s >= 500 or s == 0 for s in statuses),
+        "every entry stored once": stored == (len(jobs), len(jobs)),
+    }
     for name, ok in checks.items():
         print(f"  {'ok  ' if ok else 'FAIL'} {name}")
     return 0 if all(checks.values()) else 1

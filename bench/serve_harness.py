@@ -94,6 +94,7 @@ class Server:
                 "1000000 per minute",
                 "--register-limit",
                 "1000000 per minute",
+                "--no-access-log",  # its standard error is a pipe nobody reads during a burst
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -70,12 +70,20 @@ def _rate_option(name: str, default: str, help: str) -> Callable[[F], F]:
     default=0,
     show_default=True,
     metavar="N",
-    help="Reverse proxies in front (1 behind one nginx or Caddy): their X-Forwarded-For and -Proto "
-    "headers are believed, so rate limits see each player's address.",
+    help="Reverse proxies in front (1 behind one nginx or Caddy): their X-Forwarded-For, -Proto and "
+    "-Host headers are believed, so rate limits see each player's address and forms are checked "
+    "against the address the browser used.",
 )
 @_rate_option("--register-limit", "10 per hour", "Registrations allowed per address.")
+@click.option(
+    "--access-log/--no-access-log",
+    default=True,
+    show_default=True,
+    help="One line a request on standard error (address, method, path, status, time; never a key), "
+    "beside the server's warnings.",
+)
 def serve_command(league: str, host: str, port: int, threads: int, workers: int | None, submit_limit: str,
-                  proxies: int, register_limit: str) -> None:
+                  proxies: int, register_limit: str, access_log: bool) -> None:
     """Serve the league: challenge pages with pack downloads and live standings, registration,
     submission (paste, upload or the JSON API), receipts, and the organiser's pages. Stops
     on Ctrl-C or SIGTERM; requests in flight finish first. For the public, put a reverse
@@ -88,7 +96,7 @@ def serve_command(league: str, host: str, port: int, threads: int, workers: int 
       bgrid serve week49.db --port 8080 --proxies 1
       bgrid serve week49.db --workers 2
     """
-    from .web import can_fork, create_app, default_workers, warm_missions
+    from .web import can_fork, create_app, default_workers, log_to_stderr, warm_missions
 
     if not Path(league).is_file():
         raise BGridError(
@@ -99,6 +107,7 @@ def serve_command(league: str, host: str, port: int, threads: int, workers: int 
         workers = default_workers()
     elif workers > 1 and not can_fork():
         raise click.UsageError("--workers above 1 needs a system that can fork processes (Linux, macOS, BSD)")
+    log_to_stderr(access=access_log)
     app = create_app(league, submit_limit=submit_limit, register_limit=register_limit, proxies=proxies)
     warm_missions(league)
     if workers > 1:

@@ -20,19 +20,26 @@ from .integrity import entry_flags, raise_flags
 from .players import Player, player_by_key
 from .store import record
 from .submit import bgrid_version, challenge_key, entry_row
-from .windows import window_of
+from .windows import Window, window_of
 
 MAX_LOG_BYTES = 256 * 1024
 _NO_LOCK = nullcontext()
 
 
 class Refusal(BGridError):
-    """A submission refused before anything is stored; ``status`` is the HTTP answer."""
+    """A submission refused before anything is stored; ``status`` is the HTTP answer,
+    ``message`` the API's words. ``reason`` names the refusals a page words in its own way
+    (``no-key``, ``wrong-key``, ``not-a-challenge``, ``closed``, ``not-open-yet``; empty for the
+    others), with the ``challenge`` and its ``window`` where they matter."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, reason: str = "", challenge: str | None = None,
+                 window: Window | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.reason = reason
+        self.challenge = challenge
+        self.window = window
 
 
 @dataclass
@@ -63,13 +70,12 @@ class Receipt:
 
 def authenticate(conn: sqlite3.Connection, key: str | None) -> Player:
     player = player_by_key(conn, key)
+    if player is None and key:
+        raise Refusal(401, "a submission needs a player's key (Authorization: Bearer KEY); this one is "
+                           "missing or wrong", reason="wrong-key")
     if player is None:
-        raise Refusal(
-            401,
-            "a submission needs a player's key (Authorization: Bearer KEY); this one is missing or wrong"
-            if key
-            else "a submission needs a player's key (Authorization: Bearer KEY): register a name to get one",
-        )
+        raise Refusal(401, "a submission needs a player's key (Authorization: Bearer KEY): register a "
+                           "name to get one", reason="no-key")
     return player
 
 
@@ -124,9 +130,12 @@ def submit_entry(
         )
     window = window_of(conn, challenge)
     if window is None:
-        raise Refusal(403, f"'{challenge}' is not a challenge of this league; see GET /api/challenges")
+        raise Refusal(403, f"'{challenge}' is not a challenge of this league; see GET /api/challenges",
+                      reason="not-a-challenge", challenge=challenge)
     if not window.is_open(now):
-        raise Refusal(403, f"challenge {challenge} is {window.text()}; it is now {now}")
+        raise Refusal(403, f"challenge {challenge} is {window.text()}; it is now {now}",
+                      reason="closed" if now >= window.closes else "not-open-yet", challenge=challenge,
+                      window=window)
     if player.disqualified is not None:
         raise Refusal(403, f"{player.name} is disqualified from this league ({player.disqualified})")
     known = conn.execute(

@@ -46,7 +46,9 @@ def standings_of(conn: sqlite3.Connection, codes: list[str], best: int | None = 
 
 def entry_record(conn: sqlite3.Connection, number: int) -> dict | None:
     """An entry's receipt: number, player, challenge, time, verdict, score, its first error,
-    whether it counts in the standings, whether it was withdrawn, and its flags."""
+    whether it counts in the standings, the place of the player's counted result in the
+    challenge's standings (``{"rank", "of", "entry"}``, or None), whether it was withdrawn, and
+    its flags."""
     row = conn.execute(
         "SELECT entries.*, results.entry_id AS counted FROM entries LEFT JOIN results "
         "ON results.challenge = entries.challenge AND results.player = entries.player "
@@ -72,9 +74,20 @@ def entry_record(conn: sqlite3.Connection, number: int) -> dict | None:
         "verification_id": row["verification_id"],
         "error": error,
         "ranked": row["counted"] == row["id"],
+        "place": place_of(conn, row["challenge"], row["player"]) if row["counted"] is not None else None,
         "withdrawn": row["withdrawn"],
         "flags": entry_flags(conn, number),
     }
+
+
+def place_of(conn: sqlite3.Connection, challenge: str, player: str) -> dict | None:
+    """Where ``player``'s counted result stands in ``challenge``'s standings: ``{"rank": 3,
+    "of": 12, "entry": 17}``, or None when they have none."""
+    table = compute_standings(conn, [challenge]).standings
+    for standing in table:
+        if standing.player == player:
+            return {"rank": standing.rank, "of": len(table), "entry": standing.entry_id}
+    return None
 
 
 def stored_log(conn: sqlite3.Connection, number: int) -> bytes | None:

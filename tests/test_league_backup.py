@@ -167,7 +167,8 @@ class Served:
             self.port = s.getsockname()[1]
         self.process = subprocess.Popen(
             [BGRID, "serve", str(db), "--port", str(self.port), "--workers", str(workers), "--threads", "4",
-             "--submit-limit", "100000 per minute", "--register-limit", "100000 per minute"],
+             "--submit-limit", "100000 per minute", "--register-limit", "100000 per minute",
+             "--no-access-log"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:

@@ -264,6 +264,10 @@ def test_serve_prints_its_url_answers_and_stops_on_sigterm(league_db, workers):
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=20) == 0
         assert server.stdout.read().strip() == "stopped"
+        # the access log, on standard error: one line for the request, stamped in UTC
+        said = server.stderr.read()
+        assert re.search(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO bgrid.web.access: 127.0.0.1 GET "
+                         r"/api/challenges 200 \d+ ms$", said, re.M), said
     finally:
         if server.poll() is None:
             server.kill()

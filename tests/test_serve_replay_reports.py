@@ -11,7 +11,7 @@ from bgrid.league import open_league
 from bgrid.league.admin import rename, restore, withdraw
 from bgrid.verifier.report_html import render_report
 from bgrid.web import pages
-from league_logs import games
+from league_logs import CODE, games
 from league_server import NOW, league_client
 
 TRAILING = "state alt 0\n" * 2000  # checks after the end: each line is shown in the report
@@ -21,9 +21,9 @@ TRAILING = "state alt 0\n" * 2000  # checks after the end: each line is shown in
 def renders(monkeypatch):
     made = []
 
-    def counted(items):
+    def counted(items, **options):
         made.append(items[0].source)
-        return render_report(items)
+        return render_report(items, **options)
 
     monkeypatch.setattr(pages, "render_report", counted)
     return made
@@ -39,8 +39,10 @@ def test_a_replay_is_rendered_once_per_entry_and_version(league_db, renders):
     number = answer.get_json()["entry"]
     first = client.get(f"/entries/{number}/replay")
     assert first.status_code == 200 and first.mimetype == "text/html"
+    way_back = [("B-Grid league", "/"), (f"Entry #{number}", f"/entries/{number}"),
+                (f"Standings of {CODE}", f"/challenges/{CODE}")]
     assert first.get_data() == render_report([pages.verify_log(log, source=f"entry-{number}.log",
-                                                                history=True)]).encode()
+                                                                history=True)], links=way_back).encode()
     for _ in range(4):
         assert client.get(f"/entries/{number}/replay").get_data() == first.get_data()
     assert renders == [f"entry-{number}.log"]

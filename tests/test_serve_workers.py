@@ -87,7 +87,8 @@ class Served:
         command = [sys.executable, "-c", program] if program else [BGRID]
         self.process = subprocess.Popen(
             [*command, "serve", str(db), "--port", str(self.port), "--workers", str(workers),
-             "--threads", "2", "--submit-limit", "10000 per minute", "--register-limit", "10000 per minute"],
+             "--threads", "2", "--submit-limit", "10000 per minute", "--register-limit", "10000 per minute",
+             "--no-access-log"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
             env={**os.environ, **(env or {})},
         )

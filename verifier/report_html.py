@@ -300,10 +300,12 @@ def error_view(error: LogError, source: str) -> dict:
             "rule": error.rule, "state": error.state, "legal": list(error.legal)}
 
 
-def render_report(verdicts: list[Verdict], generator: str | None = None) -> str:
+def render_report(verdicts: list[Verdict], generator: str | None = None,
+                  links: Iterable[tuple[str, str]] = ()) -> str:
     """The whole report: a table of the logs, then one section per log (folded when there
     are several, so a folder's page stays proportionate). ``generator`` goes into the page's
-    ``<meta name="generator">`` (a league marks its reports' format there)."""
+    ``<meta name="generator">`` (a league marks its reports' format there); ``links``, (label,
+    address) pairs, make a bar of links above the title (a league server's way back)."""
     items = []
     for v in verdicts:
         items.append({"v": v.as_dict(), "summary": v.summary(), "board": board_view(v),
@@ -312,5 +314,5 @@ def render_report(verdicts: list[Verdict], generator: str | None = None) -> str:
                       "notes": [str(n) for n in v.notes], "ledger": [str(e) for e in v.damage_ledger],
                       "log": log_view(v), "note_lines": {n.line for n in v.notes}})
     counts = {k: sum(1 for v in verdicts if v.verdict == k) for k in ("valid", "invalid", "incomplete")}
-    return html_text(page_environment().get_template("report.html.j2").render(items=items, counts=counts,
-                                                                                  generator=generator))
+    page = page_environment().get_template("report.html.j2")
+    return html_text(page.render(items=items, counts=counts, generator=generator, links=list(links)))

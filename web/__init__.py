@@ -11,7 +11,8 @@ with ``app.register_blueprint``.
 
 from .app import create_app
 from .db import warm_missions
-from .serving import can_fork, default_workers, league_server, listen, serve_one, serve_workers
+from .serving import (can_fork, default_workers, league_server, listen, log_to_stderr, serve_one,
+                      serve_workers)
 
-__all__ = ["can_fork", "create_app", "default_workers", "league_server", "listen", "serve_one",
-           "serve_workers", "warm_missions"]
+__all__ = ["can_fork", "create_app", "default_workers", "league_server", "listen", "log_to_stderr",
+           "serve_one", "serve_workers", "warm_missions"]

@@ -21,7 +21,7 @@ from werkzeug.routing import IntegerConverter, Map
 from ..league.store import LeagueError, create_league, failure_text, file_problem, transaction
 from ..safeio.safe_text import html_text, printable_lines
 from .db import close_connection, connection
-from .moments import time_element
+from .moments import ordinal, time_element
 from .reports import CleanPage
 from .shared import CrossOrigin, MisconfiguredProxy, browser_url, csrf, failure, limiter, log_requests
 
@@ -82,6 +82,7 @@ def create_app(
     # every template is escaped: Flask's default escapes by file name, and ours end in .j2
     app.jinja_options = {**app.jinja_options, "autoescape": True, "trim_blocks": True, "lstrip_blocks": True}
     app.add_template_filter(time_element, "moment")
+    app.add_template_filter(ordinal, "ordinal")
     app.add_template_global(browser_url)
     csrf.init_app(app)
     limiter.init_app(app)

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 
 from ..league.identity import RefusedName
-from ..league.intake import Refusal, submit_entry
+from ..league.intake import MAX_LOG_BYTES, Refusal, submit_entry
 from ..league.players import NameTaken, register
 from ..league.public import player_entries, runs_challenge, standings_of
 from ..league.standings import par_source
@@ -20,8 +20,8 @@ from .chart import score_bars
 from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
 from .reports import CleanPage, ReportCache
-from .views import (challenge_list, entry_record, log_download, no_entry, not_a_challenge, stored_log,
-                    utc_second)
+from .views import (challenge_list, entry_record, log_download, no_entry, not_a_challenge, refusal_words,
+                    stored_log, utc_second)
 
 pages = Blueprint(
     "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
@@ -111,13 +111,22 @@ def register_page() -> ResponseReturnValue:
     return response, 201
 
 
+@pages.post("/key")
+def key_kept() -> ResponseReturnValue:
+    """Where the form of a key shown once goes (``_key_form.html.j2``): sending it is what lets a
+    password manager save the name and key; nothing is checked or stored here. On to the game
+    the key was made in, else the submit page."""
+    code = runs_challenge(connection(), request.form.get("code", ""))
+    return redirect(url_for("play.page", code=code) if code else url_for("pages.submit_page"), 303)
+
+
 @pages.route("/submit", methods=["GET", "POST"])
 @limiter.limit(_submit_limit, methods=["POST"])
 @limiter.limit(_submit_limit, methods=["POST"], key_func=key_or_address)
 def submit_page() -> ResponseReturnValue:
     player = signed_in_player()
     if request.method == "GET":
-        return render_template("submit.html.j2", error=None, log="", player=player)
+        return render_template("submit.html.j2", error=None, log="", key="", player=player)
     upload = request.files.get("file")
     data = (
         upload.read()
@@ -132,12 +141,27 @@ def submit_page() -> ResponseReturnValue:
     except Refusal as exc:
         if exc.status == 401:
             wrong_key()
-        return render_template(
-            "submit.html.j2", error=exc.message, log=request.form.get("log", ""), player=player
-        ), exc.status
+        # the page comes back as the player left it, the reason above: the log (an uploaded
+        # file's text in the box, as a browser cannot keep the chosen file) and the key
+        answer = current_app.make_response(render_template(
+            "submit.html.j2", error=refusal_words(exc), log=_kept_text(data),
+            key=request.form.get("key", ""), player=player))
+        answer.headers["Cache-Control"] = "no-store"  # the key is in it
+        return answer, exc.status
     return redirect(
         url_for("pages.entry", number=receipt.entry, duplicate=1 if receipt.duplicate else None), 303
     )
+
+
+def _kept_text(data: bytes) -> str:
+    """The refused log as text to put back in the box; nothing for what no box can hold (too
+    large, not UTF-8): the reason says why."""
+    if len(data) > MAX_LOG_BYTES:
+        return ""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
 
 
 @pages.get("/entries/<entry:number>")
@@ -148,6 +172,7 @@ def entry(number: int) -> ResponseReturnValue:
         return no_entry(number)
     data = stored_log(conn, number)
     assert data is not None  # an entry is stored with its log, in one transaction
+    window = window_of(conn, record["challenge"]) if record["challenge"] else None
     verdict = verify_log(data, source=f"entry-{number}.log")
     return render_template(
         "entry.html.j2",
@@ -157,6 +182,7 @@ def entry(number: int) -> ResponseReturnValue:
         errors=[error_view(x, verdict.source) for x in verdict.errors],
         breakdown=verdict.score.breakdown() if verdict.score is not None else "",
         duplicate=request.args.get("duplicate") == "1",
+        open_now=window is not None and window.is_open(utc_second()),
     )
 
 
@@ -172,12 +198,17 @@ def entry_replay(number: int) -> ResponseReturnValue:
     data = stored_log(conn, number)
     if record is None or data is None:
         return no_entry(number)
+    links = [("B-Grid league", url_for("pages.home")),
+             (f"Entry #{number}", url_for("pages.entry", number=number))]
+    if record["challenge"]:
+        code = record["challenge"]
+        links.append((f"Standings of {code}", url_for("pages.challenge", code=code)))
     # the verifier's own report, with the history of every turn (the whole course); its
     # stepper script is refused by the CSP, and the page shows the course without it. Kept
     # per entry and version: a withdrawal, a restore or a rename makes a new one
     version = (number, record["verification_id"], record["player"], record["withdrawn"])
     page = _reports.page(version, lambda: render_report(
-        [verify_log(data, source=f"entry-{number}.log", history=True)]))
+        [verify_log(data, source=f"entry-{number}.log", history=True)], links=links))
     return CleanPage(page)
 
 

@@ -31,7 +31,7 @@ from ..log.writer import header_text
 from .shared import PLAY_SESSION, failure, limiter, signed_in_player
 from .db import connection, verifier, write_lock
 from .rate_limits import refuse_spent_address, wrong_key
-from .views import not_a_challenge, utc_second
+from .views import not_a_challenge, refusal_words, utc_second
 
 play = Blueprint("play", __name__, template_folder="templates")
 SESSION = PLAY_SESSION
@@ -180,7 +180,8 @@ def submit(code: str) -> ResponseReturnValue:
         receipt = submit_entry(connection(), verifier(), game.log_text().encode("utf-8"), player,
                                utc_second(), utc_now(), write_lock)
     except Refusal as exc:
-        said = {"error": exc.message}
+        words = refusal_words(exc)
+        said = {"error": words["text"], "link": words["link"], "label": words["label"]}
         return render_template("play.html.j2", code=stored, player=player, view=_view(game),
                                said=said), exc.status
     return redirect(url_for("pages.entry", number=receipt.entry, duplicate=1 if receipt.duplicate else None),

@@ -25,10 +25,12 @@ what not:
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import signal
 import socket
 import sys
+import time
 from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
@@ -42,6 +44,21 @@ if TYPE_CHECKING:  # waitress loads only when the server starts
 GRACEFUL_SECONDS = 30  # requests in flight at a stop get this long to finish
 MOST_WORKERS = 8  # each worker holds its own missions, connections and memory (~55 MB)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def log_to_stderr(*, access: bool) -> None:
+    """The server's log on standard error (a terminal, or systemd's journal): its warnings
+    (a misconfigured proxy, a league file that changed, a failed request) and, with
+    ``access``, the access log's line a request (``web.shared``), each stamped in UTC. Set
+    before the workers fork, so each of them writes there too."""
+    handler = logging.StreamHandler(sys.stderr)
+    stamp = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+    stamp.converter = time.gmtime
+    handler.setFormatter(stamp)
+    web = logging.getLogger("bgrid.web")
+    web.addHandler(handler)
+    web.setLevel(logging.INFO)
+    logging.getLogger("bgrid.web.access").setLevel(logging.INFO if access else logging.WARNING)
 
 
 def can_fork() -> bool:
