@@ -75,22 +75,22 @@ def _rate_option(func: F) -> F:
              f"about 5 ms a game: seconds without a number, 20 s at most.")(func)
 
 
-def _check_rate(rate: int | None, source: Mission) -> None:
-    if rate is not None and not source.is_seeded:
+def _check_rate(rate: int | None, mission: Mission) -> None:
+    if rate is not None and not mission.is_seeded:
         raise click.UsageError("--rate needs --seed or --code: a rating plays the generated map")
 
 
-def _rating(source: Mission, games: int | None) -> Rating | None:
-    """The rating of ``source``'s map over ``games`` games, or None when not asked."""
+def _rating(mission: Mission, games: int | None) -> Rating | None:
+    """The rating of ``mission``'s map over ``games`` games, or None when not asked."""
     if games is None:
         return None
     from .players.rating import rate_mission
 
     if games == _ADAPTIVE:
         click.echo("rating until the stars hold…", err=True)
-        return rate_mission(source, None)
+        return rate_mission(mission, None)
     click.echo(f"rating over {games} games…", err=True)
-    return rate_mission(source, games)
+    return rate_mission(mission, games)
 
 
 def _deck_settings(low_ink: bool, gutter_fold: bool, duplex_offset: str) -> dict:
@@ -166,10 +166,10 @@ def sheet_command(seed: str | None, code: str | None, difficulty: str | None, ri
     """
     from .generator.sheet import render_sheet, sheet_name
 
-    source = pick_source(seed, code, difficulty, ridges, header, blank)
-    _check_rate(rate, source)
-    target = _target(out, f"sheet-{sheet_name(source)}-{paper.lower()}.pdf", header)  # before any work
-    pdf = render_sheet(source, paper, player, rating=_rating(source, rate))
+    mission = pick_source(seed, code, difficulty, ridges, header, blank)
+    _check_rate(rate, mission)
+    target = _target(out, f"sheet-{sheet_name(mission)}-{paper.lower()}.pdf", header)  # before any work
+    pdf = render_sheet(mission, paper, player, rating=_rating(mission, rate))
     _write(target, pdf, png)
 
 
@@ -243,32 +243,33 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
     from .safeio.safe_output import make_folder
 
     settings = _deck_settings(low_ink, gutter_fold, duplex_offset)
-    source = pick_source(seed, code, difficulty, ridges, header, blank)
+    mission = pick_source(seed, code, difficulty, ridges, header, blank)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
-    if winnable and not source.is_seeded:  # before the folder is made: misuse writes nothing
+    if winnable and not mission.is_seeded:  # before the folder is made: misuse writes nothing
         raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
-    _check_rate(rate, source)
+    _check_rate(rate, mission)
     make_folder(out, "the --out folder")
     par = blind = None
     if winnable:
         from .players.blind import blind_benchmark
 
-        source, par = _winnable(source, code is not None)
-        blind = blind_benchmark(source)
+        mission, par = _winnable(mission, code is not None)
+        blind = blind_benchmark(mission)
         click.echo(f"open-deck par {par} · {blind.text}", err=True)
     from .generator.pack import write_pack
 
-    for path in write_pack(source, paper, out, png=png, player=player, par=par, rating=_rating(source, rate),
-                           settings=settings, inputs=[header] if header is not None else [], blind=blind):
+    for path in write_pack(mission, paper, out, png=png, player=player, par=par,
+                           rating=_rating(mission, rate), settings=settings,
+                           inputs=[header] if header is not None else [], blind=blind):
         click.echo(display_name(str(path)))
 
 
-def _winnable(source: Mission, by_code: bool) -> tuple[Mission, int]:
-    """The first winnable challenge from ``source``'s seed onward (``players.solver``) and its par."""
+def _winnable(seeded: Mission, by_code: bool) -> tuple[Mission, int]:
+    """The first winnable challenge from ``seeded``'s seed onward (``players.solver``) and its par."""
     from .players.solver import first_winnable
 
-    click.echo(f"solving from seed {source.spec.seed} for a winnable challenge…", err=True)
-    mission, par = first_winnable(source.spec)
+    click.echo(f"solving from seed {seeded.spec.seed} for a winnable challenge…", err=True)
+    mission, par = first_winnable(seeded.spec)
     assert par.best is not None  # the par of a winnable challenge: its solve found a victory
     return (mission if by_code else mission.as_seed()), par.best.score

@@ -118,14 +118,14 @@ class _Unit:
 class Session:
     """One mission at the table. Build with :meth:`start` (a header) or :meth:`resume` (a log)."""
 
-    def __init__(self, header: Header, source: Mission, *, open_deck: bool = False) -> None:
+    def __init__(self, header: Header, mission: Mission, *, open_deck: bool = False) -> None:
         self.header = header
         self.header.claim = None
-        self.source = source
+        self.mission = mission
         self.open_deck = open_deck
         self.body: list[str] = []  # the body lines written, in order
         self.log = ParsedLog(header, [], [])
-        self.replay = Replay(self.log, source)
+        self.replay = Replay(self.log, mission)
         self.pending_entry: Card | None = None  # a face card or Joker revealed, its column to choose
         self._units: list[_Unit] = []
         self._offered: tuple[tuple, list[Offer]] | None = None  # offers() of one point of the game
@@ -147,8 +147,8 @@ class Session:
     def _of(cls, header: Header, text: str, open_deck: bool,
             rulesets: Mapping[str, Ruleset] | None) -> Session:
         lines, _ = log_lines(text)
-        source = mission_source(ParsedLog(header, [], lines), rulesets=rulesets)
-        return cls(header, source, open_deck=open_deck)
+        mission = mission_source(ParsedLog(header, [], lines), rulesets=rulesets)
+        return cls(header, mission, open_deck=open_deck)
 
     @classmethod
     def resume(cls, text: str, *, open_deck: bool = False,
@@ -545,7 +545,7 @@ class Session:
         line by default), with the mission's own card table."""
         if number is None:
             number = len(self._file_lines(self.body + [text]))
-        return read_statement(text, self.source.ruleset, number)
+        return read_statement(text, self.mission.ruleset, number)
 
     def _write(self, text: str, reply: Reply, st: Statement | None = None) -> list[str]:
         """Replay one statement and write it: the line is in the body only once accepted."""
@@ -603,7 +603,7 @@ class Session:
         del self.body[unit.lines:]
         if not changed:
             return
-        self.replay = Replay(self.log, self.source)  # the header has no claim before the end
+        self.replay = Replay(self.log, self.mission)  # the header has no claim before the end
         numbers = [i for i, line in enumerate(self._file_lines(), 1) if line][len(self.header_lines()):]
         for number, text in zip(numbers, self.body, strict=True):
             st = self._parse(text, number)

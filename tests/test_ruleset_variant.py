@@ -321,7 +321,7 @@ def test_the_companion_takes_the_bombing_six_it_offers_under_a_variant():
     text = next(logs)
     header_text, body = text.split("\n\n", 1)
     session = Session.start(header_text + "\n", rulesets=rulesets)
-    assert session.source.ruleset is BOMBING_SIX
+    assert session.mission.ruleset is BOMBING_SIX
     bombs = 0
     for line in body.splitlines():
         if line.startswith("bomb 6"):

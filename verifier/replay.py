@@ -46,33 +46,33 @@ _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
 _STARTS_KEPT = 64
 
 
-def mission_start(source: Mission,
+def mission_start(mission: Mission,
                   remembered: dict[int, tuple[Mission, GameState]] | None = None) -> GameState:
     """A fresh copy of the mission's start. ``remembered`` (a ``Verifier``'s memo) keeps the
-    starts: a copy is much cheaper than a new game. By the source object: ``mission_source``
+    starts: a copy is much cheaper than a new game. By the mission object: ``mission_source``
     hands out the same object for the same mission, and hashing a 54-card deck (Python-level
-    Card.__hash__) costs more than copying the start; the entry keeps its source alive, so the
+    Card.__hash__) costs more than copying the start; the entry keeps its mission alive, so the
     id cannot be reused while it is there."""
-    kept = None if remembered is None else remembered.get(id(source))
-    if kept is not None and kept[0] is source:
+    kept = None if remembered is None else remembered.get(id(mission))
+    if kept is not None and kept[0] is mission:
         return kept[1].copy()
-    start = source.start()  # a challenge code's deck, else the player's own (R25)
+    start = mission.start()  # a challenge code's deck, else the player's own (R25)
     if remembered is None:
         return start
     if len(remembered) >= _STARTS_KEPT:
         forget_oldest(remembered)
-    remembered[id(source)] = (source, start)
+    remembered[id(mission)] = (mission, start)
     return start.copy()
 
 
 class Replay:
     """One replay. :meth:`run` returns the final state or raises the first :class:`LogError`."""
 
-    def __init__(self, log: ParsedLog, source: Mission,
+    def __init__(self, log: ParsedLog, mission: Mission,
                  starts: dict[int, tuple[Mission, GameState]] | None = None) -> None:
         self.log = log
-        self.source = source
-        self.state: GameState = mission_start(source, starts)
+        self.mission = mission
+        self.state: GameState = mission_start(mission, starts)
         # the artillery by number (R43), for art checks and for every message naming a piece
         self.pieces = ArtilleryPieces(self.state.game_map.artillery)
         self.turn_logged = 0  # the last `turn N` the log wrote
