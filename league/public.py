@@ -10,7 +10,7 @@ import sqlite3
 from ..rules.errors import ChallengeCodeError
 from .integrity import entry_flags
 from .standings import Standings, compute_standings
-from .store import challenge_pars
+from .store import challenge_pars, place_of
 from .windows import league_windows, standard_code
 
 
@@ -78,16 +78,6 @@ def entry_record(conn: sqlite3.Connection, number: int) -> dict | None:
         "withdrawn": row["withdrawn"],
         "flags": entry_flags(conn, number),
     }
-
-
-def place_of(conn: sqlite3.Connection, challenge: str, player: str) -> dict | None:
-    """Where ``player``'s counted result stands in ``challenge``'s standings: ``{"rank": 3,
-    "of": 12, "entry": 17}``, or None when they have none."""
-    table = compute_standings(conn, [challenge]).standings
-    for standing in table:
-        if standing.player == player:
-            return {"rank": standing.rank, "of": len(table), "entry": standing.entry_id}
-    return None
 
 
 def stored_log(conn: sqlite3.Connection, number: int) -> bytes | None:

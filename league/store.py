@@ -235,11 +235,13 @@ RANK_ORDER = (("score", "DESC"), ("turns", "ASC"), ("submitted_at", "ASC"), ("en
 RANK_SQL = ", ".join(f"{column} DESC" if way == "DESC" else column for column, way in RANK_ORDER)
 
 
-def _ranks_before(order: tuple[tuple[str, str], ...]) -> str:
-    """SQL true when the result in the parameters (``:score`` …) ranks before the row's."""
+def _ranks_before(order: tuple[tuple[str, str], ...], this: str = ":", that: str = "") -> str:
+    """SQL true when the result in the parameters (``:score`` …) ranks before the row's; or,
+    with ``this`` and ``that`` as table prefixes (``"other."``), one row's before another's."""
     (column, way), *rest = order
-    first = f":{column} {'>' if way == 'DESC' else '<'} {column}"
-    return first if not rest else f"{first} OR :{column} = {column} AND ({_ranks_before(tuple(rest))})"
+    a, b = f"{this}{column}", f"{that}{column}"
+    first = f"{a} {'>' if way == 'DESC' else '<'} {b}"
+    return first if not rest else f"{first} OR {a} = {b} AND ({_ranks_before(tuple(rest), this, that)})"
 
 
 _KEEP_BEST = f"""UPDATE results SET entry_id = :entry_id, score = :score, turns = :turns,
@@ -247,6 +249,20 @@ _KEEP_BEST = f"""UPDATE results SET entry_id = :entry_id, score = :score, turns 
     verification_id = :verification_id, player_from_file = :player_from_file
     WHERE challenge = :challenge AND player = :player AND (entry_id IS NULL
         OR {_ranks_before(RANK_ORDER)})"""
+
+
+_PLACE = f"""SELECT 1 + (SELECT COUNT(*) FROM results AS other WHERE other.challenge = mine.challenge
+        AND other.entry_id IS NOT NULL AND ({_ranks_before(RANK_ORDER, "other.", "mine.")})),
+    (SELECT COUNT(*) FROM results WHERE challenge = mine.challenge AND entry_id IS NOT NULL), mine.entry_id
+    FROM results AS mine WHERE mine.challenge = ? AND mine.player = ? AND mine.entry_id IS NOT NULL"""
+
+
+def place_of(conn: sqlite3.Connection, challenge: str, player: str) -> dict | None:
+    """Where ``player``'s counted result stands in ``challenge``'s standings, in the standings'
+    order (RANK_ORDER): ``{"rank": 3, "of": 12, "entry": 17}``, or None when they have none.
+    Counted in SQL from the results' index: a receipt need not build the whole table."""
+    row = conn.execute(_PLACE, (challenge, player)).fetchone()
+    return None if row is None else {"rank": row[0], "of": row[1], "entry": row[2]}
 
 
 _RESULT_KEYS = ("challenge", "player", "score", "turns", "submitted_at", "outcome", "damage",

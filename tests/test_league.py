@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.league import LeagueError, compute_standings, create_league, open_league, submit_logs
-from bgrid.league.store import SCHEMA_VERSION
+from bgrid.league.store import SCHEMA_VERSION, place_of
 from league_logs import CODE, OTHER_CODE, games, write_logs
 
 
@@ -124,6 +124,12 @@ def test_ranking_is_by_score_then_fewer_turns_then_earlier_submission(league):
         (1, "Top"), (2, "Short"), (3, "Later twin"), (4, "Long")]
     assert [s.score for s in table.standings] == [top.score, score, score, score]
     assert [s.turns for s in table.standings] == [top.turns, short.turns, short.turns, long_.turns]
+    # a receipt's place, counted in SQL without the table, in the same order
+    places = {name: place_of(league, CODE, name) for name in ("Top", "Short", "Later twin", "Long")}
+    assert {name: (p["rank"], p["of"]) for name, p in places.items()} == {
+        "Top": (1, 4), "Short": (2, 4), "Later twin": (3, 4), "Long": (4, 4)}
+    assert [places[s.player]["entry"] for s in table.standings] == [s.entry_id for s in table.standings]
+    assert place_of(league, CODE, "Nobody") is None
 
 
 def test_the_best_kept_as_entries_arrive_is_the_best_rebuilt_from_them(league):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import re
+import subprocess
+import sys
 
 from bgrid.web import create_app
 from league_server import UNLIMITED
@@ -128,3 +130,17 @@ def test_the_access_log_has_one_line_a_request_and_never_a_key(league_db, caplog
     assert re.fullmatch(r"198\.51\.100\.7 POST /api/players 201 \d+ ms", lines[0]), lines[0]
     assert lines[1].split()[1:4] == ["GET", "/api/challenges", "200"]
     assert not any(key in line for line in lines)
+
+
+def test_the_server_log_leaves_out_waitress_queue_depth_and_keeps_warnings():
+    """Without this, waitress wrote "Task queue depth is 4" for every request that waited for
+    a thread: a busy day's burst filled the server's stderr pipe, its workers blocked writing
+    it, and gunicorn killed one (WORKER TIMEOUT)."""
+    program = ("import logging; from bgrid.web import log_to_stderr; log_to_stderr(access=False); "
+               "logging.getLogger('waitress.queue').warning('Task queue depth is %d', 4); "
+               "logging.getLogger('bgrid.web').warning('misconfigured proxy: a test')")
+    said = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert said.returncode == 0, said.stderr
+    assert "queue depth" not in said.stderr
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ WARNING bgrid.web: misconfigured proxy: a test\n",
+                        said.stderr), said.stderr

@@ -147,3 +147,28 @@ def test_a_name_stored_before_the_rule_gets_a_clear_refusal_not_a_server_error(a
     assert answer.status_code == 422
     said = html.unescape(answer.get_data(as_text=True))
     assert "'seed:'" in said and "rename" in said
+
+
+def test_a_game_finished_after_the_window_closed_is_refused_in_plain_words(app, tmp_path):
+    """On main the play page said the API's words: "challenge 0M00-0001-WR3 is open from
+    2026-11-23T00:00:00Z until 2026-11-30T00:00:00Z (UTC); it is now 2026-…", never the
+    word closed and no way on."""
+    client = app.test_client()
+    name = "Ada"
+    assert sign_in(client, register(client, name)).status_code == 303
+    mirror = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\nplayer: {name}\n")
+    rng = random.Random(5)
+    while not mirror.is_over:
+        line = next_line(mirror, rng)
+        assert mirror.submit(line).ok
+        assert say(client, line).status_code == 303
+    conn = open_league(tmp_path / "league.db")  # the fixture's league
+    open_challenge(conn, CODE, "2026-11-23", "2026-11-30", now=NOW)
+    conn.close()
+    page = client.get(f"/play/{CODE}").get_data(as_text=True)
+    answer = client.post(f"/play/{CODE}/submit", data={"csrf_token": token(page)})
+    assert answer.status_code == 403
+    page = answer.get_data(as_text=True)
+    said = re.search(r'<p class="error-box" role="alert" id="said">(.*?)</p>', page, re.S)
+    assert said.group(1) == (f'challenge {CODE} closed on 30 Nov 2026 (UTC): '
+                             '<a href="/">see the challenges open now</a>')

@@ -49,8 +49,8 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 def log_to_stderr(*, access: bool) -> None:
     """The server's log on standard error (a terminal, or systemd's journal): its warnings
     (a misconfigured proxy, a league file that changed, a failed request) and, with
-    ``access``, the access log's line a request (``web.shared``), each stamped in UTC. Set
-    before the workers fork, so each of them writes there too."""
+    ``access``, the access log's line a request (``web.shared``), each stamped in UTC; not
+    waitress's queue depth. Set before the workers fork, so each of them writes there too."""
     handler = logging.StreamHandler(sys.stderr)
     stamp = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%Y-%m-%dT%H:%M:%SZ")
     stamp.converter = time.gmtime
@@ -59,6 +59,10 @@ def log_to_stderr(*, access: bool) -> None:
     web.addHandler(handler)
     web.setLevel(logging.INFO)
     logging.getLogger("bgrid.web.access").setLevel(logging.INFO if access else logging.WARNING)
+    # waitress warns "Task queue depth is N" for every request that waits for a thread: in a
+    # burst, a line a request (100,000 submissions filled a 64-KB stderr pipe nobody read,
+    # the workers blocked writing it, and gunicorn killed one). The wait shows in latency.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
 def can_fork() -> bool:
