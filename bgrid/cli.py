@@ -8,6 +8,7 @@ imported only when run, so ``bgrid map`` does not pay for loading WeasyPrint.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import os
 import signal
 import sys
@@ -113,8 +114,18 @@ class BGridGroup(click.Group):
         return code
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from .build_kind import build_kind
+
+    click.echo(f"bgrid, version {importlib.metadata.version('bgrid')} ({build_kind()})")
+    ctx.exit()
+
+
 @click.group(cls=BGridGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="bgrid")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the build that runs (compiled or pure Python), and exit.")
 def cli() -> None:
     """bgrid: maps, printables, a table companion, log verification, simulation and
     leagues for the solo wargame B-Grid: Fortress Run. 'bgrid COMMAND --help' tells more.

@@ -126,6 +126,9 @@ def worker_pool(jobs: int, doing: str) -> Iterator[ProcessPoolExecutor]:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    from .build_kind import picklable_frozen_dataclasses
+
+    picklable_frozen_dataclasses()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)

@@ -50,7 +50,8 @@ from .search import (best_possible, card_mask, play_plan, run_chance, state_key,
 
 #: A search node: the state at a turn's first decision, the node it came from, the plays of
 #: the turn between them and the state's :func:`state_key`.
-Node = tuple[GameState, "Node | None", tuple[Action, ...], tuple]
+#: (The parent is a plain tuple: mypyc cannot compile a recursive alias.)
+Node = tuple[GameState, "tuple | None", tuple[Action, ...], tuple]
 
 #: Bumped whenever the members, their weights, the passes' widths or any budget change: a par
 #: is quoted with it (a league stores it with each solver par).
@@ -292,12 +293,13 @@ def _standing(state: GameState) -> tuple:
     return (state.cell, state.facing, state.altitude, card_mask(state.hand))
 
 
-def _line(total: int, node: Node) -> Line:
-    final = node[0]
-    chunks = []
-    while node is not None:
+def _line(total: int, last: Node) -> Line:
+    final = last[0]
+    chunks: list[tuple[Action, ...]] = []
+    node: tuple | None = last
+    while node is not None:  # up to the root's parent, None
         chunks.append(node[2])
-        node = node[1]  # type: ignore[assignment]  # up to the root's parent, None
+        node = node[1]
     plays = tuple(p for chunk in reversed(chunks) for p in chunk)
     outcome = str(final.outcome)
     return Line(total, outcome, final.turn, plays)

@@ -22,6 +22,8 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from .errors import NotationError
 from .notation import ascii_upper
 
@@ -33,6 +35,7 @@ SIZE = 10
 COLUMN_LETTERS = "ABCDEFGHIJ"
 
 
+@mypyc_attr(native_class=False)  # mypyc: a native class cannot subclass int
 class Cell(int):
     """A board cell, ``A1`` … ``J10``. ``column`` is 0–9 (A–J), ``row`` is 1–10."""
 

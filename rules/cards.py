@@ -127,13 +127,18 @@ class Card:
         # The generated __eq__ builds two tuples per comparison. Cards are interned
         # (Card.parse, FULL_DECK), so most comparisons meet the very object; otherwise the
         # values decide, as the generated one does (a directly built Card(7, Suit.HEARTS)
-        # equals Card.parse("7H")). The hash stays the dataclass's own (of the same three values).
+        # equals Card.parse("7H")).
         if self is other:
             return True
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (self.rank == other.rank and self.suit is other.suit
                 and self.declared == other.declared)
+
+    def __hash__(self) -> int:
+        # The dataclass's own hash (of the same three values), written out: mypyc leaves a
+        # class that defines __eq__ without __hash__ unhashable.
+        return hash((self.rank, self.suit, self.declared))
 
     def __str__(self) -> str:
         if self.suit is None:  # a Joker

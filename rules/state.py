@@ -198,11 +198,8 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy: every mutable container is copied, values are shared."""
-        new = GameState.__new__(GameState)
-        new.game_map = self.game_map
-        new.ruleset = self.ruleset
-        new.difficulty = self.difficulty
-        new.health = self.health
+        # Built through __init__, then every field replaced: mypyc's classes have no bare __new__.
+        new = GameState(self.game_map, self.ruleset, self.difficulty, self.health)
         new.mountains = self.mountains
         new.bunkers = set(self.bunkers)
         new.artillery = set(self.artillery)

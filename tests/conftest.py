@@ -4,6 +4,10 @@ With a plain ``pip install .`` the package lives in site-packages and edits to t
 checkout go untested until the next reinstall. The README installs in editable mode
 (``pip install -e``); this guard stops the run at once when the imported package lies
 outside the checkout, instead of letting stale code pass.
+
+CI also runs the game model's, the verifier's and the players' tests against the compiled
+build installed from this checkout (``BGRID_TEST_BUILD=compiled``): then the guard is the
+other way round, and stops the run unless the hot modules imported are the compiled ones.
 """
 
 from __future__ import annotations
@@ -27,12 +31,32 @@ CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("BGRID_TEST_BUILD") == "compiled":
+        from bgrid.build_kind import compiled_modules, is_compiled
+
+        interpreted = [name for name in compiled_modules() if not is_compiled(name)]
+        if interpreted:
+            raise pytest.UsageError(
+                f"BGRID_TEST_BUILD=compiled, but these modules are not compiled: {', '.join(interpreted)}")
+        # `python -c` puts the working folder first on sys.path, where the checkout's bgrid/
+        # would shadow the installed build: the commands the tests start import the build.
+        os.environ["PYTHONSAFEPATH"] = "1"
+        return
     for module in (bgrid, bgrid.rules):
         where = Path(module.__file__).resolve()
         if not where.is_relative_to(CHECKOUT):
             raise pytest.UsageError(
                 f"the tests import {module.__name__} from {where.parent}, not from this "
                 f"checkout ({CHECKOUT}); install it in editable mode: pip install -e '.[test]'")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("BGRID_TEST_BUILD") != "compiled":
+        return
+    for item in items:
+        marker = item.get_closest_marker("pure_python_only")
+        if marker is not None:
+            item.add_marker(pytest.mark.skip(reason=f"pure Python build only: {marker.args[0]}"))
 
 
 @pytest.fixture

@@ -49,6 +49,7 @@ def test_doctests(name):
     assert result.failed == 0, f"{result.failed} of {result.attempted} doctests failed in {name}"
 
 
+@pytest.mark.pure_python_only("doctest reads the examples from the Python modules, which mypyc compiles away")
 @pytest.mark.parametrize("name", ["bgrid.rules.cards", "bgrid.rules.board", "bgrid.challenges.codes"])
 def test_notation_modules_keep_their_examples(name):
     assert doctest.testmod(importlib.import_module(name)).attempted > 0

@@ -8,7 +8,7 @@ from bgrid.rules.actions import Altitude, Bomb, EndPhase, Guns, Move, Resupply, 
 from bgrid.rules.board import Cell
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import AltitudeChanged, Discarded, Drew
-from bgrid.rules.state import DefeatCause, Outcome, Phase
+from bgrid.rules.state import CardPurpose, DefeatCause, Outcome, Phase
 
 from engine_boards import board, card, kinds, of, placed, snapshot
 
@@ -110,7 +110,7 @@ def test_a_king_can_still_be_played_after_two_actions():
     assert of(events, Discarded) == [Discarded((card("KS"),))]  # R8: before the draw
     assert state.discard[-1] == card("KS") and engine.chance_pending(state) == "resupply"
     events = engine.reveal(state, card("4D"))
-    assert of(events, Drew) == [Drew(card("4D"), "resupply")]
+    assert of(events, Drew) == [Drew(card("4D"), CardPurpose.RESUPPLY)]
     assert kinds(events)[-1] == "PlayerPhaseEnded"  # two actions and no King left
     assert state.hand == [card("4D")]
 

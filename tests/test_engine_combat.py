@@ -8,7 +8,7 @@ from bgrid.rules.actions import Bomb, Guns, Move
 from bgrid.rules.board import Cell
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Bonus, Crater, Destroyed, Discarded, Missed, Revealed, Suppressed
-from bgrid.rules.state import Outcome, Phase
+from bgrid.rules.state import CardPurpose, Outcome, Phase
 
 from engine_boards import board, card, kinds, of, placed
 
@@ -187,7 +187,7 @@ def test_a_guns_kill_next_door_gives_the_chain_bonus():
 def test_a_revealed_joker_counts_as_a_heart_for_bombs():
     state = placed(board(bunkers=ONE_BUNKER_HERE), "C3", altitude=5, hand="7D", top="JK")
     events = bomb(state, "JK", played="7D")
-    assert of(events, Revealed) == [Revealed(card("JK"), "bomb")]
+    assert of(events, Revealed) == [Revealed(card("JK"), CardPurpose.BOMB)]
     assert of(events, Destroyed)
 
 

@@ -9,7 +9,7 @@ from bgrid.rules.board import Cell, Facing
 from bgrid.rules.cards import JOKER, parse_cards
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Damage, DamageCause, Defeat, Reshuffled
-from bgrid.rules.state import DefeatCause, Outcome, Phase
+from bgrid.rules.state import CardPurpose, DefeatCause, Outcome, Phase
 
 from engine_boards import RULESET, board, card, kinds, new, of, placed
 
@@ -87,7 +87,7 @@ def test_first_exhaustion_restacks_the_discard_pile_by_reshuffle_number_and_cost
     engine.apply(state, Move(card("2C"), "F"))
     events = engine.apply(state, EndPhase())
     assert kinds(events) == ["PlayerPhaseEnded", "Reshuffled", "Damage"]
-    assert of(events, Reshuffled) == [Reshuffled(3, "automa")]
+    assert of(events, Reshuffled) == [Reshuffled(3, CardPurpose.AUTOMA)]
     assert of(events, Damage) == [Damage(1, DamageCause.EXHAUSTION, 1)]
     assert state.draw_pile == parse_cards("8D 2C 7H")  # numbers 1, 3, 9: lowest on top (R26)
     assert state.discard == [] and state.exhaustions == 1 and state.fresh_reshuffle
@@ -105,7 +105,7 @@ def test_second_exhaustion_loses_the_mission_at_once():
     state.exhaustions = 1
     events = engine.apply(state, EndPhase())
     assert kinds(events) == ["PlayerPhaseEnded", "Defeat"]
-    assert of(events, Defeat) == [Defeat(DefeatCause.OUT_OF_FUEL, "automa")]
+    assert of(events, Defeat) == [Defeat(DefeatCause.OUT_OF_FUEL, CardPurpose.AUTOMA)]
     assert state.outcome is Outcome.DEFEAT and state.cause is DefeatCause.OUT_OF_FUEL
     assert state.end_card_purpose == "automa"  # the log writes `automa none` (R36)
     assert state.is_over and engine.chance_pending(state) is None
@@ -191,7 +191,7 @@ def test_the_purpose_of_the_card_that_was_needed_when_fuel_runs_out(hand, play, 
     empty_draw_pile(state)
     state.exhaustions = 1
     events = engine.apply(state, play)
-    assert of(events, Defeat) == [Defeat(DefeatCause.OUT_OF_FUEL, purpose)]
+    assert of(events, Defeat) == [Defeat(DefeatCause.OUT_OF_FUEL, CardPurpose(purpose))]
     assert state.end_card_purpose == purpose
     assert state.turn == (2 if purpose == "entry" else 1)
     assert state.card_count() == 54

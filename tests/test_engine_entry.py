@@ -7,7 +7,7 @@ from bgrid.rules.actions import EnterColumn, EndPhase, Move
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Damage, Drew, Entered, Revealed, TurnStarted
-from bgrid.rules.state import DefeatCause, Outcome, Phase
+from bgrid.rules.state import CardPurpose, DefeatCause, Outcome, Phase
 
 from engine_boards import board, card, kinds, new, of, placed
 
@@ -25,7 +25,7 @@ def test_game_starts_on_turn_one_waiting_for_the_entry_card():
 def test_number_card_enters_row_one_of_its_column_facing_south():
     state = new(board(), "7H")
     events = engine.reveal(state, card("7H"))
-    assert of(events, Revealed) == [Revealed(card("7H"), "entry")]
+    assert of(events, Revealed) == [Revealed(card("7H"), CardPurpose.ENTRY)]
     assert of(events, Entered) == [Entered(Cell.parse("G1"), Facing.SOUTH, 4, False, None)]
     assert state.cell == Cell.parse("G1") and state.facing is Facing.SOUTH
     assert state.discard == [card("7H")]  # R8: the entry card is discarded once applied
@@ -47,7 +47,7 @@ def test_draw_refills_the_hand_to_five_one_card_at_a_time():
     engine.reveal(state, card("7H"))
     for name in ["2S", "3S", "4S", "5S"]:
         events = engine.reveal(state, card(name))
-        assert events == [Drew(card(name), "draw")]
+        assert events == [Drew(card(name), CardPurpose.DRAW)]
         assert engine.chance_pending(state) == "draw"
     engine.reveal(state, card("6S"))
     assert state.hand == [card(c) for c in ("2S", "3S", "4S", "5S", "6S")]

@@ -11,9 +11,9 @@ from bgrid.rules.cards import Card
 from bgrid.rules.errors import IllegalActionError, NotationError
 from bgrid.rules.events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, AutomaSkipped, Bonus,
                                 Crater, Damage, DamageCause, Destroyed, Drew, Entered, Missed, Moved,
-                                PlayerPhaseEnded, Recovered, Reshuffled, Revealed, Suppressed,
+                                PhaseEndReason, PlayerPhaseEnded, Recovered, Reshuffled, Revealed, Suppressed,
                                 TurnStarted)
-from bgrid.rules.state import DefeatCause, Outcome, Phase
+from bgrid.rules.state import CardPurpose, DefeatCause, Outcome, Phase
 
 from engine_boards import board, card, kinds, new, of, placed
 
@@ -55,7 +55,7 @@ def test_exit_as_second_action_skips_the_automa_and_allows_no_king():
     pile = len(state.draw_pile)
     events = engine.apply(state, Move(card("2H"), "FF"))
     assert kinds(events)[-3:] == ["PlayerPhaseEnded", "AutomaSkipped", "TurnStarted"]
-    assert of(events, PlayerPhaseEnded) == [PlayerPhaseEnded("exit")]
+    assert of(events, PlayerPhaseEnded) == [PlayerPhaseEnded(PhaseEndReason.EXIT)]
     assert state.cell is None and state.facing is None and state.turn == 2
     assert engine.chance_pending(state) == "entry" and len(state.draw_pile) == pile  # no Automa card
     with pytest.raises(IllegalActionError) as err:
@@ -66,7 +66,7 @@ def test_exit_as_second_action_skips_the_automa_and_allows_no_king():
 def test_exit_by_a_throttle_skips_the_automa():
     state = placed(board(), "J5", "E", hand="9H 2H KS 4C 5C")
     events = engine.apply(state, Throttle(card("9H"), Move(card("2H"), "F")))
-    assert of(events, PlayerPhaseEnded) == [PlayerPhaseEnded("exit")]
+    assert of(events, PlayerPhaseEnded) == [PlayerPhaseEnded(PhaseEndReason.EXIT)]
     assert of(events, AutomaSkipped) and state.phase is Phase.ENTRY_REVEAL
 
 
@@ -182,7 +182,7 @@ def test_a_joker_declared_as_a_king_resupplies_without_being_an_action():
     events = engine.apply(state, Resupply(Card.parse("JK=KD")))
     assert state.discard[-1] == Card.parse("JK")  # discarded before the draw (R8)
     events = engine.reveal(state, card("8D"))
-    assert of(events, Drew) == [Drew(card("8D"), "resupply")] and state.actions == 0
+    assert of(events, Drew) == [Drew(card("8D"), CardPurpose.RESUPPLY)] and state.actions == 0
 
 
 def test_a_joker_cannot_be_declared_a_joker():
@@ -473,7 +473,7 @@ def test_after_two_actions_a_king_may_still_be_played_then_the_phase_ends_by_its
     refused(state, Move(card("4C"), "F"), "no-actions-left")
     engine.apply(state, Resupply(card("KS")))
     events = engine.reveal(state, card("6D"))
-    assert of(events, PlayerPhaseEnded) == [PlayerPhaseEnded("actions")]
+    assert of(events, PlayerPhaseEnded) == [PlayerPhaseEnded(PhaseEndReason.ACTIONS)]
     assert engine.chance_pending(state) == "automa"
 
 

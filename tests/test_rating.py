@@ -146,6 +146,7 @@ def test_a_rating_needs_a_generated_map_and_a_game_count(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.pure_python_only("patches the rating's module globals, which mypyc binds when it compiles")
 def test_an_adaptive_rating_plays_the_same_games_as_a_fixed_one(monkeypatch):
     import bgrid.players.rating as rating
     from bgrid.challenges.mission import mission_from_seed
@@ -160,6 +161,7 @@ def test_an_adaptive_rating_plays_the_same_games_as_a_fixed_one(monkeypatch):
     assert adaptive == Rating(played.bunkers, played.wins)
 
 
+@pytest.mark.pure_python_only("patches the rating's module globals, which mypyc binds when it compiles")
 def test_an_adaptive_rating_stops_at_the_first_batch_that_settles(monkeypatch):
     import bgrid.players.rating as rating
     from bgrid.challenges.mission import mission_from_seed

@@ -101,7 +101,7 @@ def test_ridges_follow_one_another_in_one_draw():
 HAND_RIDGE = "2H KS 2D 5C 5D"
 HAND_BUNKERS = "3H 3S 2S 3C 10H 10D AH AD QH 4H JH 4D 6H 6D"
 HAND_ARTILLERY = "4S JD 4C AC AS 10C 10S 7H 7D"
-HAND_MAP = GameMap(cells("B2 C3 D4 E5"),
+HAND_MAP = GameMap(frozenset(cells("B2 C3 D4 E5")),
                    tuple(cell(n) for n in "B3 A3 J10 A1 C4 F6".split()),
                    tuple(cell(n) for n in "D3 A2 I10 G7".split()))
 
@@ -197,7 +197,7 @@ def test_ridge_count_out_of_range(count):
 
 
 def test_problems_of_an_explicit_map():
-    bad = GameMap(cells("C3"), tuple(cell(n) for n in "C3 A1 A1 B1 B2".split()),
+    bad = GameMap(frozenset(cells("C3")), tuple(cell(n) for n in "C3 A1 A1 B1 B2".split()),
                   tuple(cell(n) for n in "B1 D1 E1 F1".split()))
     problems = bad.problems()
     assert "a map has 6 bunkers, this one 5" in problems

@@ -126,6 +126,7 @@ def test_a_name_that_is_not_utf8_is_shown_with_a_replacement_character(tmp_path)
     assert "Jos\ufffd.log" in report.read_text(encoding="utf-8")
 
 
+@pytest.mark.pure_python_only("patches a method of the verifier, a compiled class")
 def test_each_log_is_printed_before_the_next_is_verified(tmp_path, monkeypatch):
     for k in range(3):
         (tmp_path / f"g{k}.log").write_text(valid_log(k))

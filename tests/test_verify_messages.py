@@ -128,6 +128,7 @@ def test_wrong_challenge_card_names_the_deck_card():
     assert "7S" in _verdict("E206").errors[0].message
 
 
+@pytest.mark.pure_python_only("patches the replay's engine call, which mypyc binds when it compiles")
 def test_an_engine_failure_is_message_E299_not_a_traceback(monkeypatch):
     def broken(*args):
         raise RuntimeError("boom")

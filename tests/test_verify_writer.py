@@ -73,10 +73,10 @@ def test_writer_puts_none_where_the_card_was_needed(events, last_lines):
     from bgrid.rules.actions import Bomb, Guns, Resupply
     from bgrid.rules.board import Cell
     from bgrid.rules.events import Damage, DamageCause, Defeat, Drew, Played, Reshuffled, TurnStarted
-    from bgrid.rules.state import DefeatCause
+    from bgrid.rules.state import CardPurpose, DefeatCause
 
-    purpose = events
-    before = {"draw": [Drew(_c("4S"), "draw")],
+    purpose = CardPurpose(events)
+    before = {"draw": [Drew(_c("4S"), CardPurpose.DRAW)],
               "resupply": [Played(Resupply(_c("KD")))],
               "guns": [Played(Guns(_c("6H"), Cell.parse("C4")))],
               "bomb": [Played(Bomb(_c("7H")))],

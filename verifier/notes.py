@@ -30,7 +30,7 @@ class Note:
     column: int
     rule: str
     message: str
-    cell: object = None  # the board cell the note is about (where the report marks it)
+    cell: Cell | None = None  # the board cell the note is about (where the report marks it)
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message} ({self.rule})"

@@ -28,7 +28,7 @@ from ..rules.notation import count_word
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
 from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
 from .ledger import damage_entries
-from ..log.words import PURPOSE_OF_VERB, VERB_OF_PURPOSE
+from ..log.words import PLAY_VERBS, PURPOSE_OF_VERB, VERB_OF_PURPOSE
 from .memo import forget_oldest
 from ..log.messages import LogError
 from .notes import Note, note_on
@@ -541,8 +541,6 @@ class Replay:
         if st.cards:
             self.take_card(st.cards[0], st.card_tokens[0], PURPOSE_OF_VERB[st.kind])
 
-    do_resupply = do_move = do_alt = do_guns = do_bomb = do_throttle = _play_statement
-
     def do_automa(self, st: Statement) -> None:
         s = self.state
         if s.phase is _ACTING:
@@ -663,8 +661,10 @@ class Replay:
         return text
 
 
-# run's dispatch: each statement keyword's handler (a keyword without one is a KeyError)
-_HANDLERS = {name.removeprefix("do_"): f for name, f in vars(Replay).items() if name.startswith("do_")}
+# run's dispatch: each statement keyword's handler (a keyword without one is a KeyError); the
+# plays all go to _play_statement, mapped here because mypyc does not compile a method alias
+_HANDLERS = {**{name.removeprefix("do_"): f for name, f in vars(Replay).items() if name.startswith("do_")},
+             **{verb: Replay._play_statement for verb in PLAY_VERBS}}
 _ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 # Enum members read on every statement, bound once (why: rules.state)
 _OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW

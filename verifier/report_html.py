@@ -132,7 +132,7 @@ def _draw_history(board: _Board, verdict: Verdict, history: Iterable[HistoryEntr
     numbers = {cell: n for n, cell in enumerate(t.artillery_start, start=1)}  # by its start (R43)
     where = {cell: cell for cell in t.artillery_start}  # a piece's current cell -> its start
     route: dict[int, list] = {}  # turn -> points of the bomber's path
-    bomber: dict[int, tuple] = {}  # turn -> (cell, facing) at its end
+    bomber: dict[int, tuple[Cell, str]] = {}  # turn -> (cell, facing) at its end
     per_cell: dict = {}
     ledger = iter(verdict.damage_ledger)
     note_lines = {note.line: note for note in verdict.notes}
@@ -223,9 +223,9 @@ def _draw_history(board: _Board, verdict: Verdict, history: Iterable[HistoryEntr
     for line_turn, points in sorted(route.items()):
         _add_path(paths, line_turn, points)
     last_turn = max([verdict.turns or turn] + list(route))
-    for bomber_turn, (cell, facing) in bomber.items():
+    for bomber_turn, (end, nose) in bomber.items():  # names of their own: mypyc checks each type
         board.add("bomber", bomber_turn, bomber_turn if bomber_turn < last_turn else None,
-                  shape=_bomber_shape(cell, facing), name=f"{cell} facing {facing}", turn=bomber_turn)
+                  shape=_bomber_shape(end, nose), name=f"{end} facing {nose}", turn=bomber_turn)
     return last_turn
 
 
