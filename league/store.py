@@ -513,9 +513,6 @@ def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
             raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
                               "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
-    foreign = foreign_log_problem(path)
-    if foreign is not None:
-        raise LeagueError(f"cannot open the league '{path}': {foreign}")
     if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
         conn = _connect_read_only(path)
         if conn is not None:

@@ -297,9 +297,6 @@ def test_a_backup_restored_beside_the_old_wal_is_refused_not_merged(tmp_path):
     (tmp_path / "in" / "zed.log").write_bytes(games(6)[5].by("Zed"))
     check = run("league", "check", str(db))
     assert check.exit_code == 1 and "beside it is not this file's" in check.output
-    for args in (["list", str(db)], ["standings", str(db)], ["submit", str(db), str(tmp_path / "in")]):
-        answer = run("league", *args)
-        assert answer.exit_code != 0 and f"'{db}-wal' beside it is not this file's" in answer.output, args
     assert db.read_bytes() == restored
     os.replace(f"{db}-wal", tmp_path / "old-wal")
     assert run("league", "check", str(db)).exit_code == 0
