@@ -3,6 +3,8 @@ beside it) and running the test challenge over a window open from 2000 to 2100."
 
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from bgrid.cli import cli
@@ -29,3 +31,16 @@ def served_league(folder):
 def league_client(path):
     """A Flask test client of the server over the league at ``path``, its limits out of the way."""
     return create_app(path, testing=True, submit_limit=UNLIMITED, register_limit=UNLIMITED).test_client()
+
+
+def csrf_token(client, path, **request):
+    """The CSRF token of the form on the page at ``path`` (``request``: what client.get takes)."""
+    page = client.get(path, **request).get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def register_on_page(client, name):
+    """Register ``name`` through the /register form; the key the answer page shows once."""
+    answer = client.post("/register", data={"name": name, "csrf_token": csrf_token(client, "/register")})
+    assert answer.status_code == 201
+    return re.search(r'<code class="key" id="key">([^<]+)</code>', answer.get_data(as_text=True)).group(1)

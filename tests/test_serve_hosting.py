@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from bgrid.web import create_app
-from league_server import UNLIMITED
+from league_server import UNLIMITED, csrf_token as token
 
 HTTPS_SITE = "https://league.example.org"
 
@@ -18,11 +18,6 @@ HTTPS_SITE = "https://league.example.org"
 def app_over(league_db, proxies=1, **limits):
     limits = {"submit_limit": UNLIMITED, "register_limit": UNLIMITED, **limits}
     return create_app(league_db, testing=True, proxies=proxies, **limits)
-
-
-def token(client, path, **headers):
-    page = client.get(path, **headers).get_data(as_text=True)
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
 
 
 def register(client, name, headers=None, base_url="http://localhost/"):

@@ -18,17 +18,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from league_logs import CODE, games
-
-
-def token(client, path):
-    page = client.get(path).get_data(as_text=True)
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-
-
-def register(client, name):
-    answer = client.post("/register", data={"name": name, "csrf_token": token(client, "/register")})
-    assert answer.status_code == 201
-    return re.search(r'<code class="key" id="key">([^<]+)</code>', answer.get_data(as_text=True)).group(1)
+from league_server import csrf_token as token, register_on_page as register
 
 
 def test_every_form_needs_its_csrf_token(client, league_db):

@@ -11,18 +11,7 @@ import re
 from bgrid.league import open_league
 from bgrid.league.windows import open_challenge
 from league_logs import CODE, OTHER_CODE, games
-from league_server import NOW
-
-
-def token(client, path):
-    page = client.get(path).get_data(as_text=True)
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-
-
-def register(client, name):
-    answer = client.post("/register", data={"name": name, "csrf_token": token(client, "/register")})
-    assert answer.status_code == 201
-    return re.search(r'<code class="key" id="key">([^<]+)</code>', answer.get_data(as_text=True)).group(1)
+from league_server import NOW, csrf_token as token, register_on_page as register
 
 
 def submit(client, key, log, **fields):

@@ -12,14 +12,9 @@ from click.testing import CliRunner
 from bgrid.cli import cli
 from bgrid.web import create_app
 from league_logs import CODE, games
-from league_server import UNLIMITED
+from league_server import UNLIMITED, csrf_token as token
 
 COOKIE = "session"
-
-
-def token(client, path):
-    page = client.get(path).get_data(as_text=True)
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
 
 
 @pytest.fixture
