@@ -20,10 +20,12 @@ from werkzeug.routing import IntegerConverter, Map
 
 from ..league.store import LeagueError, create_league, failure_text, file_problem, transaction
 from ..safeio.safe_text import html_text, printable_lines
+from .access_log import log_requests
 from .db import close_connection, connection
 from .moments import ordinal, time_element
+from .origin import CrossOrigin, MisconfiguredProxy, browser_url, csrf
 from .reports import CleanPage
-from .shared import CrossOrigin, MisconfiguredProxy, browser_url, csrf, failure, limiter, log_requests
+from .shared import failure, limiter
 
 # Forms carry a log encoded (a pasted log grows by a third or so); the log itself is held to
 # 256 KiB by the league (``league.intake.MAX_LOG_BYTES``), answering 413 past it.
