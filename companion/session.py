@@ -115,6 +115,12 @@ class _Unit:
     kinds: tuple[str, ...]
 
 
+def _automa_line(card: Card | None) -> str:
+    """``automa 4C`` (``automa none`` where the deck could not give the card, R36), in the
+    log's one spelling."""
+    return Statement("automa", 0, (), cards=(card,)).canonical()
+
+
 class Session:
     """One mission at the table. Build with :meth:`start` (a header) or :meth:`resume` (a log)."""
 
@@ -318,11 +324,11 @@ class Session:
             if probe.phase is Phase.ACTIONS:
                 apply(probe, EndPhase())
             if probe.is_over:  # the Automa card the deck could not give (R36)
-                lines.append("automa none")
+                lines.append(_automa_line(None))
                 break
             assert probe.card_purpose is CardPurpose.AUTOMA  # a dead hand draws nothing (R30)
             card = chance_outcomes(probe)[0]
-            lines.append(f"automa {card}")
+            lines.append(_automa_line(card))
             reveal(probe, card)
         return Offer("Automa", "play out", " / ".join(lines))
 
@@ -419,7 +425,7 @@ class Session:
             lines = offer.full.split(" / ")
         else:
             try:
-                lines = [f"automa {card}" for card in parse_cards(" ".join(cards))]
+                lines = [_automa_line(card) for card in parse_cards(" ".join(cards))]
             except NotationError as exc:
                 return Reply(note=f"play out: {exc}")
             if not lines:
@@ -516,7 +522,7 @@ class Session:
             return []  # the session wrote this line itself a moment ago
         owing = not s.is_over or self.replay.unwritten_end() is not None
         if owing and s.turn != self.replay.turn_logged and kind not in _BOOKKEEPING:
-            kinds += self._write(f"turn {s.turn}", reply)
+            kinds += self._write(Statement("turn", 0, (), number=s.turn).canonical(), reply)
         # the marker where the paper meets the exhaustion: before the statement that takes the
         # card the draw pile lacked (R22), even when the engine met it in an earlier call
         ahead = any(type(ev) is Reshuffled for ev in self.replay.unmet)
