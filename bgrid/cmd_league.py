@@ -140,8 +140,7 @@ def backup_command(league: str, out: str) -> None:
     entry with its log) and appears complete under its name, or not at all. OUT must be a new
     name: a backup never replaces a file, the league or a database's -wal, -shm or -journal.
 
-    To restore: stop the server, move LEAGUE.db and its -wal and -shm files aside, copy the
-    backup to LEAGUE.db, run bgrid league check LEAGUE.db, start the server.
+    To restore: stop the server, run bgrid league restore LEAGUE.db OUT, start the server.
 
     \b
     Examples:
@@ -156,13 +155,41 @@ def backup_command(league: str, out: str) -> None:
                f"{checked.size_text()}, SQLite's integrity check: ok")
 
 
+@league_group.command("restore", short_help="Put a backup in place as the league, the old files moved aside.")
+@LEAGUE_DB
+@click.argument("backup", metavar="BACKUP", type=Utf8Text())
+@league_errors
+def restore_command(league: str, backup: str) -> None:
+    """Put the backup BACKUP in place as the league LEAGUE.db, with the server stopped. The
+    backup is checked, copied beside the league and checked again; then the league it
+    replaces is moved aside with its -wal, -shm and -journal files (to
+    LEAGUE.db.replaced-STAMP, never deleted) and the copy takes its name. A stale -wal left
+    beside a restored league would be written into it by SQLite: that is why it goes too.
+    Refused while the league is open (a running bgrid serve): nothing is changed then.
+
+    \b
+    Examples:
+      bgrid league restore week49.db backups/week49-2026-12-04.db
+    """
+    from .league.backup import restore_league
+
+    done = restore_league(backup, league, now=datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ"))
+    click.echo(f"restored {display_name(backup)} as {display_name(league)}: {done.checked.contents()}; "
+               f"{done.checked.size_text()}, SQLite's integrity check: ok")
+    for old, new in done.moved:
+        click.echo(f"moved {display_name(old)} aside to {display_name(new)}")
+    if done.moved:
+        click.echo("start the server again; remove the files moved aside once the restored league serves")
+
+
 @league_group.command("check", short_help="Check a league file (a backup, say): integrity and contents.")
 @LEAGUE_DB
 @league_errors
 def check_command(league: str) -> None:
     """Check any file as a league without changing it: SQLite's full integrity check, the
     league's mark and schema version, every entry with its stored log; print what it holds.
-    Safe on a league being served. Exit status: 0 sound, 1 damaged or not a league.
+    Safe on a league being served. Exit status: 0 sound, 1 damaged, not a league, or not
+    safe to open where it lies (a restored copy beside another file's -wal).
 
     \b
     Examples:

@@ -15,7 +15,9 @@ import contextlib
 import os
 import secrets
 import sqlite3
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..safeio.safe_output import (DATABASE_COMPANIONS, TEMP_PREFIX, TEMP_SUFFIX, OutputError, check_target,
@@ -40,10 +42,13 @@ class LeagueCheck:
     counts: dict[str, int] = field(default_factory=dict)
     size: int = 0
     problems: tuple[str, ...] = ()
+    # What makes the file unsafe to open where it lies though the file itself may be sound: a
+    # -wal beside it that is another file's (store.foreign_log_problem).
+    beside: str | None = None
 
     @property
     def is_sound(self) -> bool:
-        return not self.problems
+        return not self.problems and self.beside is None
 
     def contents(self) -> str:
         """``"2,000 entries, 2,000 stored logs, 200 players, 1 challenge run, 3 audit lines"``"""
@@ -60,19 +65,22 @@ class LeagueCheck:
         if self.schema < SCHEMA_VERSION:
             schema += f" (this bgrid brings it to {SCHEMA_VERSION} when it opens it)"
         if self.problems:
-            return f"{self.path}: damaged: {'; '.join(self.problems)}"
-        return (f"{self.path}: a league, {schema}, {self.size_text()}; {self.contents()}; "
-                "SQLite's integrity check: ok")
+            text = f"{self.path}: damaged: {'; '.join(self.problems)}"
+        else:
+            text = (f"{self.path}: a league, {schema}, {self.size_text()}; {self.contents()}; "
+                    "SQLite's integrity check: ok")
+        return text if self.beside is None else f"{text}; but not safe to open where it lies: {self.beside}"
 
 
-def _read_only(path: Path) -> sqlite3.Connection:
+def _read_only(path: Path, *, file_alone: bool = False) -> sqlite3.Connection:
     """A connection that can only read ``path``: nothing migrated, nothing created beside it
     but the ``-shm`` a WAL reader needs. A league in a folder the user may not write is read
     as an immutable file, but only when no ``-wal`` file holds commits that way of reading
-    would miss. Raises :class:`sqlite3.Error`."""
+    would miss. ``file_alone`` reads the file as an immutable one whatever lies beside it
+    (a -wal that is another file's). Raises :class:`sqlite3.Error`."""
     uri = path.absolute().as_uri()
-    queries = ["?mode=ro"]
-    if not os.path.exists(f"{path}-wal") or os.path.getsize(f"{path}-wal") == 0:
+    queries = [] if file_alone else ["?mode=ro"]
+    if file_alone or not os.path.exists(f"{path}-wal") or os.path.getsize(f"{path}-wal") == 0:
         queries.append("?mode=ro&immutable=1")
     for number, query in enumerate(queries, 1):
         conn = sqlite3.connect(uri + query, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
@@ -108,17 +116,16 @@ def check_league(path: str | os.PathLike) -> LeagueCheck:
     path = Path(path)
     _existing_file(path)
     size = path.stat().st_size
+    # Read the normal way, that -wal would be taken for the file's own: the file is read alone
     foreign = foreign_log_problem(path)
-    if foreign is not None:  # read now, that -wal would be taken for the file's own
-        return LeagueCheck(str(path), 0, size=size, problems=(foreign,))
     try:
-        conn = _read_only(path)
+        conn = _read_only(path, file_alone=foreign is not None)
     except sqlite3.OperationalError as exc:  # a file SQLite cannot open at all
         raise LeagueError(f"cannot read '{path}': {exc}") from None
     except sqlite3.DatabaseError as exc:
-        return LeagueCheck(str(path), 0, size=size, problems=(f"not a database ({exc})",))
+        return LeagueCheck(str(path), 0, size=size, problems=(f"not a database ({exc})",), beside=foreign)
     try:
-        return _checked(conn, str(path), size)
+        return replace(_checked(conn, str(path), size), beside=foreign)
     finally:
         conn.close()
 
@@ -180,14 +187,16 @@ def backup_league(source: str | os.PathLike, out: str | os.PathLike) -> LeagueCh
     try:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             raise LeagueError(f"'{source}' is not a league database (another program's SQLite file)")
-        return _copy(conn, out)
+        return _copy(conn, out, "the backup", lambda tmp: _name_new(tmp, out))
     except sqlite3.Error as exc:
         raise LeagueError(f"cannot copy the league '{source}': {exc}") from None
     finally:
         conn.close()
 
 
-def _copy(conn: sqlite3.Connection, out: Path) -> LeagueCheck:
+def _copy(conn: sqlite3.Connection, out: Path, what: str, name: Callable[[Path], None]) -> LeagueCheck:
+    """Copy ``conn``'s database under a temporary name beside ``out``, check it, flush it and
+    let ``name`` give it its name; whatever fails, no temporary file is left."""
     tmp = out.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}{TEMP_SUFFIX}"
     leftovers = [tmp] + [Path(f"{tmp}{suffix}") for suffix in DATABASE_COMPANIONS]
     named = False
@@ -203,12 +212,12 @@ def _copy(conn: sqlite3.Connection, out: Path) -> LeagueCheck:
         checked = _checked_copy(tmp, out)
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
-        _name_new(tmp, out)
+        name(tmp)
         named = True
         _sync_folder(out.parent)
         return checked
     except OSError as exc:
-        raise OutputError(f"cannot write the backup '{out}': {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write {what} '{out}': {exc.strerror or exc}") from None
     finally:
         for path in leftovers if not named else leftovers[1:]:
             with contextlib.suppress(OSError):
@@ -253,3 +262,114 @@ def _sync_folder(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+# Every connection to a WAL league holds a read lock on these bytes while it is open (SQLite's
+# PENDING, RESERVED and SHARED bytes, at 1 GiB: sqlite.org/lockingv3.html, os_unix.c)
+_LOCK_BYTES = (0x40000000, 512)
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What :func:`restore_league` did: the check of the league now in place, and where the
+    files it replaced were moved (the old league first, then its -wal, -shm, -journal)."""
+
+    checked: LeagueCheck
+    moved: tuple[tuple[str, str], ...] = ()
+
+
+def restore_league(backup: str | os.PathLike, league: str | os.PathLike, *, now: str) -> Restored:
+    """Put the backup ``backup`` in place as ``league``: checked first (:func:`check_league`),
+    copied beside the league with SQLite's backup API and checked again, and only then named
+    ``league``. The league it replaces and every companion file of it (``-wal``, ``-shm``,
+    ``-journal``: SQLite would read a stale one into the copy) are moved aside together under
+    ``LEAGUE.replaced-NOW``, never deleted. Refused while a connection has the league open (a
+    running bgrid serve). ``now`` is the UTC stamp of the names moved aside.
+
+    Raises :class:`LeagueError` and :class:`OutputError`; nothing is changed then."""
+    backup, league = Path(backup), Path(league)
+    _existing_file(backup)
+    if league.exists() and os.path.samefile(backup, league):
+        raise LeagueError(f"'{backup}' is the league '{league}' itself: give the backup to put in its place")
+    checked = check_league(backup)
+    if not checked.is_sound:
+        raise LeagueError(f"will not restore '{backup}': {checked.text()}; the league was not changed")
+    if os.path.islink(league):
+        raise OutputError(f"will not restore over '{league}': it is a symbolic link; "
+                          "give the file it leads to")
+    if os.path.lexists(league) and not league.is_file():
+        raise OutputError(f"will not restore over '{league}': it is not a regular file")
+    if league.is_file():
+        _refuse_in_use(league)
+    else:
+        check_target(league, "the league")  # the folder exists and may be written
+    aside = _aside_name(league, now)
+    try:
+        conn = _read_only(backup)
+    except sqlite3.Error as exc:
+        raise LeagueError(f"cannot read the backup '{backup}': {exc}") from None
+    moved: list[tuple[str, str]] = []
+    try:
+        checked = _copy(conn, league, "the league",
+                        lambda tmp: moved.extend(_put_in_place(tmp, league, aside)))
+    except sqlite3.Error as exc:
+        raise LeagueError(f"cannot copy the backup '{backup}': {exc}") from None
+    finally:
+        conn.close()
+    return Restored(checked, tuple(moved))
+
+
+def _refuse_in_use(league: Path) -> None:
+    if sys.platform == "win32":  # no POSIX locks; a file open there cannot be renamed, so the move refuses
+        return
+    import fcntl
+
+    # This process has no connection to the league, so closing this descriptor ends no lock of SQLite's
+    try:
+        fd = os.open(league, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise OutputError(f"will not restore over '{league}': {exc.strerror or exc}") from None
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, _LOCK_BYTES[1], _LOCK_BYTES[0])
+    except OSError:
+        raise LeagueError(f"will not restore over '{league}': it is in use (bgrid serve, or another bgrid "
+                          "command, has it open); stop the server first, then restore") from None
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN, _LOCK_BYTES[1], _LOCK_BYTES[0])
+    finally:
+        os.close(fd)
+
+
+def _aside_name(league: Path, now: str) -> Path:
+    """``league.db.replaced-20261205T131500Z``, with ``-2``, ``-3`` ... when that name or one
+    of its companions is taken."""
+    for number in range(1, 1000):
+        aside = league.parent / f"{league.name}.replaced-{now}{'' if number == 1 else f'-{number}'}"
+        if not any(os.path.lexists(f"{aside}{suffix}") for suffix in ("", *DATABASE_COMPANIONS)):
+            return aside
+    raise OutputError(f"will not restore over '{league}': 999 files named '{league.name}.replaced-{now}*' "
+                      "are there already")
+
+
+def _put_in_place(tmp: Path, league: Path, aside: Path) -> list[tuple[str, str]]:
+    """Give the copy the mode and owner of the league it replaces, move the league and its
+    companions aside (the league first: a league name that leads nowhere is refused by every
+    open, while an old league without its -wal would be opened), then give the copy the
+    league's name."""
+    moved: list[tuple[str, str]] = []
+    with contextlib.suppress(OSError):  # the server's user keeps its league (a restore run by root)
+        replaced = os.stat(league)
+        os.chmod(tmp, replaced.st_mode & 0o777)
+        if (replaced.st_uid, replaced.st_gid) != (os.getuid(), os.getgid()):
+            os.chown(tmp, replaced.st_uid, replaced.st_gid)
+    try:
+        for suffix in ("", *DATABASE_COMPANIONS):
+            if os.path.lexists(f"{league}{suffix}"):
+                os.rename(f"{league}{suffix}", f"{aside}{suffix}")
+                moved.append((f"{league}{suffix}", f"{aside}{suffix}"))
+        os.rename(tmp, league)
+    except OSError as exc:
+        done = "; ".join(f"'{old}' is now '{new}'" for old, new in moved) or "nothing was moved"
+        raise OutputError(f"cannot put the backup in place as '{league}': {exc.strerror or exc} ({done}); "
+                          "run the restore again once that is fixed") from None
+    return moved

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..rules.errors import BGridError
 from ..safeio.safe_output import SQLITE_MAGIC
+from . import held_files
 
 APPLICATION_ID = 0x62677264  # "bgrd"
 BUSY_TIMEOUT_MS = 60_000
@@ -306,7 +307,8 @@ class FileWatch:
     def __init__(self, path: Path) -> None:
         self.shown = path  # as the user named it; the watch itself holds the absolute path
         self.path = Path(os.path.abspath(path))
-        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        # from held_files: closing a descriptor of its own would end the process's locks on the file
+        self.fd, self._key = held_files.take(path)
         opened = os.fstat(self.fd)
         self.device, self.inode = opened.st_dev, opened.st_ino
         self.largest = opened.st_size
@@ -357,7 +359,7 @@ class FileWatch:
 
     def close(self) -> None:
         if self.fd >= 0:
-            os.close(self.fd)
+            held_files.give_back(self.fd, self._key)
             self.fd = -1
 
 
@@ -369,16 +371,13 @@ class LeagueConnection(sqlite3.Connection):
     watch: FileWatch | None = None
 
     def close(self) -> None:
+        super().close()  # SQLite first: its locks end with its own close, not the watch's
         if self.watch is not None:
             self.watch.close()
-        super().close()
 
     def __del__(self) -> None:
         if self.watch is not None:
             self.watch.close()
-
-
-_WAL_HEADER_BYTES = 32  # a -wal file this long or shorter holds no page
 
 
 def foreign_log_problem(path: str | os.PathLike) -> str | None:
@@ -392,15 +391,23 @@ def foreign_log_problem(path: str | os.PathLike) -> str | None:
     try:
         if os.path.getsize(wal) <= _WAL_HEADER_BYTES:
             return None
-        with open(path, "rb") as file:
-            header = file.read(20)
+        fd, key = held_files.take(path)  # never open()/close(): that would end this process's locks
     except OSError:
         return None
+    try:
+        header = os.pread(fd, 20, 0)
+    except OSError:
+        return None
+    finally:
+        held_files.give_back(fd, key)
     if len(header) < 20 or not header.startswith(b"SQLite format 3\0") or header[18:20] != b"\x01\x01":
         return None
-    return (f"'{wal}' beside it is not this file's: '{os.fspath(path)}' is a single-file copy (a "
-            "restored backup, say) and that -wal is the log of writes of the file it replaced, which "
-            "SQLite would write into it; move it and the '-shm' beside it aside, then open the league again")
+    shown = os.fspath(path)
+    return (f"'{wal}' beside it is not this file's: '{shown}' is a single-file copy (a restored "
+            "backup, say) and that -wal is the log of writes of the file it replaced, which SQLite "
+            f"would write into it. Put the backup in place with 'bgrid league restore {shown} BACKUP' "
+            f"(it moves the old file's -wal and -shm aside), or move '{wal}' and '{shown}-shm' aside "
+            "yourself")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -513,6 +520,9 @@ def open_league(path: str | Path, *, write: bool = True) -> sqlite3.Connection:
             raise LeagueError(f"'{path}' is not a league: it is not a regular file (a FIFO, a device or "
                               "a socket); give a league file, or a new name to create one")
         raise LeagueError(f"no league at '{path}': create it with 'bgrid league init {path}'")
+    foreign = foreign_log_problem(path)
+    if foreign is not None:  # before SQLite reads the file, which would take that -wal in
+        raise LeagueError(f"will not open the league '{path}': {foreign}")
     if not write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
         conn = _connect_read_only(path)
         if conn is not None:

@@ -80,6 +80,23 @@ def _docker_answers() -> str | None:
         return "the docker daemon did not answer within 30 s"
     if info.returncode != 0 or not info.stdout.strip():
         return f"the docker daemon is not reachable ({(info.stderr.strip() or 'no answer').splitlines()[-1]})"
+    return _base_image_missing()
+
+
+def _base_image_missing() -> str | None:
+    """Why the Dockerfile's base image cannot be had here, or None: a daemon that answers on a
+    machine that reaches no image registry fails at FROM, which says nothing of the kit."""
+    line = next(line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("FROM "))
+    base = line.split()[1]
+    if subprocess.run(["docker", "image", "inspect", base], capture_output=True, timeout=60).returncode == 0:
+        return None
+    try:
+        pulled = subprocess.run(["docker", "pull", "-q", base], capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return f"the base image {base} could not be pulled within 600 s"
+    if pulled.returncode != 0:
+        said = (pulled.stderr.strip() or "no answer").splitlines()[-1]
+        return f"the base image {base} cannot be pulled here ({said})"
     return None
 
 

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from bgrid.cli import cli
 from bgrid.league import create_league, open_league
+from bgrid.league.store import LeagueError
 from bgrid.league.submit import submit_logs
 from bgrid.league.windows import open_challenge
 from league_logs import CODE, games
@@ -273,12 +274,10 @@ def test_a_backup_taken_during_a_burst_holds_every_entry_answered_before_it(tmp_
     assert f"{len(held):,} entries" in done.stdout
 
 
-def test_a_backup_restored_beside_the_old_wal_is_refused_not_merged(tmp_path):
-    """A backup copied over a league whose -wal (from a killed server, say) is still beside
-    it: SQLite keeps no mark of which file a -wal belongs to, and opened the copy with the old
-    file's pages written in (rows the backup never held). The copy (a single file, its header
-    not in WAL mode) with a -wal holding pages is refused by every open and by the check, and
-    left as it was; with the -wal moved aside it opens as the backup."""
+def _restored_beside_the_old_wal(tmp_path: Path) -> tuple[Path, Path]:
+    """A league of 5 entries backed up, then 20 later rows kept in its -wal only (what a killed
+    server leaves), then the backup copied over it by hand with that -wal forgotten beside it.
+    Returns the league and the backup."""
     db = league_with(tmp_path, 5)
     backup = tmp_path / "backup.db"
     assert run("league", "backup", str(db), str(backup)).exit_code == 0
@@ -292,11 +291,42 @@ def test_a_backup_restored_beside_the_old_wal_is_refused_not_merged(tmp_path):
     conn.close()
     shutil.copyfile(backup, db)  # the restore, the old -wal forgotten
     shutil.copyfile(kept_wal, f"{db}-wal")
+    return db, backup
+
+
+def later_rows(db: Path | str) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT count(*) FROM settings WHERE name LIKE 'later-%'").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_backup_restored_beside_the_old_wal_is_refused_not_merged(tmp_path):
+    """A backup copied over a league whose -wal (from a killed server, say) is still beside
+    it: SQLite keeps no mark of which file a -wal belongs to, and opened the copy with the old
+    file's pages written in (rows the backup never held). Every open refuses the copy (a single
+    file, its header not in WAL mode, beside a -wal holding pages), naming the -wal and the
+    command that puts the backup in place, and leaves it as it was; today's main opened it
+    ('bgrid league list' exit 0) and wrote the old pages in."""
+    db, backup = _restored_beside_the_old_wal(tmp_path)
     restored = db.read_bytes()
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "zed.log").write_bytes(games(6)[5].by("Zed"))
-    check = run("league", "check", str(db))
-    assert check.exit_code == 1 and "beside it is not this file's" in check.output
+    for args in (["list", str(db)], ["standings", str(db)], ["submit", str(db), str(tmp_path / "in")]):
+        answer = run("league", *args)
+        assert answer.exit_code != 0 and f"'{db}-wal' beside it is not this file's" in answer.output, args
+        assert f"bgrid league restore {db} BACKUP" in answer.output, args
+        assert "Traceback" not in answer.output
+    with pytest.raises(LeagueError, match="beside it is not this file's"):
+        open_league(db, write=False)
+    with socket.socket() as free:
+        free.bind((HOST, 0))
+        port = free.getsockname()[1]
+    served = subprocess.run([BGRID, "serve", str(db), "--host", HOST, "--port", str(port)],
+                            capture_output=True, text=True, timeout=60)
+    assert served.returncode == 2 and f"'{db}-wal' beside it is not this file's" in served.stderr
+    assert "Traceback" not in served.stderr
     assert db.read_bytes() == restored
     os.replace(f"{db}-wal", tmp_path / "old-wal")
     assert run("league", "check", str(db)).exit_code == 0
@@ -304,3 +334,102 @@ def test_a_backup_restored_beside_the_old_wal_is_refused_not_merged(tmp_path):
     assert conn.execute("SELECT count(*) FROM settings WHERE name LIKE 'later-%'").fetchone()[0] == 0
     assert conn.execute("SELECT count(*) FROM entries").fetchone()[0] == 5
     conn.close()
+
+
+def test_league_check_calls_a_copy_beside_another_files_wal_unsafe_not_damaged(tmp_path):
+    """Today's main: "league.db: damaged: 'league.db-wal' beside it is not this file's ..." for
+    a sound file. The check reads the file alone, says what it holds, and that it is not safe
+    to open where it lies (exit 1)."""
+    db, _ = _restored_beside_the_old_wal(tmp_path)
+    check = run("league", "check", str(db))
+    assert check.exit_code == 1
+    assert "damaged" not in check.output
+    assert "5 entries, 5 stored logs" in check.output and "SQLite's integrity check: ok" in check.output
+    assert f"not safe to open where it lies: '{db}-wal' beside it is not this file's" in check.output
+
+
+def test_league_restore_puts_the_backup_in_place_and_the_old_files_aside(tmp_path):
+    """``bgrid league restore LEAGUE BACKUP`` over the hand-made restore above: the league then
+    holds the backup's 5 entries and none of the 20 later rows, opens and takes a submission;
+    the file it replaced and its -wal and -shm are kept aside together (opened there, the old
+    league still has its 20 later rows: nothing is deleted), and the backup is unchanged."""
+    db, backup = _restored_beside_the_old_wal(tmp_path)
+    Path(f"{db}-shm").write_bytes(b"\0" * 32768)  # a stale wal-index goes with its -wal
+    before = backup.read_bytes()
+    db.chmod(0o640)  # the league's mode (and owner) is the restored file's
+    done = run("league", "restore", str(db), str(backup))
+    assert done.exit_code == 0, done.output
+    assert f"restored {backup} as {db}: 5 entries, 5 stored logs" in done.output
+    aside = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("league.db.replaced-"))
+    old = tmp_path / aside[0]
+    assert aside == [old.name, f"{old.name}-shm", f"{old.name}-wal"]
+    assert f"moved {db}-wal aside to {old}-wal" in done.output
+    assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+    assert backup.read_bytes() == before and db.stat().st_mode & 0o777 == 0o640
+    assert run("league", "check", str(db)).exit_code == 0
+    assert later_rows(db) == 0 and len(entry_ids(db)) == 5
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "zed.log").write_bytes(games(6)[5].by("Zed"))
+    assert run("league", "submit", str(db), str(tmp_path / "in")).exit_code == 0
+    assert len(entry_ids(db)) == 6
+    Path(f"{old}-shm").unlink()  # a stale wal-index is rebuilt from its -wal
+    assert later_rows(old) == 20
+
+
+def test_league_restore_is_refused_while_the_league_is_open(tmp_path):
+    """A running server has the league open: restoring under it would leave its workers
+    writing to the file moved aside. Refused, nothing changed."""
+    db = league_with(tmp_path, 5)
+    backup = tmp_path / "backup.db"
+    assert run("league", "backup", str(db), str(backup)).exit_code == 0
+    before = db.read_bytes()  # not while the connection is open: closing a descriptor ends its locks
+    conn = open_league(db)  # this process holds it, as bgrid serve would; the restore is another
+    try:
+        conn.execute("SELECT count(*) FROM entries").fetchone()
+        done = subprocess.run([BGRID, "league", "restore", str(db), str(backup)], capture_output=True,
+                              text=True, timeout=60)
+    finally:
+        conn.close()
+    assert done.returncode != 0
+    assert f"will not restore over '{db}': it is in use" in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+    assert db.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if ".replaced-" in p.name]
+
+
+def test_league_restore_refuses_a_damaged_backup_and_itself(tmp_path):
+    db = league_with(tmp_path, 5)
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(db.read_bytes()[:4096] + b"\xff" * 8192)
+    before = db.read_bytes()
+    refused = ((bad, "will not restore"), (db, "is the league"), (tmp_path / "none.db", "no league at"))
+    for backup, said in refused:
+        done = run("league", "restore", str(db), str(backup))
+        assert done.exit_code != 0 and said in done.output and "Traceback" not in done.output, done.output
+    assert db.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if ".replaced-" in p.name or p.name.endswith(".tmp")]
+
+
+def test_a_second_connection_closed_keeps_the_first_ones_lock(tmp_path):
+    """POSIX ends all of a process's locks on a file when it closes any descriptor of it. A
+    league connection held (a server's worker thread) while another of the same process opens
+    and closes (its FileWatch, the header read of the -wal check) must keep its SHARED lock;
+    else another process takes itself for the last connection at its close and checkpoints
+    and deletes the -wal still written to (entries answered 201 lost). On today's main the
+    probe below takes the lock: the second connection's watch closed its descriptor."""
+    db = league_with(tmp_path, 2)
+    held = open_league(db)
+    try:
+        held.execute("SELECT count(*) FROM entries").fetchone()
+        for write in (True, False):
+            open_league(db, write=write).close()
+        probe = ("import fcntl, os, sys\n"
+                 f"fd = os.open({str(db)!r}, os.O_RDWR)\n"
+                 "try:\n"
+                 "    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 512, 0x40000000)\n"
+                 "except OSError:\n"
+                 "    sys.exit(0)\n"
+                 "sys.exit(1)\n")
+        assert subprocess.run([sys.executable, "-c", probe], timeout=60).returncode == 0, "the lock was lost"
+    finally:
+        held.close()
