@@ -27,7 +27,7 @@ COMMANDS = {
     "verify": ("bgrid.cmd_verify", "verify_command", "Replay mission logs and check their reported score."),
     "sheet": ("bgrid.cmd_print", "sheet_command", "Write a printable mission sheet (PDF)."),
     "deck": ("bgrid.cmd_print", "deck_command", "Write a printable card deck (PDF)."),
-    "pack": ("bgrid.cmd_print", "pack_command", "Write sheet, deck and map.json into a folder."),
+    "pack": ("bgrid.cmd_print", "pack_command", "Write sheet, deck, map.json, deck order into a folder."),
     "daily": ("bgrid.cmd_daily", "daily_command",
               "Print the challenge code of a day or an ISO week (--pack: write its pack)."),
     "league": ("bgrid.cmd_league", "league_group",

@@ -39,7 +39,8 @@ def parse_day(text: str | None) -> date:
 @click.option("--ruleset", type=click.Choice(ruleset_names()), default=DEFAULT_RULESET,
               show_default=True, help="The ruleset the code is for.")
 @click.option("--pack", "with_pack", is_flag=True,
-              help="Also write its pack (sheet, deck, map.json) into OUT/<code>/, as bgrid pack does.")
+              help="Also write its pack (sheet, deck, map.json, deck-order.json) into OUT/<code>/, "
+                   "as bgrid pack does.")
 @click.option("--out", type=click.Path(), default=str(DEFAULT_OUT), show_default=True,
               help="With --pack: the folder the pack goes into.")
 @click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",

@@ -226,7 +226,8 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
                  header: Path | None, blank: bool, paper: str, out: Path, png: bool, low_ink: bool,
                  gutter_fold: bool, duplex_offset: str, player: str | None, winnable: bool,
                  rate: int | None) -> None:
-    """Write a mission pack into OUT/<code>/: the sheet, the challenge deck and map.json.
+    """Write a mission pack into OUT/<code>/: the sheet, the challenge deck, map.json (the map,
+    no card of the deck) and deck-order.json (the deck order, out of sight).
 
     A hand setup, an explicit map (--header) or a blank sheet has no deck order: its pack
     holds the sheet and a plain deck, in OUT/setup-<id>/, OUT/map-<id>/ or OUT/blank/.

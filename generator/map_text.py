@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..rules.board import COLUMN_LETTERS, SIZE, Cell
 from ..challenges.mission import Mission
 
@@ -31,12 +33,19 @@ def mission_summary(mission: Mission) -> str:
 
 
 def mission_json(mission: Mission) -> dict:
-    """The JSON record of ``bgrid map --json``; targets in placement order, deck top first."""
+    """The JSON record of ``bgrid map --json``: the map (:func:`map_record`) and the deck order
+    (:func:`deck_order_record`) in one, for the terminal that asked for both."""
+    return map_record(mission) | {k: v for k, v in deck_order_record(mission).items() if k != "code"}
+
+
+def map_record(mission: Mission) -> dict:
+    """The map of a seeded mission, targets in placement order, with the setup draws (R1–R5,
+    drawn from streams of their own, never the play deck): a pack's ``map.json``, which a player
+    may open to check the map without seeing a card of the deck (its order is
+    :func:`deck_order_record`, a file of its own)."""
     m, setup = mission.game_map, mission.setup
-    deck, numbers = mission.challenge_deck()
     assert m is not None and setup is not None  # a seeded mission has its map and setup draws
     names = lambda cells: [str(c) for c in cells]  # noqa: E731
-    cards = lambda seq: [str(c) for c in seq]  # noqa: E731
     return {
         "code": mission.code,
         "ruleset": mission.spec.ruleset,
@@ -48,10 +57,20 @@ def mission_json(mission: Mission) -> dict:
         "bunkers": names(m.bunkers),
         "artillery": names(m.artillery),
         "setup": {
-            "ridges": [cards(used) for used in setup["ridges"]],
-            "bunkers": cards(setup["bunkers"]),
-            "artillery": cards(setup["artillery"]),
+            "ridges": [_cards(used) for used in setup["ridges"]],
+            "bunkers": _cards(setup["bunkers"]),
+            "artillery": _cards(setup["artillery"]),
         },
-        "deck": cards(deck),
-        "reshuffle_numbers": list(numbers),
     }
+
+
+def deck_order_record(mission: Mission) -> dict:
+    """The challenge deck top first (R25) and each position's reshuffle number (R26): a pack's
+    ``deck-order.json``, what the sheet's face-down deck page prints. Public (R42), but one
+    glance at it spoils blind play, so it is kept out of ``map.json``."""
+    deck, numbers = mission.challenge_deck()
+    return {"code": mission.code, "deck": _cards(deck), "reshuffle_numbers": list(numbers)}
+
+
+def _cards(seq: Iterable[object]) -> list[str]:
+    return [str(c) for c in seq]

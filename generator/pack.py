@@ -1,7 +1,8 @@
 """The mission pack: what goes in it, written whole (``safe_output.atomic_folder``).
 
-A pack is ``<out>/<code>/`` holding the mission sheet, the challenge deck and the map JSON
-(``bgrid map --json``), so one folder has all a player needs for a challenge.
+A pack is ``<out>/<code>/`` holding the mission sheet, the challenge deck, the map JSON and
+the deck order JSON (``bgrid map --json`` in two files, so that opening the map shows no
+card of the deck), so one folder has all a player needs for a challenge.
 """
 
 from __future__ import annotations
@@ -13,15 +14,22 @@ from ..challenges.mission import Mission
 from ..players.blind import BlindBenchmark
 from ..players.rating import RATING_SEED, Rating
 from .deck_pdf import render_deck, variant_suffix
-from .map_text import mission_json
+from .map_text import deck_order_record, map_record
 from ..safeio import safe_output
 from ..safeio.safe_output import OutputError, is_same_file
 from .sheet import render_sheet, sheet_name
 
 
+#: The map, for a player to check (no card of the deck in it).
+MAP_FILE = "map.json"
+#: The deck order, top first, with its reshuffle numbers: a file of its own, out of sight.
+DECK_ORDER_FILE = "deck-order.json"
+
+
 def is_pack_file(name: str) -> bool:
     """A name a pack (or its --png previews) holds: an earlier pack may be replaced whole."""
-    return name == "map.json" or (name.startswith(("sheet-", "deck-")) and name.endswith((".pdf", ".png")))
+    return name in (MAP_FILE, DECK_ORDER_FILE) or (name.startswith(("sheet-", "deck-"))
+                                                   and name.endswith((".pdf", ".png")))
 
 
 def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None,
@@ -29,8 +37,9 @@ def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None
                duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None,
                rating: Rating | None = None, blind: BlindBenchmark | None = None) -> dict[str, bytes]:
     """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
-    :func:`variant_suffix`), ``map.json``. A mission without a known deck order (a hand
-    setup, an explicit map, a blank sheet) gets a plain deck and no ``map.json``. ``par``: the
+    :func:`variant_suffix`), ``map.json`` and ``deck-order.json`` (the deck order apart, so
+    that opening ``map.json`` shows no card of it). A mission without a known deck order (a
+    hand setup, an explicit map, a blank sheet) gets a plain deck and neither JSON file. ``par``: the
     challenge was chosen winnable (``bgrid pack --winnable``); the sheet and ``map.json`` say
     so, with the open-deck par (``par`` and ``open_deck_par``); ``blind``: its blind benchmark
     (R42), on the sheet and as the ``blind_*`` keys. ``rating`` (``bgrid pack --rate``): the
@@ -44,15 +53,20 @@ def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None
                                          duplex_offset=duplex_offset),
     }
     if seeded is not None:
-        record = mission_json(seeded)
+        record = map_record(seeded)
         if par is not None:
             record |= {"winnable": True, "par": par, "open_deck_par": par}
         if blind is not None:
             record |= blind.as_dict()
         if rating is not None:
             record["rating"] = rating_record(rating)
-        files["map.json"] = (json.dumps(record, indent=2) + "\n").encode()
+        files[MAP_FILE] = _json(record)
+        files[DECK_ORDER_FILE] = _json(deck_order_record(seeded))
     return files
+
+
+def _json(record: dict) -> bytes:
+    return (json.dumps(record, indent=2) + "\n").encode()
 
 
 def rating_record(rating: Rating) -> dict:

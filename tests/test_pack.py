@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -24,14 +26,44 @@ def test_pack_writes_sheet_deck_and_map_json(tmp_path):
     code, out = run("pack", "--seed", "1944", "--paper", "letter", "--out", str(tmp_path), "--player", "Ada")
     assert code == 0, out
     folder = tmp_path / CODE_1944
-    assert sorted(p.name for p in folder.iterdir()) == ["deck-letter.pdf", "map.json", "sheet-letter.pdf"]
+    assert sorted(p.name for p in folder.iterdir()) == ["deck-letter.pdf", "deck-order.json", "map.json",
+                                                         "sheet-letter.pdf"]
     data = json.loads((folder / "map.json").read_text())
     assert data["code"] == CODE_1944 and data["seed"] == 1944
-    assert len(data["deck"]) == 54 and len(data["bunkers"]) == 6
+    assert len(data["bunkers"]) == 6
     # board, three log pages, deck page
     assert len(reader((folder / "sheet-letter.pdf").read_bytes()).pages) == 5
     assert len(reader((folder / "deck-letter.pdf").read_bytes()).pages) == 14
     assert str(folder / "map.json") in out
+
+
+GOLDEN_1944 = Path(__file__).parent / "golden" / "maps" / "seed-1944-normal-r1.json"
+# A card as the log and the sheet write it: rank (A, 2-10, J, Q, K) then suit, or JK. A cell
+# is column letter then row number (C3, J10), so no cell reads as a card.
+CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b|\bJK\b")
+
+
+def test_map_json_shows_no_card_of_the_deck_and_deck_order_json_holds_it(tmp_path):
+    code, out = run("pack", "--seed", "1944", "--out", str(tmp_path))
+    assert code == 0, out
+    folder = tmp_path / CODE_1944
+    golden = json.loads(GOLDEN_1944.read_text())  # bgrid map --json as stored: the deck top first
+    order = json.loads((folder / "deck-order.json").read_text())
+    assert order == {"code": CODE_1944, "deck": golden["deck"],
+                     "reshuffle_numbers": golden["reshuffle_numbers"]}
+    assert str(folder / "deck-order.json") in out
+    text = (folder / "map.json").read_text()
+    record = json.loads(text)
+    assert "deck" not in record and "reshuffle_numbers" not in record
+    # The only cards in map.json are the setup draws (R1-R5), dealt from streams of their own:
+    # outside "setup" no card at all, and no three cards of the deck in a row inside it.
+    setup = record.pop("setup")
+    assert CARD.findall(json.dumps(record)) == []
+    deck = golden["deck"]
+    runs = {tuple(deck[i:i + 3]) for i in range(len(deck) - 2)}
+    for drawn in [*setup["ridges"], setup["bunkers"], setup["artillery"]]:
+        assert not any(tuple(drawn[i:i + 3]) in runs for i in range(len(drawn) - 2))
+    assert CARD.findall(text)  # the pattern does find the setup draws' cards
 
 
 def test_sheet_by_code_to_a_named_file_with_png_pages(tmp_path):

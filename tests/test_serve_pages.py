@@ -122,6 +122,10 @@ def test_a_player_name_is_escaped_on_every_page(client):
 def test_the_pack_downloads_and_refuses_other_names(client):
     answer = client.get(f"/challenges/{CODE}/map.json")
     assert answer.status_code == 200 and answer.json["code"] == CODE
+    assert "deck" not in answer.json  # the order is a file of its own, out of sight
+    order = client.get(f"/challenges/{CODE}/deck-order.json")
+    assert order.status_code == 200 and order.json["code"] == CODE
+    assert len(order.json["deck"]) == 54 and order.json["deck"].count("JK") == 2  # R25: the whole deck
     pdf = client.get(f"/challenges/{CODE}/sheet-letter.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     assert client.get(f"/challenges/{CODE}/league.db").status_code == 404

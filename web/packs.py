@@ -1,16 +1,18 @@
-"""Pack downloads (sheet, deck, map.json) of a challenge, made by the generator and kept in
-memory: a pack takes seconds to render and every player of the week asks for the same one."""
+"""Pack downloads (sheet, deck, map.json, deck-order.json) of a challenge, made by the
+generator and kept in memory: a pack takes seconds to render and every player of the week
+asks for the same one."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 
-from ..generator.pack import pack_files
+from ..generator.pack import DECK_ORDER_FILE, MAP_FILE, pack_files
 from ..challenges.mission import mission_from_code
 
 PAPERS = ("a4", "letter")
-FILES = tuple(f"{kind}-{paper}.pdf" for kind in ("sheet", "deck") for paper in PAPERS) + ("map.json",)
+FILES = (tuple(f"{kind}-{paper}.pdf" for kind in ("sheet", "deck") for paper in PAPERS)
+         + (MAP_FILE, DECK_ORDER_FILE))
 KEPT = 8  # packs (one challenge on one paper each) held at once
 
 
@@ -23,7 +25,7 @@ class PackCache:
         """The pack file ``name`` (one of :data:`FILES`) of challenge ``code``."""
         if name not in FILES:
             return None
-        paper = "a4" if name == "map.json" else name.split("-", 1)[1].removesuffix(".pdf")
+        paper = "a4" if name.endswith(".json") else name.split("-", 1)[1].removesuffix(".pdf")
         with self._lock:  # one render at a time: PDF rendering is heavy, and the next asker waits for it
             pack = self._packs.get((code, paper))
             if pack is None:
