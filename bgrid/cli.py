@@ -95,10 +95,10 @@ class BGridGroup(click.Group):
         except click.Abort:
             click.echo("Aborted.", err=True)
             code = 130
-            workers = sys.modules.get(f"{__package__}.workers")  # loaded only by a --jobs run
-            if workers is not None and workers.abandoned and standalone_mode:
+            job_pool = sys.modules.get(f"{__package__}.job_pool")  # loaded only by a --jobs run
+            if job_pool is not None and job_pool.abandoned and standalone_mode:
                 # the workers are ended and every file closed or removed while unwinding; only
-                # the executor's exit-time join is left, and it may never return (bgrid.workers)
+                # the executor's exit-time join is left, and it may never return (bgrid.job_pool)
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(code)

@@ -9,7 +9,7 @@ import time
 import click
 
 from .header_options import read_header
-from .workers import worker_count
+from .job_pool import worker_count
 from .options import Seconds, WholeNumber, mission_options, pick_mission
 from .players.blind import BLIND_RUNS, blind_benchmark
 from .rules.errors import BGridError
@@ -167,7 +167,7 @@ def _run(mission: Mission, deadline: float | None, jobs: int, show: bool) -> Par
     if jobs == 1 or worker_count(jobs) == 1:
         return solve_mission(mission, deadline=deadline, portfolio=PORTFOLIO, widths=WIDTHS,
                              budget=SOLVE_NODES, progress=report)
-    from .workers import worker_pool
+    from .job_pool import worker_pool
 
     code = mission.code
     assert code is not None and mission.deck is not None  # solve's missions are seeded (R25)

@@ -22,7 +22,7 @@ from .safeio.safe_output import check_target, is_same_file, open_atomic, refuse_
 from .verifier.json_text import indented_json
 from .verifier.log_inputs import Input, Unreadable, list_inputs, read_input
 from .options import WholeNumber
-from .workers import available_cores
+from .job_pool import available_cores
 from .safeio.safe_text import display_name, one_line, printable_lines
 from .verifier import narrative
 from .verifier.verdict import INCOMPLETE, INVALID, VALID, Verdict
@@ -165,7 +165,7 @@ def _results(items: list[Input], options: Options, jobs: int) -> Iterator[Result
     if jobs <= 1 or len(tasks) < PARALLEL_FROM or any(item.path == "-" for item in items):
         yield from map(_work, tasks)
         return
-    from .workers import worker_count, worker_pool
+    from .job_pool import worker_count, worker_pool
 
     workers = worker_count(jobs, len(tasks))
     chunk = max(1, min(64, len(tasks) // (workers * 8)))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bgrid.workers import available_cores, worker_count
+from bgrid.job_pool import available_cores, worker_count
 from league_logs import games
 
 DEADLINE = 30  # seconds from the kill to the end of the run
@@ -52,12 +52,12 @@ def is_alive(pid: int) -> bool:
 # machine does when the scheduler leaves a new worker waiting.
 HELD_WORKERS = """
 import time
-from bgrid import workers
-starting = workers._worker_start
+from bgrid import job_pool
+starting = job_pool._worker_start
 def held():
     time.sleep(2)
     starting()
-workers._worker_start = held
+job_pool._worker_start = held
 """
 
 
@@ -185,7 +185,7 @@ def test_the_pool_managers_cancelled_future_race_prints_no_traceback():
     import threading
     from concurrent.futures import InvalidStateError
 
-    from bgrid.workers import _quiet_broken_pool_race, worker_pool
+    from bgrid.job_pool import _quiet_broken_pool_race, worker_pool
 
     reported = []
     previous = threading.excepthook
