@@ -34,7 +34,7 @@ from bgrid.players.playout import play_out, replay
 from bgrid.players.solver import Member, hand_tables, solve_mission
 from bgrid.log.writer import mission_lines, write_log
 from bgrid.verifier.ledger import damage_entries
-from bgrid.verifier.explain import card_noun
+from bgrid.verifier.message_context import card_noun
 from bgrid.log.messages import LogError
 from bgrid.verifier.narrative import explain
 from bgrid.verifier.replay import Replay

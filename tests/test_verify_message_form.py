@@ -195,7 +195,7 @@ def test_the_state_names_suppressed_artillery_and_destroyed_targets_go():
     from bgrid.rules.engine import new_game
     from bgrid.rules.ruleset import load_ruleset
     from bgrid.rules.setup import GameMap
-    from bgrid.verifier.explain import describe_state
+    from bgrid.verifier.message_context import describe_state
 
     cells = lambda text: tuple(Cell.parse(c) for c in text.split())  # noqa: E731
     game_map = GameMap(frozenset(cells("E1 E2")), cells("A5 C3 G7 H2 I9 J4"), cells("B9 F8 J1 D10"))

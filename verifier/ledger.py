@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rules.automa import artillery_reach
-from .explain import card_noun
+from .message_context import card_noun
 from ..rules.board import COLUMN_LETTERS, Cell, distance
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import Card

@@ -21,7 +21,7 @@ from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryHeld, Arti
                             Missed, Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed,
                             Event, Suppressed, Victory)
 from ..rules.notation import count_word
-from .explain import phase_open_cards
+from .message_context import phase_open_cards
 from .replay_history import After, HistoryEntry
 from ..log.notation import Statement
 

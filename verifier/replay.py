@@ -26,7 +26,7 @@ from ..rules.events import (AltitudeChanged, ArtilleryHeld, ArtilleryMoved, Bonu
                             Reshuffled, Suppressed, TurnStarted)
 from ..rules.notation import count_word
 from ..rules.state import CardPurpose, DefeatCause, GameState, Phase
-from .explain import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
+from .message_context import card_noun, describe_state, legal_summary, outcome_text, phase_open_cards
 from .ledger import damage_entries
 from ..log.words import PLAY_VERBS, PURPOSE_OF_VERB, VERB_OF_PURPOSE
 from .memo import forget_oldest

@@ -16,7 +16,7 @@ from ..rules.engine import score
 from ..log.writer import log_text
 from ..rules.ruleset import Ruleset
 from ..rules.state import GameState
-from .explain import describe_state, legal_summary
+from .message_context import describe_state, legal_summary
 from ..log.lexer import MAX_BYTES, read_log_bytes
 from ..log.reader import parse_log
 from .map_source import assurance, map_key, mission_source, source_text
