@@ -120,10 +120,29 @@ def test_the_key_page_is_a_form_a_password_manager_saves(client):
                      r'autocomplete="username"', form)
     assert (f'<input type="password" id="kept-key" name="password" value="{key}" '
             'autocomplete="new-password">') in form
-    assert "password manager" in page and "l, 1 and I" in page
+    assert "password manager" in page and "<code>l</code>, <code>1</code> and <code>I</code>" in page
     sent = client.post("/key", data={"username": "Ada", "password": key,
                                      "csrf_token": token(client, "/register")})
     assert sent.status_code == 303 and sent.headers["Location"] == "/submit"
+
+
+def test_saving_the_key_signs_the_browser_in_for_the_submit_page(client):
+    """Before, "Save the key and go on" led to a submit page asking "Your key" again, empty,
+    a moment after the key was given: the form of the key page now signs this browser in
+    (the /play session), so /submit takes the entry as the player's. A key that is no one's
+    signs nobody in and counts as a wrong key."""
+    key = register(client, "Ada")
+    client.post("/key", data={"username": "Ada", "password": key, "csrf_token": token(client, "/register")})
+    page = client.get("/submit").get_data(as_text=True)
+    assert "Signed in on this device as <bdi>Ada</bdi>" in page
+    answer = client.post("/submit", data={"log": games(1)[0].by("Ada").decode(),
+                                          "csrf_token": token(client, "/submit")})
+    assert answer.status_code == 303 and "/entries/" in answer.headers["Location"]
+    with client.application.test_client() as other:
+        sent = other.post("/key", data={"username": "Ada", "password": "x" * 32,
+                                        "csrf_token": token(other, "/register")})
+        assert sent.status_code == 303
+        assert "Signed in" not in other.get("/submit").get_data(as_text=True)
 
 
 def test_the_receipt_gives_the_place_in_the_standings(client):

@@ -7,15 +7,15 @@ from flask.typing import ResponseReturnValue
 
 from ..league.identity import RefusedName
 from ..league.intake import MAX_LOG_BYTES, Refusal, submit_entry
-from ..league.players import NameTaken, register
+from ..league.players import NameTaken, player_by_key, register
 from ..league.public import player_entries, runs_challenge, standings_of
 from ..league.standings import par_source
 from ..league.submit import utc_now
 from ..league.windows import describe_attempts, window_of
 from ..verifier.report_html import error_view, render_report
 from ..verifier.verify import verify_log
-from .shared import failure, key_or_address, limiter, signed_in_player
-from .rate_limits import REGISTRATIONS, wrong_key
+from .shared import failure, key_or_address, limiter, sign_in, signed_in_player
+from .rate_limits import REGISTRATIONS, refuse_spent_address, wrong_key
 from .chart import score_bars
 from .db import connection, verifier, write_lock
 from .packs import FILES, PackCache
@@ -114,8 +114,16 @@ def register_page() -> ResponseReturnValue:
 @pages.post("/key")
 def key_kept() -> ResponseReturnValue:
     """Where the form of a key shown once goes (``_key_form.html.j2``): sending it is what lets a
-    password manager save the name and key; nothing is checked or stored here. On to the game
-    the key was made in, else the submit page."""
+    password manager save the name and key, and it signs this browser in as the key's player
+    (the /play session), so the page it leads to does not ask for the key just given. On to the
+    game the key was made in, else the submit page. A key that is no one's (the form edited)
+    signs nobody in and counts as a wrong key, as on every route that tries one."""
+    refuse_spent_address()
+    player = player_by_key(connection(), request.form.get("password", "").strip())
+    if player is None:
+        wrong_key()
+    else:
+        sign_in(player)
     code = runs_challenge(connection(), request.form.get("code", ""))
     return redirect(url_for("play.page", code=code) if code else url_for("pages.submit_page"), 303)
 

@@ -28,7 +28,7 @@ from ..league.submit import utc_now
 from ..log.messages import LogError
 from ..log.notation import Header, UnwritableHeader
 from ..log.writer import header_text
-from .shared import PLAY_SESSION, failure, limiter, signed_in_player
+from .shared import PLAY_SESSION, failure, limiter, sign_in, signed_in_player
 from .db import connection, verifier, write_lock
 from .rate_limits import refuse_spent_address, wrong_key
 from .views import not_a_challenge, refusal_words, utc_second
@@ -101,8 +101,7 @@ def key(code: str) -> ResponseReturnValue:
         wrong_key()
         return render_template("play_key.html.j2", code=code,
                                error="no player holds this key: register a name to get one"), 403
-    end_session(conn, session.get(SESSION))
-    session[SESSION] = open_session(conn, player, utc_now())
+    sign_in(player)
     return redirect(url_for("play.page", code=code), 303)
 
 

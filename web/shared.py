@@ -1,6 +1,6 @@
 """What the application factory and its blueprints share: the rate limits, the error answer
 (with ``Retry-After`` on a 429), the key a request carries and the player a browser is signed
-in as. Here, not in ``app``, so the blueprints import no module that imports them (``app``
+in as (and signing it in). Here, not in ``app``, so the blueprints import no module that imports them (``app``
 only builds the app); the forms' CSRF check is in ``origin``, the access log in ``access_log``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Response, jsonify, make_response, render_template, request, session
 
 from ..league.players import Player
-from ..league.sessions import session_player
+from ..league.sessions import end_session, open_session, session_player
 from ..league.submit import utc_now
 from .db import connection
 from .rate_limits import RateLimits, remote_address
@@ -47,6 +47,14 @@ def signed_in_player() -> Player | None:
     """The player this browser is signed in as (the key form of ``/play/CODE``), or None:
     the play pages and the submit page take the same session."""
     return session_player(connection(), session.get(PLAY_SESSION), utc_now())
+
+
+def sign_in(player: Player) -> None:
+    """Sign this browser in as ``player`` (a key just given: ``/play/CODE``'s key form, the key
+    page's), ending the session it had."""
+    conn = connection()
+    end_session(conn, session.get(PLAY_SESSION))
+    session[PLAY_SESSION] = open_session(conn, player, utc_now())
 
 
 def key_or_address() -> str:
