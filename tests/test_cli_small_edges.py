@@ -4,6 +4,8 @@ what the command answers to it."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -60,3 +62,18 @@ def test_league_init_on_a_fifo_says_what_it_is(tmp_path):
     result = run("league", "init", str(tmp_path / "fifo.db"))
     assert result.exit_code == 2 and "not a regular file" in result.output
     assert "create it with" not in result.output
+
+
+def test_python_dash_m_bgrid_is_the_command_line(tmp_path):
+    """``python -m bgrid`` runs the ``bgrid`` command line (today: "No module named
+    bgrid.__main__; 'bgrid' is a package and cannot be directly executed"): its version, its
+    help under the name it was called by, and a misuse's exit 2 with the same message."""
+    def run_module(*args):
+        return subprocess.run([sys.executable, "-m", "bgrid", *args], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120)
+
+    version = run_module("--version")
+    assert version.returncode == 0 and version.stdout.startswith("bgrid, version ")
+    assert run_module("--help").stdout.startswith("Usage: python -m bgrid ")
+    missing = run_module("verify", str(tmp_path / "none.log"))
+    assert missing.returncode == 2 and missing.stderr == run("verify", str(tmp_path / "none.log")).output
