@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -69,18 +70,18 @@ def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, 
         raise click.UsageError("--json prints one object; write the pack in a second run without it")
     when = parse_day(day)
     period = WEEKLY if weekly else DAILY
-    par = None
+    par = blind = None
     if winnable:
-        spec, par = _winnable_spec(when, ruleset, period)
+        from .job_pool import spare_worker
+        from .players.blind_beside import BlindBeside
+
+        with spare_worker("benchmarking") as submit:
+            beside = BlindBeside(submit)
+            spec, par = _winnable_spec(when, ruleset, period, beside.start)
+            blind = beside.of(spec)
     else:
         spec = dated_spec(when, ruleset, period)
     code = encode_code(spec)
-    blind = None
-    if winnable:
-        from .players.blind import blind_benchmark
-        from .challenges.mission import mission_from_spec
-
-        blind = blind_benchmark(mission_from_spec(spec))
     if as_json:
         record = {"period": period, "date": when.isoformat(), "key": dated_key(when, period),
                   "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
@@ -105,14 +106,17 @@ def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, 
             click.echo(display_name(str(path)))
 
 
-def _winnable_spec(when: date, ruleset: str, period: str) -> tuple[ChallengeSpec, int | None]:
+def _winnable_spec(when: date, ruleset: str, period: str,
+                   before: Callable[[ChallengeSpec], object]) -> tuple[ChallengeSpec, int | None]:
     """The dated challenge that solves to a victory (``challenges.daily``'s accept test) and its par,
-    kept from the test so the pack does not solve it again."""
+    kept from the test so the pack does not solve it again; ``before(candidate)`` as each
+    candidate's solve begins (its blind benchmark starts beside it, ``bgrid.blind_beside``)."""
     from .players.solver import winning_par
 
     pars: dict[int, int | None] = {}
 
     def accept(spec: ChallengeSpec) -> bool:
+        before(spec)
         pars[spec.seed] = winning_par(spec)
         return pars[spec.seed] is not None
 

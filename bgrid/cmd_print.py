@@ -19,6 +19,9 @@ from .options import DEFAULT_OUT, F, WholeNumber, mission_options, pick_mission
 from .safeio.safe_text import display_name
 
 if TYPE_CHECKING:  # the players load only for --rate and --winnable
+    from collections.abc import Callable
+
+    from .challenges.codes import ChallengeSpec
     from .challenges.mission import Mission
     from .players.rating import Rating
 
@@ -253,10 +256,14 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
     make_folder(out, "the --out folder")
     par = blind = None
     if winnable:
-        from .players.blind import blind_benchmark
+        from .job_pool import spare_worker
+        from .players.blind_beside import BlindBeside
 
-        mission, par = _winnable(mission, code is not None)
-        blind = blind_benchmark(mission)
+        with spare_worker("benchmarking") as submit:
+            beside = BlindBeside(submit)
+            mission, par = _winnable(mission, code is not None, beside.start)
+            assert mission.spec is not None  # a winnable challenge is seeded (checked above)
+            blind = beside.of(mission.spec)
         click.echo(f"open-deck par {par} · {blind.text}", err=True)
     from .generator.pack import write_pack
 
@@ -266,11 +273,13 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
         click.echo(display_name(str(path)))
 
 
-def _winnable(seeded: Mission, by_code: bool) -> tuple[Mission, int]:
-    """The first winnable challenge from ``seeded``'s seed onward (``players.solver``) and its par."""
+def _winnable(seeded: Mission, by_code: bool,
+              before: Callable[[ChallengeSpec], object]) -> tuple[Mission, int]:
+    """The first winnable challenge from ``seeded``'s seed onward (``players.solver``) and its
+    par; ``before(candidate)`` as each candidate's solve begins."""
     from .players.solver import first_winnable
 
     click.echo(f"solving from seed {seeded.spec.seed} for a winnable challenge…", err=True)
-    mission, par = first_winnable(seeded.spec)
+    mission, par = first_winnable(seeded.spec, before=before)
     assert par.best is not None  # the par of a winnable challenge: its solve found a victory
     return (mission if by_code else mission.as_seed()), par.best.score

@@ -21,11 +21,11 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the pool's modules load only for a --jobs run: a plain verify starts without them
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 from .rules.errors import BGridError
 
@@ -146,3 +146,15 @@ def worker_pool(jobs: int, doing: str) -> Iterator[ProcessPoolExecutor]:
         _end_workers(pool, shut_down=False)
         raise
     pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def spare_worker(doing: str) -> Iterator[Callable[..., Future[Any]] | None]:
+    """One worker process for work the command can do beside its own (``pack --winnable``'s
+    blind benchmark beside its solve), as the ``submit`` of a :func:`worker_pool`; None when
+    no second core is there to run it. It ends as every pool does (module docstring)."""
+    if worker_count(2) == 1:
+        yield None
+        return
+    with worker_pool(1, doing) as pool:
+        yield pool.submit

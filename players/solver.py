@@ -448,16 +448,23 @@ def winning_par(spec: ChallengeSpec, **options: Any) -> int | None:
     return best.score if best is not None and best.is_victory else None
 
 
-def first_winnable(spec: ChallengeSpec, tries: int = WINNABLE_TRIES, **options: Any) -> tuple[Mission, Par]:
+def first_winnable(spec: ChallengeSpec, tries: int = WINNABLE_TRIES,
+                   before: Callable[[ChallengeSpec], object] | None = None,
+                   **options: Any) -> tuple[Mission, Par]:
     """The documented rule for winnable challenges: the first seed from ``spec.seed`` onward
     (same ruleset, difficulty and ridges) whose solve finds a victory. Returns (mission,
-    par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory."""
+    par); raises :class:`BGridError` when none of ``tries`` seeds solves to a victory.
+    ``before(candidate)`` is called as each candidate's solve begins (``pack --winnable``
+    starts its blind benchmark beside the solve)."""
     from dataclasses import replace
 
     from ..rules.errors import BGridError
 
     for seed in range(spec.seed, spec.seed + tries):
-        mission = mission_from_spec(replace(spec, seed=seed))
+        candidate = replace(spec, seed=seed)
+        if before is not None:
+            before(candidate)
+        mission = mission_from_spec(candidate)
         par = solve_mission(mission, **options)
         if par.victory_found:
             return mission, par

@@ -61,12 +61,12 @@ job_pool._worker_start = held
 """
 
 
-def start(*args, held: bool = False) -> subprocess.Popen:
+def start(*args, held: bool = False, prelude: str = "") -> subprocess.Popen:
     # A shell without job control starts background commands with SIGINT ignored, and Python
     # keeps an ignored SIGINT ignored: give the CLI Ctrl-C as a terminal would, whatever runs
     # the tests (run as `pytest &`, the SIGINT case saw verify finish with status 0).
     code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            + (HELD_WORKERS if held else "") + "from bgrid.cli import main; main()")
+            + (HELD_WORKERS if held else "") + prelude + "from bgrid.cli import main; main()")
     return subprocess.Popen([sys.executable, "-c", code, *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 

@@ -1,0 +1,59 @@
+"""The blind benchmark of a challenge run beside its solve (``bgrid pack --winnable``,
+``bgrid daily --winnable``).
+
+A winnable challenge costs two searches of about equal CPU: the solve that finds it winnable
+(``players.solver``) and the strong player's blind benchmark of it (``players.blind``). The
+benchmark does not depend on the solve, so a worker starts it on each candidate as its solve
+starts; the first candidate is nearly always the one kept, and the wall time is then the
+longer of the two instead of their sum (2 cores). A candidate that turns out not winnable
+wastes its benchmark, never changes one: each is the same call on the same challenge code.
+On one core, or where no worker can start, the benchmark runs after the solve as before.
+
+The worker process is the caller's (``bgrid.job_pool.spare_worker`` for the command line,
+which reaps it on every way out): this module only says what runs in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+
+from ..challenges.codes import ChallengeSpec, encode_code
+from .blind import BlindBenchmark
+
+#: How work reaches the worker: ``submit(function, argument)``, as ``Executor.submit``.
+Submit = Callable[[Callable[[str], BlindBenchmark], str], "Future[BlindBenchmark]"]
+
+
+def blind_of_code(code: str) -> BlindBenchmark:
+    """The blind benchmark of the challenge ``code`` (what a worker runs)."""
+    from ..challenges.mission import mission_from_code
+    from .blind import blind_benchmark
+
+    return blind_benchmark(mission_from_code(code))  # a code crosses to the worker; a mission does not pickle
+
+
+class BlindBeside:
+    """Benchmarks started with :meth:`start` and collected with :meth:`of`; ``submit`` None
+    runs each in this process when it is asked for."""
+
+    def __init__(self, submit: Submit | None) -> None:
+        self._submit = submit
+        self._started: dict[str, Future[BlindBenchmark]] = {}
+
+    def start(self, spec: ChallengeSpec) -> None:
+        """Begin the benchmark of ``spec``'s challenge in the worker when it is idle: a
+        candidate's solve is over when the next one starts, so a benchmark still running
+        belongs to a candidate not kept, and one queued behind it would wait as long as
+        computing it after the solve (nothing starts on one core)."""
+        code = encode_code(spec)
+        if self._submit is not None and all(f.done() for f in self._started.values()):
+            self._started[code] = self._submit(blind_of_code, code)
+
+    def of(self, spec: ChallengeSpec) -> BlindBenchmark:
+        """The benchmark of ``spec``'s challenge: the worker's, or computed now."""
+        code = encode_code(spec)
+        future = self._started.pop(code, None)
+        for other in self._started.values():  # candidates not kept: not begun ones never begin
+            other.cancel()
+        return blind_of_code(code) if future is None else future.result()
