@@ -34,10 +34,18 @@ def escape_outside_code(line: str) -> str:
 
 
 def mend(lines: list[str]) -> list[str]:
-    """mkdocs-click's lines for one directive, with examples fenced and placeholders escaped."""
+    """mkdocs-click's lines for one directive, with examples fenced, placeholders escaped and
+    each options table in a ``<div class="options">`` (docs/css/extra.css lays it out a row a
+    block on a phone, where its four columns would not fit)."""
     out: list[str] = []
-    in_fence = in_examples = False
+    in_fence = in_examples = in_table = False
     for line in lines:
+        if in_table and not line.startswith("|"):
+            out.extend(["", "</div>", ""])
+            in_table = False
+        elif not in_table and not in_fence and line.startswith("|"):
+            out.extend(['<div class="options" markdown>', ""])
+            in_table = True
         if line.startswith("```"):
             in_fence = not in_fence
             out.append(line)
@@ -60,6 +68,8 @@ def mend(lines: list[str]) -> list[str]:
             out.append(escape_outside_code(NONE_DEFAULT.sub("|  |", UNSET_DEFAULT.sub("", line))))
     if in_examples:
         out.append("```")
+    if in_table:
+        out.extend(["", "</div>"])
     return out
 
 
