@@ -26,6 +26,7 @@ from .rules.errors import BGridError
 from .log.lexer import read_log_bytes
 from .log.messages import LogError
 from .log.notation import Header, UnwritableHeader
+from .log.reader import read_header as read_log_header
 from .log.row_reader import is_row
 from .log.writer import header_text
 
@@ -152,13 +153,15 @@ def _header_text(seed: str | None, code: str | None, difficulty: str | None, rid
 
 
 def _default_name(header_text: str | None) -> str:
-    """``mission-0MER-60SV-GHE.log``, ``mission-seed-1944.log`` …"""
+    """``mission-0MER-60SV-GHE.log``, ``mission-seed-1944.log``; ``mission.log`` for a header
+    naming its map by setup or map lines. The header is read by the log reader's door, as
+    every header is, not picked apart here."""
     assert header_text is not None
-    for line in header_text.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip().lower() in ("challenge", "seed"):
-            tag = value.strip() if key.strip().lower() == "challenge" else f"seed-{value.strip()}"
-            return f"mission-{tag}.log"
+    header, _ = read_log_header(header_text)
+    if header.challenge is not None:
+        return f"mission-{header.challenge}.log"
+    if header.seed is not None:
+        return f"mission-seed-{header.seed}.log"
     return "mission.log"
 
 

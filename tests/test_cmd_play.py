@@ -201,3 +201,19 @@ def test_a_half_played_log_in_the_row_form_resumes_where_it_stopped(tmp_path):
     whole, _ = _play(tmp_path, typed, "--code", CODE, log="whole.log")
     assert (verify_log((tmp_path / "rows.log").read_text(encoding="utf-8")).verification_id
             == verify_log((tmp_path / "whole.log").read_text(encoding="utf-8")).verification_id)
+
+
+def test_without_log_the_game_is_kept_in_a_file_named_for_its_mission(tmp_path, monkeypatch):
+    # mission-CODE.log for a challenge, mission-seed-N.log for a seed with its own deck,
+    # mission.log for a header that names its map by setup lines
+    monkeypatch.chdir(tmp_path)
+    setup = ("bgrid-log: 1\nsetup ridge: AH AS AD 2H\nsetup bunkers: 2H 3H 4H 5H 6H 7H 8H 9H 10H 2D 3D 4D\n"
+             "setup artillery: 5D 6D 7D 8D 9D 10D 2C 3C\n")
+    (tmp_path / "setup.log").write_text(setup, encoding="utf-8")
+    for options, name in ((["--code", CODE], f"mission-{CODE}.log"),
+                          (["--seed", "1944", "--ridges", "2"], "mission-seed-1944.log"),
+                          (["--header", "setup.log"], "mission.log")):
+        result = CliRunner().invoke(cli, ["play", *options], input="quit\n")
+        assert result.exit_code == 0, result.output
+        assert result.output == f"bye: the log keeps the game in {name}\n"
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith("bgrid-log: 1\n")
