@@ -7,15 +7,20 @@ import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .challenges.codes import ChallengeSpec
 from .options import DEFAULT_OUT
+from .pack_yardsticks import measure_yardsticks, pack_yardsticks
 from .generator.paper import PAPERS
 from .challenges.codes import encode_code
 from .challenges.daily import DAILY, WEEKLY, dated_key, dated_spec
 from .rules.ruleset import DEFAULT_RULESET, ruleset_names
+
+if TYPE_CHECKING:  # the players load only when a solve runs
+    from .players.blind_beside import Yardsticks
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -51,50 +56,62 @@ def parse_day(text: str | None) -> date:
 @click.option("--winnable", is_flag=True,
               help="The first seed from the date's seed onward whose solve (bgrid solve) finds "
                    "a victory.")
+@click.option("--yardsticks/--no-yardsticks", default=True, show_default=True,
+              help="With --pack: put the challenge's open-deck par and blind benchmark (R42) on "
+                   "the sheet and in map.json, computed once for everyone who plays the date "
+                   "(a solve and 40 blind games: 15 s of CPU, 10-20 s).")
 def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, out: str, paper: str,
-                  as_json: bool, quiet: bool, winnable: bool) -> None:
+                  as_json: bool, quiet: bool, winnable: bool, yardsticks: bool) -> None:
     """Print the challenge code of a day (or, with --weekly, of its ISO week): the same code
     for everyone, on every machine, for as long as the ruleset stays the same. How it is
-    derived is documented in docs/rules.md (Dated challenges).
+    derived is documented in docs/rules.md (Dated challenges). With --pack, its sheet carries
+    both yardsticks unless --no-yardsticks.
 
     \b
     Examples:
       bgrid daily
       bgrid daily --date 2026-12-01 --weekly
       bgrid daily --weekly --pack --out packs
+      bgrid daily --pack --no-yardsticks    # the pack at once, without the yardsticks
       CODE=$(bgrid daily --weekly -q)
     """
     if not out.strip():
         raise click.BadParameter("needs a folder, e.g. --out output", param_hint="--out")
     if as_json and with_pack:
         raise click.UsageError("--json prints one object; write the pack in a second run without it")
+    if winnable and not yardsticks:
+        raise click.UsageError("--winnable solves the challenge, and its yardsticks come with the "
+                               "solve; leave out --no-yardsticks")
     when = parse_day(day)
     period = WEEKLY if weekly else DAILY
-    par = blind = None
+    measured = None
     if winnable:
         from .job_pool import spare_worker
-        from .players.blind_beside import BlindBeside
+        from .players.blind_beside import BlindBeside, Yardsticks
 
         with spare_worker("benchmarking") as submit:
             beside = BlindBeside(submit)
             spec, par = _winnable_spec(when, ruleset, period, beside.start)
-            blind = beside.of(spec)
+            measured = Yardsticks(par, True, beside.of(spec))
     else:
         spec = dated_spec(when, ruleset, period)
+        if with_pack and yardsticks:
+            measured = measure_yardsticks(spec, "--no-yardsticks")
     code = encode_code(spec)
     if as_json:
         record = {"period": period, "date": when.isoformat(), "key": dated_key(when, period),
                   "code": code, "ruleset": spec.ruleset, "difficulty": spec.difficulty,
                   "ridges": spec.ridges, "seed": spec.seed}
-        if blind is not None:
-            record |= {"winnable": True, "par": par, "open_deck_par": par} | blind.as_dict()
+        if measured is not None:
+            record |= ({"winnable": True, "par": measured.par} if measured.winnable else {}) \
+                | {"open_deck_par": measured.par} | measured.blind.as_dict()
         click.echo(json.dumps(record, indent=2))
     elif quiet:
         click.echo(code)
     else:
         click.echo(f"{period} {dated_key(when, period)}: {code} ({spec.difficulty}, {spec.ridges} "
                    f"ridge{'s' if spec.ridges != 1 else ''}, seed {spec.seed}"
-                   + (f", winnable · open-deck par {par} · {blind.text})" if blind else ")"))
+                   + _yardstick_text(measured) + ")")
     if with_pack:
         from .challenges.mission import mission_from_spec
         from .generator.pack import write_pack
@@ -102,8 +119,17 @@ def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, 
         from .safeio.safe_text import display_name
 
         make_folder(Path(out), "the --out folder")
-        for path in write_pack(mission_from_spec(spec), paper, Path(out), par=par, blind=blind):
+        for path in write_pack(mission_from_spec(spec), paper, Path(out), **pack_yardsticks(measured)):
             click.echo(display_name(str(path)))
+
+
+def _yardstick_text(measured: Yardsticks | None) -> str:
+    """``, winnable · open-deck par 14 · blind benchmark 2 (…)`` for the code's line, or ""."""
+    if measured is None:
+        return ""
+    words = (["winnable"] if measured.winnable else []) \
+        + ([] if measured.par is None else [f"open-deck par {measured.par}"]) + [measured.blind.text]
+    return ", " + " · ".join(words)
 
 
 def _winnable_spec(when: date, ruleset: str, period: str,

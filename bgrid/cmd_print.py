@@ -16,6 +16,7 @@ import click
 from .generator.paper import PAPERS
 from .header_options import header_options, pick_source
 from .options import DEFAULT_OUT, F, WholeNumber, mission_options, pick_mission
+from .pack_yardsticks import measure_yardsticks, pack_yardsticks
 from .safeio.safe_text import display_name
 
 if TYPE_CHECKING:  # the players load only for --rate and --winnable
@@ -224,11 +225,15 @@ def deck_command(seed: str | None, code: str | None, difficulty: str | None, rid
                    "whose solve (bgrid solve) finds a victory; the sheet and map.json give its "
                    "open-deck par and its blind benchmark (the strong player's median drawing "
                    "blind, R42).")
+@click.option("--yardsticks", is_flag=True,
+              help="Put the challenge's open-deck par and blind benchmark (R42) on the sheet and "
+                   "in map.json, as bgrid daily --pack does (a solve and 40 blind games: 15 s of "
+                   "CPU, 10-20 s).")
 @_rate_option
 def pack_command(seed: str | None, code: str | None, difficulty: str | None, ridges: int | None,
                  header: Path | None, blank: bool, paper: str, out: Path, png: bool, low_ink: bool,
                  gutter_fold: bool, duplex_offset: str, player: str | None, winnable: bool,
-                 rate: int | None) -> None:
+                 yardsticks: bool, rate: int | None) -> None:
     """Write a mission pack into OUT/<code>/: the sheet, the challenge deck, map.json (the map,
     no card of the deck) and deck-order.json (the deck order, out of sight).
 
@@ -242,6 +247,7 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
       bgrid pack --blank
       bgrid pack --header ada.log
       bgrid pack --seed 1944 --winnable
+      bgrid pack --code 0M00-0001-WR3 --yardsticks
       bgrid pack --seed 1944 --rate 200
     """
     from .safeio.safe_output import make_folder
@@ -250,27 +256,48 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
     mission = pick_source(seed, code, difficulty, ridges, header, blank)
     if out.suffix.lower() == ".pdf":
         raise click.UsageError("--out for a pack is a folder, not a .pdf file")
-    if winnable and not mission.is_seeded:  # before the folder is made: misuse writes nothing
-        raise click.UsageError("--winnable needs --seed or --code: only a challenge deck can be solved")
+    for flag, asked in (("--winnable", winnable), ("--yardsticks", yardsticks)):
+        if asked and not mission.is_seeded:  # before the folder is made: misuse writes nothing
+            raise click.UsageError(f"{flag} needs --seed or --code: only a challenge deck can be solved")
     _check_rate(rate, mission)
     make_folder(out, "the --out folder")
-    par = blind = None
+    measured = None
     if winnable:
         from .job_pool import spare_worker
-        from .players.blind_beside import BlindBeside
+        from .players.blind_beside import BlindBeside, Yardsticks
 
         with spare_worker("benchmarking") as submit:
             beside = BlindBeside(submit)
             mission, par = _winnable(mission, code is not None, beside.start)
             assert mission.spec is not None  # a winnable challenge is seeded (checked above)
-            blind = beside.of(mission.spec)
-        click.echo(f"open-deck par {par} · {blind.text}", err=True)
+            measured = Yardsticks(par, True, beside.of(mission.spec))
+        click.echo(f"open-deck par {par} · {measured.blind.text}", err=True)
+    elif yardsticks:
+        assert mission.spec is not None  # checked above
+        measured = measure_yardsticks(mission.spec)
+        click.echo(("" if measured.par is None else f"open-deck par {measured.par} · ")
+                   + measured.blind.text, err=True)
     from .generator.pack import write_pack
 
-    for path in write_pack(mission, paper, out, png=png, player=player, par=par,
+    for path in write_pack(mission, paper, out, png=png, player=player,
                            rating=_rating(mission, rate), settings=settings,
-                           inputs=[header] if header is not None else [], blind=blind):
+                           inputs=[header] if header is not None else [], **pack_yardsticks(measured)):
         click.echo(display_name(str(path)))
+    if measured is None and mission.code is not None and mission.is_seeded:
+        click.echo(f"no yardsticks on this sheet (R42); for the open-deck par and the blind "
+                   f"benchmark: {_yardsticks_command(mission.code, paper, out)}", err=True)
+
+
+def _yardsticks_command(code: str, paper: str, out: Path) -> str:
+    """The pack command that gives a challenge's yardsticks, with this run's paper and folder."""
+    import shlex
+
+    words = ["bgrid", "pack", "--code", code, "--yardsticks"]
+    if paper.lower() != "a4":
+        words += ["--paper", paper.lower()]
+    if out != DEFAULT_OUT:
+        words += ["--out", str(out)]
+    return shlex.join(words)
 
 
 def _winnable(seeded: Mission, by_code: bool,

@@ -35,27 +35,29 @@ def is_pack_file(name: str) -> bool:
 def pack_files(mission: Mission, paper: str = "a4", *, player: str | None = None,
                low_ink: bool = False, gutter_fold: bool = False,
                duplex_offset: tuple[float, float] = (0.0, 0.0), par: int | None = None,
-               rating: Rating | None = None, blind: BlindBenchmark | None = None) -> dict[str, bytes]:
+               rating: Rating | None = None, blind: BlindBenchmark | None = None,
+               winnable: bool = False) -> dict[str, bytes]:
     """The pack's files by name: ``sheet-<paper>.pdf``, ``deck-<paper><variant>.pdf`` (see
     :func:`variant_suffix`), ``map.json`` and ``deck-order.json`` (the deck order apart, so
     that opening ``map.json`` shows no card of it). A mission without a known deck order (a
-    hand setup, an explicit map, a blank sheet) gets a plain deck and neither JSON file. ``par``: the
-    challenge was chosen winnable (``bgrid pack --winnable``); the sheet and ``map.json`` say
-    so, with the open-deck par (``par`` and ``open_deck_par``); ``blind``: its blind benchmark
-    (R42), on the sheet and as the ``blind_*`` keys. ``rating`` (``bgrid pack --rate``): the
-    stars on the sheet, the numbers in ``map.json``."""
+    hand setup, an explicit map, a blank sheet) gets a plain deck and neither JSON file. The
+    yardsticks (R42, ``players.blind_beside``), on the sheet and in ``map.json``: ``par``, the
+    open-deck par (``open_deck_par``); ``winnable``, its line is a victory (``"winnable": true``
+    and the par again as ``par``, as ``bgrid pack --winnable`` has always written them);
+    ``blind``, the blind benchmark (the ``blind_*`` keys). ``rating`` (``bgrid pack --rate``):
+    the stars on the sheet, the numbers in ``map.json``."""
     paper = paper.lower()
     variant = variant_suffix(low_ink=low_ink, gutter_fold=gutter_fold)
     seeded = mission if mission.is_seeded else None
     files = {
-        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par, rating, blind),
+        f"sheet-{paper}.pdf": render_sheet(mission, paper, player, par, rating, blind, winnable=winnable),
         f"deck-{paper}{variant}.pdf": render_deck(seeded, paper, low_ink=low_ink, gutter_fold=gutter_fold,
                                          duplex_offset=duplex_offset),
     }
     if seeded is not None:
         record = map_record(seeded)
         if par is not None:
-            record |= {"winnable": True, "par": par, "open_deck_par": par}
+            record |= ({"winnable": True, "par": par} if winnable else {}) | {"open_deck_par": par}
         if blind is not None:
             record |= blind.as_dict()
         if rating is not None:
@@ -77,7 +79,8 @@ def rating_record(rating: Rating) -> dict:
 
 def write_pack(mission: Mission, paper: str, out: Path, *, png: bool = False, player: str | None = None,
                par: int | None = None, rating: Rating | None = None, settings: dict | None = None,
-               inputs: list[Path] | None = None, blind: BlindBenchmark | None = None) -> list[Path]:
+               inputs: list[Path] | None = None, blind: BlindBenchmark | None = None,
+               winnable: bool = False) -> list[Path]:
     """Write ``mission``'s pack into ``out``/<name>/ (``out`` exists) and return the paths
     written, in order; ``png`` adds a preview of every PDF page. A pack never replaces
     ``inputs`` (the ``--header`` log it was made from). Raises :class:`OutputError`."""
@@ -87,7 +90,7 @@ def write_pack(mission: Mission, paper: str, out: Path, *, png: bool = False, pl
             raise OutputError(f"--out '{out}': the pack folder '{folder}' holds the --header log "
                               f"'{given}'; it would be replaced. Give another --out")
     files = pack_files(mission, paper, player=player, par=par, rating=rating, blind=blind,
-                       **(settings or {}))
+                       winnable=winnable, **(settings or {}))
     if png:
         from .preview import page_previews
 

@@ -531,14 +531,15 @@ def sheet_key(mission: Mission) -> str:
 
 def render_sheet(mission: Mission, paper: str = "a4", player: str | None = None,
                  par: int | None = None, rating: Rating | None = None,
-                 blind: BlindBenchmark | None = None) -> bytes:
+                 blind: BlindBenchmark | None = None, *, winnable: bool = False) -> bytes:
     """The mission sheet as PDF bytes; the same arguments always give the same bytes.
-    ``par``: a challenge known winnable (``bgrid pack --winnable``) prints "winnable ·
-    open-deck par N"; ``blind`` its blind benchmark beside it (R42); ``rating`` (``bgrid sheet
-    --rate``) prints its stars, their interval and the games it was rated over."""
-    html = render_sheet_html(mission, paper, player, par, rating, blind)
+    The yardsticks (R42) in the header: ``par``, "open-deck par N"; ``blind``, the blind
+    benchmark beside it; ``winnable`` (the par's line is a victory) adds "winnable" to the
+    mission's line. ``rating`` (``bgrid sheet --rate``) prints its stars, their interval and
+    the games it was rated over."""
+    html = render_sheet_html(mission, paper, player, par, rating, blind, winnable=winnable)
     parts = (("sheet", sheet_key(mission), paper.lower(), player or "")
-             + (() if par is None else (f"par {par}",))
+             + (() if par is None else (f"par {par}" if winnable else f"open-deck par {par}",))
              + (() if rating is None else (f"rating {rating.wins} {rating.destroyed}",))
              + (() if blind is None else (f"blind {blind.scores}",)))
     return html_to_pdf(html, pdf_identifier(*parts),

@@ -1,5 +1,6 @@
 """The blind benchmark of a challenge run beside its solve (``bgrid pack --winnable``,
-``bgrid daily --winnable``).
+``bgrid daily --winnable``), and a challenge's two yardsticks computed so (:func:`yardsticks`:
+a dated pack, ``bgrid pack --yardsticks``).
 
 A winnable challenge costs two searches of about equal CPU: the solve that finds it winnable
 (``players.solver``) and the strong player's blind benchmark of it (``players.blind``). The
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 from ..challenges.codes import ChallengeSpec, encode_code
 from .blind import BlindBenchmark
@@ -57,3 +59,28 @@ class BlindBeside:
         for other in self._started.values():  # candidates not kept: not begun ones never begin
             other.cancel()
         return blind_of_code(code) if future is None else future.result()
+
+
+@dataclass(frozen=True)
+class Yardsticks:
+    """A challenge's two yardsticks (R42): the open-deck ``par`` (the solve's best score, None
+    when it found no line), whether that line is a victory (``winnable``), and the ``blind``
+    benchmark."""
+
+    par: int | None
+    winnable: bool
+    blind: BlindBenchmark
+
+
+def yardsticks(spec: ChallengeSpec, submit: Submit | None) -> Yardsticks:
+    """Both yardsticks of ``spec``'s challenge: its solve (``players.solver``, the standard
+    portfolio) here and its blind benchmark in the worker ``submit`` reaches, beside it, as
+    ``--winnable`` runs them for the one candidate it keeps."""
+    from ..challenges.mission import mission_from_spec
+    from .solver import solve_mission
+
+    beside = BlindBeside(submit)
+    beside.start(spec)
+    best = solve_mission(mission_from_spec(spec)).best
+    return Yardsticks(None if best is None else best.score, best is not None and best.is_victory,
+                      beside.of(spec))

@@ -124,7 +124,7 @@ def test_cli_refuses_a_date_that_is_not_a_calendar_day(bad):
 
 
 def test_cli_pack_writes_the_challenge_pack_of_the_day(tmp_path):
-    result = run("--date", "2026-12-01", "--pack", "--out", tmp_path)
+    result = run("--date", "2026-12-01", "--pack", "--no-yardsticks", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     folder = tmp_path / "0MM6-T2CN-V1W"
     assert sorted(p.name for p in folder.iterdir()) == ["deck-a4.pdf", "deck-order.json", "map.json",
