@@ -81,7 +81,8 @@ LOG_EXAMPLES = (
     ("13", "", "6C 9S", "", "reshuffle; 6H C9 → 10C", "", "8C", "D9 E", "4", "5", "", "", "", ""),
 )
 #: Where the rarer things go, each as typed in its cell (the type-in box prints them).
-LOG_PLACES = {"king_after_action": "5S FFLFF; KD → 4C", "throttle": "9S 3C FFFFF",
+LOG_PLACES = {"entry": "7H", "entry_chosen": "JK I", "king_after_action": "5S FFLFF; KD → 4C",
+              "throttle": "9S 3C FFFFF",
               "joker": "JK=6S C4 → 2S", "move": "5C FFLF", "altitude": "JH",
               "guns": "6H C4 → 2S", "bomb": "7H → 9D"}
 LOG_LINE_MM = 0.2  # the empty rows' ruling
@@ -257,8 +258,23 @@ def aid_context(ruleset: Ruleset) -> dict:
             # R40: an exhaustion met at the Automa card adds its damage to the fire's
             "automa_worst_damage": rs.artillery_damage + rs.reshuffle_damage,
             "health": [{"name": name, "health": health} for name, health in rs.difficulties.items()],
+            "dead_hand": dead_hand_aid(rs),
             "score": {"bunker": rs.score_bunker, "artillery": rs.score_artillery,
                       "damage": rs.score_damage}}
+
+
+def dead_hand_aid(ruleset: Ruleset) -> dict:
+    """The values of the aid's dead-hand line (``rules.dead_hand``): the altitudes from which
+    every card it names can always be played, and those cards' ranks. At or above the
+    mountain clearance a move always has a forward step (R9, R31: an exit counts); there a
+    descent by the largest altitude card stays within 0 (R7); a King, or a Joker declared one,
+    can always be played (R12, R29). Other hands can be stuck up there: the guns may be out
+    of reach (R15), a climb past the ceiling is not played (R7), a 9 never alone (R11), a bomb
+    needs a target below (R16), and a full hand draws nothing (R30)."""
+    rs = ruleset
+    lowest = max(rs.mountain_clearance, max(rs.card_kinds[r].points for r in rs.ranks_of(Play.ALTITUDE)))
+    return {"from": lowest, "to": rs.max_altitude, "move": rs.aid_ranks(Play.MOVE),
+            "altitude": rs.aid_ranks(Play.ALTITUDE), "resupply": rs.aid_ranks(Play.RESUPPLY)}
 
 
 def stacking_context(mission: Mission) -> list[dict]:
@@ -506,10 +522,11 @@ def sheet_context(mission: Mission, paper: str = "a4", player: str | None = None
 
 def render_sheet_html(mission: Mission, paper: str = "a4", player: str | None = None,
                       par: int | None = None, rating: Rating | None = None,
-                      blind: BlindBenchmark | None = None) -> str:
+                      blind: BlindBenchmark | None = None, *, winnable: bool = False) -> str:
     """The sheet as HTML (autoescaped, strict: a missing value raises)."""
-    return _ENV.get_template(SHEET_TEMPLATE).render(sheet_context(mission, paper, player)
-                                                    | {"par": par, "rating": rating, "blind": blind})
+    return _ENV.get_template(SHEET_TEMPLATE).render(
+        sheet_context(mission, paper, player)
+        | {"par": par, "rating": rating, "blind": blind, "winnable": winnable})
 
 
 def sheet_name(mission: Mission) -> str:

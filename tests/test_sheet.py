@@ -59,6 +59,21 @@ def test_most_crowded_mission_still_fits_its_pages(paper):
     assert len(texts) == 5 and "counts as ♥" in texts[0]
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_longest_pilot_with_yardsticks_and_stars_still_fits_page_one(paper):
+    """The header's every line at once: a 60-letter pilot, both yardsticks and a rating. On
+    Letter the date's blank used to wrap below the name, and the aid's last lines spilled onto
+    a page of their own (7 pages, the deck page pushed to the next right-hand page)."""
+    from bgrid.players.blind import BlindBenchmark
+    from bgrid.players.rating import Rating
+
+    crowded = mission_from_seed(77, difficulty="easy", ridges=4)
+    texts = page_texts(sheet.render_sheet(crowded, paper, "W" * 60, 15, Rating((2, 3) * 128, 0),
+                                          BlindBenchmark((-3,) * 20 + (12,) * 20, 40), winnable=True))
+    assert len(texts) == 5
+    assert "Discard the Automa card" in texts[0] and "Dead hand" in texts[0] and "(R40)" in texts[0]
+
+
 def test_code_seed_and_settings_printed(sheets, mission):
     text = reader(sheets["a4"]).pages[0].extract_text()
     assert mission.code in text

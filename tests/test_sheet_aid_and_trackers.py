@@ -172,3 +172,72 @@ def test_five_turns_played_by_hand_from_the_sheet_agree_with_the_verifier():
         art = [c.strip() for c in row.split("|")[10:14]] + [""] * 4
         cells = [None if a == "✕" else (a or c) for a, c in zip(art[:4], cells, strict=True)]
     assert cells == ["H5", "B7", "E4", None]
+
+
+# -- the dead-hand line (rules.dead_hand) ----------------------------------------------------
+
+DEAD_HAND_LINE = ("Dead hand: at ALT 4–5 keep a move 2–5, a black 10 J Q, a K or a JK, or a full hand "
+                  "(no draw, R30) may never play again.")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_aid_warns_of_a_dead_hand_and_names_the_cards_that_avoid_it(first_pages, paper):
+    """One line of prevention under the card table. Before it the table ended at the Joker's
+    row, "Wild: declare any card (JK=7H). Revealed for your guns/bomb: counts as ♥.", and
+    page 1 said nothing of a hand that can never be played (issue: 76 of 83 turns passed)."""
+    text = first_pages[paper]
+    assert DEAD_HAND_LINE in text
+    assert text.index("counts as ♥") < text.index("Dead hand")  # under the card table
+
+
+def _stuck(altitude: int, last: str):
+    """A full hand at ``altitude`` on an empty cell of an empty board, no artillery left: bombs
+    with no target below (R16), guns with no target (R15), a 9 (R11) and ``last``."""
+    from engine_boards import board, placed
+
+    return placed(board(), "C5", altitude=altitude, hand=f"7S 6S AS 8S {last}")
+
+
+def _named_cards(ruleset) -> list[str]:
+    """The cards the line names, read from the ruleset as the aid reads them: every move card,
+    every black altitude card, the King and the Joker."""
+    from bgrid.rules.cards import RANK_LETTERS
+    from bgrid.rules.ruleset import Play
+
+    ranks = ruleset.ranks_of(Play.MOVE) + ruleset.ranks_of(Play.ALTITUDE) + ruleset.ranks_of(Play.RESUPPLY)
+    return [f"{RANK_LETTERS[r]}S" for r in ranks] + ["JK"]
+
+
+@pytest.mark.parametrize("altitude", [4, 5])
+def test_every_card_the_line_names_keeps_a_hand_alive_at_4_and_5(altitude):
+    """Checked with the game model's dead-hand test (rules.dead_hand), not by reading the aid:
+    the hand 7S 6S AS 8S 9S is dead at ALT 4 and 5 with nothing to bomb or strafe; any card the
+    line names in place of the 9S makes it live. A red Q is not among them: at 4 it would climb
+    to 6, at 5 every red altitude card would leave 0-5 (R7), and the hand stays dead."""
+    from bgrid.rules.dead_hand import dead_hand
+    from bgrid.rules.ruleset import load_ruleset
+
+    assert aid_line_band(load_ruleset()) == (4, 5)
+    assert dead_hand(_stuck(altitude, "9S")) is not None
+    assert dead_hand(_stuck(altitude, "QH")) is not None
+    for card in _named_cards(load_ruleset()):
+        assert dead_hand(_stuck(altitude, card)) is None, card
+
+
+def aid_line_band(ruleset) -> tuple[int, int]:
+    band = sheet.dead_hand_aid(ruleset)
+    return band["from"], band["to"]
+
+
+def test_the_dead_hand_line_follows_a_variant_ruleset():
+    """A variant with a ceiling of 6, a clearance of 5 and the Queen a 1-point altitude card: the
+    line's band and ranks follow the ruleset file (the aid reads it where it reads the rest)."""
+    data = json.loads(resources.files("bgrid.rules").joinpath("rulesets", "standard-1.json")
+                      .read_text(encoding="utf-8"))
+    data.update(name="variant-high", max_altitude=6, mountain_clearance=5)
+    data["cards"]["Q"] = dict(data["cards"]["J"])
+    data["cards"]["5"] = {"play": "resupply", "label": "RESUPPLY", "effect": "discard, draw 1"}
+    variant = parse_ruleset(data, "variant-high.json")
+    mission = dataclasses.replace(mission_from_seed(1944), ruleset=variant)
+    html = " ".join(sheet.render_sheet_html(mission).split())
+    assert "at ALT 5–6 keep a move 2–4, a black 10 J Q, a 5 K or a JK" in html

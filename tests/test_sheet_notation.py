@@ -207,3 +207,24 @@ def test_the_hints_header_lines_parse(pages):
 def test_the_aids_declared_joker_parses(pages):
     declared = re.search(r"\((JK=\S+?)\)", pages[0]).group(1)
     assert parses_as_statement(f"bomb {declared} -> 2S") == "bomb JK=7H -> 2S"
+
+
+def test_every_log_page_shows_how_to_write_a_chosen_entry_column(log_pages):
+    """A face card or Joker enters where the player chooses (R13), and its enter cell holds the
+    card and the column. Before this the box went from "Cards: rank and suit letter, 7S 10D QH
+    KC, Joker JK (♠ ♥ ♦ ♣ are read too)." straight to "A play is its cards: …", and a player
+    who wrote JK alone got E113 with a statement-form example."""
+    for page in log_pages:
+        assert "Entry: the card (7H); a face card or Joker and your column (JK I)." in page
+
+
+def test_the_entry_hint_typed_in_a_row_enters_the_chosen_column():
+    """`JK I` in a row's enter cell is `enter JK I`: on seed 1944's own deck the bomber enters
+    I1 facing south at ALT 4 with 1 DMG for the Joker (R13)."""
+    typed = sheet.LOG_PLACES["entry_chosen"]
+    assert typed == "JK I"
+    log = f"bgrid-log: 1\nseed: 1944\n1|{typed}\n"
+    assert [st.canonical() for st in parse_log(log).statements] == ["turn 1", "enter JK I"]
+    verdict = verify_log(log)
+    assert verdict.verdict == "incomplete" and verdict.errors == []
+    assert verdict.state.startswith("turn 1, at I1 facing S, alt 4, dmg 1/5")
