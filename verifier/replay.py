@@ -34,7 +34,9 @@ from ..log.messages import LogError
 from .notes import Note, note_on
 from .replay_history import After, HistoryEntry, ReplayBoard
 from ..log.lexer import Token
-from ..log.notation import ParsedLog, PieceCheck, Statement
+from ..log.row_reader import is_row
+from ..log.row_writer import play_text
+from ..log.notation import ParsedLog, PieceCheck, Statement, card_text
 
 _PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
               PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
@@ -102,6 +104,9 @@ class Replay:
         self.unmet: list[Event] = []
         self.unmet_damage = 0
         self.dead: DeadHand | None = None  # the hand no card of which can be played again
+        # the statement (and its card's token) that met this turn's exhaustion with no
+        # `reshuffle` marker before it: a marker written after it is told where it goes (E209)
+        self.unmarked: tuple[Statement, int] | None = None
 
     @property
     def current(self) -> Statement:
@@ -285,6 +290,8 @@ class Replay:
     def take_card(self, card: Card | None, index: int, purpose: CardPurpose) -> None:
         """One card drawn or revealed for ``purpose``, or ``none`` where the mission ended (R36)."""
         state = self.state
+        if self.unmet and type(self.unmet[0]) is Reshuffled:
+            self.unmarked = (self.current, index)  # no marker met it first (do_reshuffle)
         self.meet_here()  # this statement takes the card the engine met the exhaustion at
         if state.phase is _OVER:
             if card is None and state.end_card_purpose == purpose and not self.none_written:
@@ -475,6 +482,7 @@ class Replay:
                             1)
         self.turn_logged = st.number
         self.automa_card = None
+        self.unmarked = None
 
     def owes_column(self, st: Statement) -> bool:
         """True when ``st``, an entry written without its column, would stop at the column
@@ -503,8 +511,16 @@ class Replay:
                 card = st.cards[0]
                 assert card is not None  # a face card or Joker was revealed: a column is owed
                 raise self.fail("E113", f"after a {'Joker' if card.is_joker else 'face card'} the player "
-                                "chooses the entry column: write it after the card, e.g. 'enter QS C'",
+                                f"chooses the entry column (R13): {self._column_example(st, card)}",
                                 len(st.tokens))
+
+    def _column_example(self, st: Statement, card: Card) -> str:
+        """How to write the entry column, in the form the line is written in: a row's enter
+        cell (``1|JK C|…``) or the statement (``enter JK C``)."""
+        if is_row(self._line_text(st.line).split("#", 1)[0]):
+            return (f"write it after the card in the row's enter cell, e.g. "
+                    f"'{self.turn_logged}|{card} C|…'")
+        return f"write it after the card, e.g. 'enter {card} C'"
 
     def do_draw(self, st: Statement) -> None:
         s = self.state
@@ -570,9 +586,35 @@ class Replay:
     def do_reshuffle(self, st: Statement) -> None:
         s = self.state
         if s.draw_pile and not s.fresh_reshuffle:
-            raise self.fail("E209", f"'reshuffle', but the draw pile still holds {len(s.draw_pile)} "
-                            "cards here (R36)", 0)
+            left = f"'reshuffle', but the draw pile still holds {len(s.draw_pile)} cards here"
+            if self.unmarked is not None:
+                raise self.fail("E209", f"{left}: {self._marker_too_late(*self.unmarked)}", 0)
+            raise self.fail("E209", f"{left} (R36)", 0)
+        self.unmarked = None
         self.meet_here()
+
+    def _marker_too_late(self, met: Statement, index: int) -> str:
+        """E209 for a marker written after the card that met the exhaustion (``met``, the card
+        at its token ``index``): where the marker goes instead, in the form the log is written in."""
+        k = met.card_tokens.index(index)
+        card = card_text(met.cards[k])
+        row = is_row(self._line_text(self.current.line).split("#", 1)[0])
+        before = ""
+        if met.kind == "draw":
+            before, after = (" ".join(map(card_text, cards)) for cards in (met.cards[:k], met.cards[k:]))
+            cell, where = "; ".join(p for p in (before, "reshuffle", after) if p), "the draw cell"
+        else:
+            cell = "reshuffle; " + (play_text(met) if met.kind in PLAY_VERBS else
+                                    met.canonical().split(" ", 1)[1])
+            where = f"the {met.kind} cell" if met.kind in ("enter", "automa") else "its cell"
+        if row:
+            example = f"'{cell}' in {where}"
+        elif before:
+            example = f"'draw {before}', 'reshuffle' and 'draw {after}', a line each"
+        else:
+            example = f"a 'reshuffle' line just before '{met.canonical()}'"
+        return (f"the deck ran out at line {met.line}, where {card} was the first card of the new "
+                f"deck; put the marker before that card: {example} (R22, R36)")
 
     def _made(self, key: str) -> tuple[str, int | None]:
         """The rule that made the value a state line checks, and the line that applied it."""
