@@ -36,6 +36,10 @@ ENTER, DRAW, RESUPPLY, ACTION_1, ACTION_2, AUTOMA, AT, ALT, DMG, ART = range(1, 
 HEAD = "# " + " | ".join(COLUMNS)
 ARROW = "->"  # rows are typed: the sheet's → is read too, but ASCII is what a keyboard has
 BAR = "|"  # spaces around it may be typed; none are needed
+#: Between two statements of one cell, the marker ``reshuffle`` and the card after it
+#: included: the sheet's "Two in one cell: split by ;" (``KD->4S; KC->2S``, ``reshuffle; 8C``).
+#: The reader also takes them without it; the writer prints what the sheet asks for.
+JOINT = "; "
 
 
 def play_text(st: Statement) -> str:
@@ -103,32 +107,32 @@ def _row(group: list[Statement]) -> str:
     (``2S FF; draw 4S``), so the row reads back into the same statements in the same order."""
     cells = [str(group[0].number)] + [""] * (len(COLUMNS) - 1)
     at = 0  # the last column written
-    reshuffles = ""  # 'reshuffle ' markers waiting for the statement they stand before
+    reshuffles = ""  # 'reshuffle; ' markers waiting for the statement they stand before
     for i, st in enumerate(group[1:], start=1):
         if st.kind == "reshuffle":
-            reshuffles += "reshuffle "
+            reshuffles += "reshuffle" + JOINT
             continue
         if st.kind == "state" and i == len(group) - 1 and at < AT:
             state = state_cells(st)
             if state is not None:  # the state check fills the cells from 'at facing' on
                 if reshuffles:  # a marker before the check: last in the cell reached so far
-                    last, marker = max(at, ENTER), reshuffles.strip()
-                    cells[last] = f"{cells[last]}; {marker}" if cells[last] else marker
+                    last, marker = max(at, ENTER), reshuffles.removesuffix(JOINT)
+                    cells[last] = f"{cells[last]}{JOINT}{marker}" if cells[last] else marker
                     reshuffles = ""
                 cells[AT:AT + len(state)] = state
                 at = AT + len(state) - 1
                 continue
         column, text, joint = _place(st, at)
         if column is None:  # late for its column: with its verb, in the cell reached so far
-            column, text, joint = max(at, ENTER), st.canonical(), "; "
+            column, text, joint = max(at, ENTER), st.canonical(), JOINT
         words = reshuffles + text
         reshuffles = ""
         cells[column] = f"{cells[column]}{joint}{words}" if cells[column] else words
         at = column
     if reshuffles:  # a marker last in the turn
         column = max(at, ENTER)
-        words = reshuffles.strip()
-        cells[column] = f"{cells[column]}; {words}" if cells[column] else words
+        words = reshuffles.removesuffix(JOINT)
+        cells[column] = f"{cells[column]}{JOINT}{words}" if cells[column] else words
     while len(cells) > 1 and not cells[-1]:
         cells.pop()
     return BAR.join(cells) if len(cells) > 1 else cells[0] + BAR  # a bar makes it a row
@@ -142,13 +146,12 @@ def _place(st: Statement, at: int) -> tuple[int | None, str, str]:
         card = card_text(st.cards[0])
         return ENTER, card if st.column is None else f"{card} {column_name(st.column)}", ""
     if kind == "draw" and at <= DRAW:
-        return DRAW, " ".join(card_text(c) for c in st.cards), "; "
+        return DRAW, " ".join(card_text(c) for c in st.cards), JOINT
     if kind == "resupply" and at <= ACTION_2:
-        column = RESUPPLY if at <= RESUPPLY else at
-        return column, play_text(st), " " if column == RESUPPLY else "; "
+        return RESUPPLY if at <= RESUPPLY else at, play_text(st), JOINT
     if kind in PLAY_VERBS and at < AUTOMA:
         column = max(ACTION_1, min(at + 1, ACTION_2)) if at < ACTION_2 else ACTION_2
-        return column, play_text(st), "; "
+        return column, play_text(st), JOINT
     if kind == "automa" and at < AUTOMA:
         return AUTOMA, card_text(st.cards[0]), ""
     return None, "", ""

@@ -185,7 +185,27 @@ def test_verify_rows_prints_the_statement_log_with_the_same_id():
     printed = row_form(HAND)
     assert sum(1 for line in printed.splitlines() if is_row(line)) == 13
     assert verify_log(printed).verification_id == verify_log(HAND).verification_id
-    assert "13||6C 9S||reshuffle 6H C9->10C||8C|D9 E|4|5" in printed
+    assert "13||6C 9S||reshuffle; 6H C9->10C||8C|D9 E|4|5" in printed
+
+
+def test_verify_rows_splits_two_statements_of_a_cell_by_a_semicolon_as_the_sheet_asks():
+    """Was ``1|4H|5S JK 8S KH KC|KH->10D KC->8D|…`` and ``13||6C 9S||reshuffle 6H C9->10C||…``:
+    the sheet's turn log asks "Two in one cell: split by ;" and writes its reshuffle row
+    ``reshuffle; 6H C9 → 10C``. The printed rows read back into the same statements."""
+    printed = row_form(HAND)
+    rows = {line.split("|", 1)[0]: line for line in printed.splitlines() if is_row(line)}
+    assert rows["1"].split("|")[3] == "KH->10D; KC->8D"
+    assert rows["10"].split("|")[3] == "KD->4C; KS->7C"
+    assert rows["13"].split("|")[4] == "reshuffle; 6H C9->10C"
+    assert [st.canonical() for st in parse_log(printed).statements] == \
+        [st.canonical() for st in parse_log(HAND).statements]
+    # a King after an action, a second draw line and a draw that spans the marker: each
+    # statement of a cell after a ';', read back the same
+    log = parse_log(MAP + "turn 1\nenter 3H\ndraw 2S 3S\ndraw KS 4S\nreshuffle\ndraw 5S\n"
+                          "move 2S FF\nresupply KS -> 6S\nautoma 8S\nreshuffle\n")
+    lines = row_lines(log.statements)
+    assert lines == ["1|3H|2S 3S; KS 4S; reshuffle; 5S||2S FF; KS->6S||8S; reshuffle"]
+    assert body(lines[0] + "\n") == [st.canonical() for st in log.statements]
 
 
 def test_verify_rows_cli(tmp_path):
@@ -293,6 +313,17 @@ def test_the_row_form_example_is_two_turns_of_its_challenge(document):
     rows = document.read_text(encoding="utf-8").split("(the *row form*;")[1].split("```")[1]
     verdict = verify_log("bgrid-log: 1\nchallenge: 0M00-0001-WR3\n" + rows)
     assert verdict.verdict == "incomplete" and not verdict.errors and verdict.turns == 2
+
+
+def test_the_verify_page_shows_a_joker_entrys_column_in_the_enter_cell():
+    """The Verify page's row-form box showed no face-card or Joker entry, and ``JK`` alone
+    there is E113; its hint ``1|JK I|…`` reads as ``enter JK I`` (R13)."""
+    page = (ROOT / "docs" / "verify.md").read_text(encoding="utf-8")
+    hint = page.split("(the *row form*;")[1].split("`1|")[1].split("|…`")[0]
+    assert hint == "JK I"
+    assert body(f"1|{hint}|\n") == ["turn 1", "enter JK I"]
+    marker = page.split("`16||")[1].split("|…`")[0]
+    assert body(f"16||{marker}|\n") == ["turn 16", "reshuffle", "draw 9H"]
 
 
 def test_the_sheets_example_rows_verify_as_typed():
