@@ -31,7 +31,8 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
     """The sentences for one statement's events. ``before`` numbers the pieces as they stood
     when the events began (it is advanced here, event by event). ``stays_out``: the card(s)
     being resolved at an exhaustion (R35); ``new_pile``: the new draw pile of a challenge
-    deck, top first, at that moment (R26)."""
+    deck, top first, at that moment (R26), for an open deck only: blind, the restack is told
+    by reshuffle number and the order stays hidden."""
     art = before.copy()
     said: list[str] = []
     drawn: list[Card] = []
@@ -119,6 +120,9 @@ def _reshuffle_words(ev: Reshuffled, state: GameState, stays_out: tuple[Card, ..
     if state.challenge and new_pile is not None:
         order = cards_text(new_pile)
         return out + f"; restack the {ev.count} discards in this order, top first (R26): {order}"
+    if state.challenge:  # blind: how to restack, never the order it gives (R26, R42)
+        return (out + f"; restack the {ev.count} discards by reshuffle number, lowest on top, "
+                "as the sheet's deck page shows (R26)")
     return out + f"; shuffle the {ev.count} discards into a new draw pile"
 
 

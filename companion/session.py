@@ -564,7 +564,8 @@ class Session:
         reply.written.append(text)
         if events:
             stays_out, new_pile = _exhaustion(st, events, self.state)
-            reply.said.extend(paper_steps(events, before, self.state, stays_out, new_pile))
+            shown = new_pile if self.open_deck else None  # blind: the order is the rest of the game
+            reply.said.extend(paper_steps(events, before, self.state, stays_out, shown))
         return [st.kind]
 
     def state_line(self) -> str:

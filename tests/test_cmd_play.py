@@ -150,8 +150,9 @@ def test_the_reply_takes_the_lines_the_offers_leave():
 def test_a_restack_order_is_shown_whole_under_the_board():
     """At the exhaustion of this mission the reply (the restack order of 51 discards, the
     damage, the DMG) wraps to five lines; the screen cut it to four, ending '1 damage: the
-    deck ran out at the draw…' without the DMG. One offer line is left there, so it fits."""
-    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    deck ran out at the draw…' without the DMG. One offer line is left there, so it fits.
+    With an open deck: blind, the order is not shown."""
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n", open_deck=True)
     rng = random.Random(0)
     reply = session.submit(next_line(session, rng))
     while "reshuffle now" not in reply.one_line():

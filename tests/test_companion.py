@@ -34,8 +34,8 @@ def _body(text: str) -> list[str]:
     return lines[first:]
 
 
-def _challenge(seed: int) -> Session:
-    return Session.start(f"bgrid-log: 1\nchallenge: {mission_from_seed(seed).code}\n")
+def _challenge(seed: int, open_deck: bool = False) -> Session:
+    return Session.start(f"bgrid-log: 1\nchallenge: {mission_from_seed(seed).code}\n", open_deck=open_deck)
 
 
 def test_the_hand_played_log_piped_in_reproduces_its_game():
@@ -64,7 +64,7 @@ def test_artillery_keeps_the_numbers_of_its_placement_in_the_players_rows():
 
 
 def test_the_paper_steps_name_artillery_moves_and_the_restack():
-    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n", open_deck=True)
     said = []
     for line in _body(HAND.read_text(encoding="utf-8")):
         said += session.submit(line).said
@@ -74,6 +74,25 @@ def test_the_paper_steps_name_artillery_moves_and_the_restack():
     assert restack.endswith("KH 5S 5C")  # the highest reshuffle numbers at the bottom
 
 
+def test_a_blind_restack_says_how_to_restack_and_never_the_order():
+    """Was, blind (no --open): "restack the 49 discards in this order, top first (R26): 10C
+    8C 7S …", every card of the second pass: the rest of the game told to a player who draws
+    blind. The restack is told by reshuffle number, as the sheet's deck page does it (R26)."""
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    said = []
+    for line in _body(HAND.read_text(encoding="utf-8")):
+        said += session.submit(line).said
+    restack = next(s for s in said if s.startswith("reshuffle now"))
+    assert restack == ("reshuffle now, the deck ran out at the guns card (R22): 6H stays out (R35); "
+                       "restack the 49 discards by reshuffle number, lowest on top, as the sheet's "
+                       "deck page shows (R26)")
+    # nothing said at the exhaustion names a card of the new deck but the guns' reveal 10C,
+    # which the log itself writes
+    new_deck = {str(c) for c in session.state.draw_pile}
+    at = said.index(restack)
+    assert not new_deck & set(" ".join(said[at:]).replace(",", " ").replace(":", " ").split())
+
+
 def test_the_restack_order_is_the_discard_pile_sorted_by_reshuffle_number():
     """R26, worked independently: the discards at the exhaustion, ordered by the numbers the
     mission printed for each deck position, lowest on top."""
@@ -81,7 +100,7 @@ def test_the_restack_order_is_the_discard_pile_sorted_by_reshuffle_number():
     number = {}
     for card, n in zip(mission.deck, mission.reshuffle, strict=True):
         number.setdefault(card, []).append(n)
-    session = _challenge(2)
+    session = _challenge(2, open_deck=True)
     rng = random.Random(2)
     while not session.is_over:
         before = session.state.copy()
