@@ -405,13 +405,41 @@ class Session:
             return self.undo()
         if word.lower().split()[:2] == ["play", "out"]:
             return self._play_out(word.split()[2:], line)
-        statements = self._expand(word)
+        automa = self._bare_automa(word)
+        statements = [automa] if automa is not None else self._expand(word)
         if isinstance(statements, Reply):
             return statements
         reply = self._take(statements, line)
+        if reply.ok and automa is not None:
+            reply.note = f"'{word}' read as the Automa card: {automa}"
         if reply.ok and self.dead is not None:
             reply.said.append(self._dead_words())
         return reply
+
+    def _bare_automa(self, word: str) -> str | None:
+        """``automa CARD`` for a lone card typed where the Automa card may come (``9C``): a card
+        not in the hand is no play, and the Automa card is the one card the turn can take
+        there (the replay checks it as one: the challenge deck's card, an own deck's unseen
+        card). None for anything else: the line is read as typed, a play by its rank."""
+        s = self.state
+        if self.pending_entry is not None or len(word.split()) != 1 or s.is_over:
+            return None
+        try:
+            card = Card.parse(word)
+        except NotationError:
+            return None
+        if s.phase is Phase.ACTIONS:
+            if card in s.hand:
+                return None
+            probe = s.copy()
+            apply(probe, EndPhase())
+        elif s.card_purpose is CardPurpose.AUTOMA:
+            probe = s
+        else:
+            return None
+        if probe.card_purpose is not CardPurpose.AUTOMA:
+            return None
+        return _automa_line(card)
 
     def _play_out(self, cards: list[str], typed: str) -> Reply:
         """``play out`` (a dead hand): the forced turns as one input (see the module)."""

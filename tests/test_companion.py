@@ -173,6 +173,35 @@ def test_a_face_card_entry_waits_for_its_column():
     assert "1 damage for a face-card entry (R13); DMG 1/5" in reply.said
 
 
+def test_a_lone_card_not_in_the_hand_is_the_automa_card():
+    """Was: ``error E107 missing-token: 'throttle' needs more: expected e.g. 'throttle 9H move
+    4C FFFFRF'`` for ``9D`` typed after turn 1's two actions of the hand-played daily: a 9
+    alone is never a play (R7, R11), and a card not in the hand is no play at all; the one
+    card the turn can take there is its Automa card."""
+    session = Session.start(f"bgrid-log: 1\nchallenge: {CODE}\n")
+    for line in _body(HAND.read_text(encoding="utf-8"))[:7]:  # turn 1 up to its Automa card
+        assert session.submit(line).ok, line
+    reply = session.submit("9d")
+    assert reply.ok and reply.written[0] == "automa 9D"
+    assert reply.note == "'9d' read as the Automa card: automa 9D"
+    assert reply.said[0].startswith("Automa card 9D, Diamonds")
+    session.undo()
+    # a card the challenge deck does not give there is refused as an Automa card (R25)
+    reply = session.submit("9C")
+    assert reply.error.code == "E206" and "gives 9D as the Automa card here, not 9C" in reply.error.message
+
+
+def test_a_lone_card_of_an_own_deck_is_the_automa_card_and_a_hand_card_stays_a_play():
+    session = Session.start("bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\n"
+                            "map artillery: B9 F8 J1 D10\n")
+    for line in ("enter 3H", "draw 2S 3S 4S QS 6S"):
+        assert session.submit(line).ok
+    reply = session.submit("QS")  # in the hand: the Queen's play, altitude 4 - 2 (R7)
+    assert reply.written == ["alt QS"]
+    reply = session.submit("9C")  # not in the hand, not drawn yet: the Automa card (a Club holds)
+    assert reply.ok and reply.written[:2] == ["automa 9C", "state at C1 facing S alt 2 dmg 0 art B9 F8 J1 D10"]
+
+
 def test_a_face_card_the_challenge_deck_does_not_give_is_refused_before_any_column():
     # the column is asked for only when the replay would stop there (E113): a card the deck
     # does not give now is the verifier's refusal at once, not a question first
