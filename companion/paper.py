@@ -12,10 +12,10 @@ from collections.abc import Iterable
 
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.board import Cell
-from ..rules.automa_words import automa_card_text
+from ..rules.automa_words import automa_card_text, no_step_text
 from ..rules.cards import Card
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryMoved, AutomaSkipped, Bonus, Crater,
-                            Damage, DamageCause, Defeat, Destroyed, Drew, Entered, Event, Missed, Moved,
+                            Damage, DamageCause, Defeat, Destroyed, Discarded, Drew, Entered, Event, Missed, Moved,
                             PlayerPhaseEnded, Recovered, Reshuffled, Revealed, Suppressed, Victory)
 from ..rules.state import CardPurpose, GameState
 
@@ -35,6 +35,7 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
     by reshuffle number and the order stays hidden."""
     art = before.copy()
     said: list[str] = []
+    still: tuple[int, str] | None = None  # (the event it follows, why no artillery piece moved)
     drawn: list[Card] = []
 
     def flush_draws() -> None:
@@ -42,7 +43,7 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
             said.append(f"draw {cards_text(drawn)}")
             drawn.clear()
 
-    for ev in events:
+    for i, ev in enumerate(events):
         if isinstance(ev, Drew) and ev.purpose is CardPurpose.DRAW:
             drawn.append(ev.card)
             continue
@@ -51,6 +52,11 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
             said.append(f"resupply: draw {ev.card}")
         elif isinstance(ev, Revealed) and ev.purpose is CardPurpose.AUTOMA:
             said.append(automa_card_text(ev.card, state.ruleset))  # a Clubs card moves nothing
+            text = no_step_text(events[i:], state, art)  # "steps toward …" and no piece did
+            if text is not None:  # told after the phase's fire and recovery, at its Step 5
+                end = next((k for k in range(i + 1, len(events)) if isinstance(events[k], Discarded)),
+                           len(events) - 1)
+                still = (end, text)
         elif isinstance(ev, Revealed):
             said.append(f"{ev.purpose} card: {ev.card}")
         elif isinstance(ev, Entered):
@@ -101,6 +107,9 @@ def paper_steps(events: list[Event], before: ArtilleryPieces, state: GameState,
             said.append({"throttle": "the Throttle ends the player phase (R11)",
                          "exit": "the player phase ends: the bomber left the map (R6)",
                          "actions": "the player phase is over (R6)"}[ev.reason])
+        if still is not None and i == still[0]:
+            said.append(still[1])
+            still = None
         art.follow((ev,))
     flush_draws()
     return said

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.automa_words import blocker_text
 from ..rules.board import FORWARD, NEIGHBOURS, Cell
 from ..rules.cards import Suit
 from ..rules.events import ArtilleryHeld, Bonus, Crater, Destroyed, Entered, Event, Moved, Revealed
@@ -78,7 +79,7 @@ def note_on(line: int, column: int, events: Sequence[Event], state: GameState, t
             told.add((ev.cell, ev.into))
             cell = ev.cell if cell is None else cell
             name = f"artillery {ev.cell}" if pieces is None else pieces.name_at(ev.cell)
-            held.append(f"{name} held: it could not step to {ev.into} ({_blocker(ev.into, state)})")
+            held.append(f"{name} held: it could not step to {ev.into} ({blocker_text(ev.into, state)})")
     if held:
         facts.append(("R20", "; ".join(held)))
     if not facts:
@@ -97,13 +98,3 @@ def _bonus_fact(ev: Bonus, after: Iterable[Event], state: GameState) -> tuple[st
         next_to = " ".join(str(c) for c in sorted(NEIGHBOURS[ev.cell]) if c in state.destroyed)
         return "R16, R32", f"chain bonus on {ev.cell}, next to the destroyed target at {next_to}: {lifted}"
     return "R16", f"crater bonus on {ev.cell}, which holds a crater from an earlier near miss: {lifted}"
-
-
-def _blocker(cell: Cell, state: GameState) -> str:
-    if cell in state.mountains:
-        return "a mountain"
-    if cell in state.bunkers:
-        return "a bunker"
-    if cell in state.artillery:
-        return "another artillery piece"
-    return "an artillery piece, which moved on after"
