@@ -1,9 +1,11 @@
 """The board and the status as text for a terminal of 80 columns: lines of (style, text) pieces.
 
-Each cell is three characters: the bomber's arrow (or a space), what stands there, and a
-mark: ``▲`` mountain, ``■`` bunker, ``□`` a destroyed bunker, ``1``–``4`` an artillery piece
-by its number (R43), ``x`` where a piece was destroyed, ``*`` a crater (R16, R32), ``'`` a
-suppressed piece (R21). Styles are names ("mountain", "bunker", "artillery", "bomber",
+Each cell is three characters, under its column letter in the middle: a space, what stands
+there, and a mark: ``▲`` mountain, ``■`` bunker, ``□`` a destroyed bunker, ``1``–``4`` an
+artillery piece by its number (R43), ``x`` where a piece was destroyed, ``*`` a crater (R16,
+R32), ``'`` a suppressed piece (R21). The bomber's arrow takes the middle of its cell, and
+what stands there moves right beside it, in the mark's place (``→■``; a crater or suppression
+there is in the side lines). Styles are names ("mountain", "bunker", "artillery", "bomber",
 "crater", "dim"); the face turns them into colours, or into nothing under ``NO_COLOR``.
 """
 
@@ -34,7 +36,6 @@ def board_lines(state: GameState, art: ArtilleryPieces) -> list[list[Piece]]:
 
 
 def _cell(state: GameState, art: ArtilleryPieces, cell: Cell, bunkers: set, gone: set) -> list[Piece]:
-    bomber: Piece = (("bomber", ARROWS.get(str(state.facing), "✈")) if state.cell == cell else ("", " "))
     number = art.number_at(cell)
     if number:
         body: Piece = ("artillery", str(number))
@@ -47,14 +48,20 @@ def _cell(state: GameState, art: ArtilleryPieces, cell: Cell, bunkers: set, gone
     elif cell in state.mountains:
         body = ("mountain", "▲")
     else:
-        body = ("dim", "·")
+        body = _OPEN
     if cell in state.craters:
         mark: Piece = ("crater", "*")
     elif number and cell in state.suppressed:
         mark = ("artillery", "'")
     else:
         mark = ("", " ")
-    return [bomber, body, mark]
+    if state.cell == cell:  # the arrow under the column letter, not in the gap before the cell
+        arrow: Piece = ("bomber", ARROWS.get(str(state.facing), "✈"))
+        return [("", " "), arrow, mark if body == _OPEN else body]
+    return [("", " "), body, mark]
+
+
+_OPEN: Piece = ("dim", "·")
 
 
 def _deck_counts(state: GameState, unmet: int | None) -> tuple[int, int, int, int]:
