@@ -54,3 +54,13 @@ def test_a_stuck_looking_hand_that_artillery_will_reach_gets_no_note():
     v = verify_log((HERE / "a-piece-walks-into-the-guns-reach.log").read_bytes())
     assert (v.verdict, v.outcome, v.score.total) == ("valid", "defeat", -5)
     assert _dead_notes(v) == []
+
+
+def test_the_hand_played_daily_has_no_dead_hand_note():
+    # tests/logs/hand/daily-statements.log (the mission of challenge 0MER-60SV-GHE played by
+    # hand from its sheet; the same bytes as the copy kept apart for checking) plays a card in
+    # every one of its 13 turns: valid as before, and no hand of it is dead
+    hand = Path(__file__).parent / "logs" / "hand" / "daily-statements.log"
+    v = verify_log(hand.read_bytes())
+    assert (v.verdict, v.outcome, v.score.total) == ("valid", "defeat", 4)
+    assert _dead_notes(v) == []
