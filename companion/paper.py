@@ -15,8 +15,8 @@ from ..rules.board import Cell
 from ..rules.automa_words import automa_card_text, no_step_text
 from ..rules.cards import Card
 from ..rules.events import (AltitudeChanged, ArtilleryFired, ArtilleryMoved, AutomaSkipped, Bonus, Crater,
-                            Damage, DamageCause, Defeat, Destroyed, Discarded, Drew, Entered, Event, Missed, Moved,
-                            PlayerPhaseEnded, Recovered, Reshuffled, Revealed, Suppressed, Victory)
+                            Damage, DamageCause, Defeat, Destroyed, Discarded, Drew, Entered, Event, Missed,
+                            Moved, PlayerPhaseEnded, Recovered, Reshuffled, Revealed, Suppressed, Victory)
 from ..rules.state import CardPurpose, GameState
 
 ARROW = "→"

@@ -60,7 +60,9 @@ def no_step_text(events: Sequence[Event], state: GameState, pieces: ArtilleryPie
                and ev.purpose is CardPurpose.AUTOMA), None)
     if at is None:
         return None
-    card = events[at].card  # type: ignore[union-attr]  # a Revealed, found just above
+    revealed = events[at]
+    assert isinstance(revealed, Revealed)  # found just above
+    card = revealed.card
     if card.suit is None or state.ruleset.automa_suits[card.suit.value] == "hold":
         return None  # a Joker, or a suit that holds: the card's own text says so
     why: list[tuple[str, str]] = []  # (rule, what kept one piece where it is)

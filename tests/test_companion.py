@@ -199,7 +199,8 @@ def test_a_lone_card_of_an_own_deck_is_the_automa_card_and_a_hand_card_stays_a_p
     reply = session.submit("QS")  # in the hand: the Queen's play, altitude 4 - 2 (R7)
     assert reply.written == ["alt QS"]
     reply = session.submit("9C")  # not in the hand, not drawn yet: the Automa card (a Club holds)
-    assert reply.ok and reply.written[:2] == ["automa 9C", "state at C1 facing S alt 2 dmg 0 art B9 F8 J1 D10"]
+    assert reply.ok
+    assert reply.written[:2] == ["automa 9C", "state at C1 facing S alt 2 dmg 0 art B9 F8 J1 D10"]
 
 
 def test_a_face_card_the_challenge_deck_does_not_give_is_refused_before_any_column():
