@@ -84,6 +84,10 @@ def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, 
                                "solve; leave out --no-yardsticks")
     when = parse_day(day)
     period = WEEKLY if weekly else DAILY
+    if with_pack:  # before the yardsticks' seconds: a wrong --out is said at once
+        from .safeio.safe_output import make_folder
+
+        make_folder(Path(out), "the --out folder")
     measured = None
     if winnable:
         from .job_pool import spare_worker
@@ -115,10 +119,8 @@ def daily_command(day: str | None, weekly: bool, ruleset: str, with_pack: bool, 
     if with_pack:
         from .challenges.mission import mission_from_spec
         from .generator.pack import write_pack
-        from .safeio.safe_output import make_folder
         from .safeio.safe_text import display_name
 
-        make_folder(Path(out), "the --out folder")
         for path in write_pack(mission_from_spec(spec), paper, Path(out), **pack_yardsticks(measured)):
             click.echo(display_name(str(path)))
 
