@@ -110,21 +110,23 @@ def artillery_after(state: GameState, move: str | None) -> set[Cell]:
     ready = sorted(state.artillery - state.suppressed, key=COLUMN_THEN_ROW.__getitem__)
     firing = _firing(state, ready)
     after = set(state.artillery)
-    _move_pieces(state, [p for p in ready if p not in firing], move, [], after)
+    _move_pieces(state, [p for p in ready if p not in firing], move, None, after)
     return after
 
 
 _SUIT_LETTER = {suit: suit.value for suit in SUITS}  # a dict lookup: ~0.1 us, Enum's .value ~0.5 us
 
 
-def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list,
+def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list | None,
                  artillery: set[Cell] | None = None) -> None:
     """Automa step 3 for ``pieces`` in order (R34: each move sees the pieces moved before it).
     ``move``: the suit's entry of the ruleset's Automa table (R19). ``artillery``: the set
-    the moves are made in, the state's own unless given (a look-ahead leaves the state be)."""
+    the moves are made in, the state's own unless given (a look-ahead leaves the state be);
+    ``events`` None: a look-ahead that wants no events (the dead-hand search makes thousands)."""
     if move == "hold":
-        for piece in pieces:
-            events.append(ArtilleryHeld(piece, "hold"))
+        if events is not None:
+            for piece in pieces:
+                events.append(ArtilleryHeld(piece, "hold"))
         return
     mountains, bunkers = state.mountains, state.bunkers
     if artillery is None:
@@ -138,15 +140,18 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list,
         elif bunkers:
             goal = nearest_bunker(piece, bunkers)
         else:
-            events.append(ArtilleryHeld(piece, "no-bunker"))
+            if events is not None:
+                events.append(ArtilleryHeld(piece, "no-bunker"))
             continue
         target = _STEP[piece][goal]  # step_toward, inlined: the Automa's hot loop
         # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.
         if target is None or target in mountains or target in bunkers or target in artillery:
-            events.append(ArtilleryHeld(piece, "blocked", target))
+            if events is not None:
+                events.append(ArtilleryHeld(piece, "blocked", target))
             continue
         artillery.discard(piece)
         artillery.add(target)
-        events.append(ArtilleryMoved(piece, target))
+        if events is not None:
+            events.append(ArtilleryMoved(piece, target))

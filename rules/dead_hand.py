@@ -7,8 +7,9 @@ playable, it stays that way unless the artillery can walk to where a card become
 a piece in line of sight within the guns' reach (a 6, R15) or under the bomber (a bomb,
 R16). :func:`dead_hand` follows every sequence of Automa cards (each suit's move of the
 ruleset's table and the Joker's none) for as many Automa phases as the fuel allows (the draw
-pile, then the reshuffles left, R22), with the engine's own legality check at every
-position. A hand is **dead** when none of them makes a card playable: the mission can then
+pile, then the reshuffles left, R22), with the engine's own target checks at every
+position (``guns_targets``, ``bomb_target``: of the legal plays, only the guns' and the
+bomb's depend on where the artillery stands). A hand is **dead** when none of them makes a card playable: the mission can then
 only end by damage or fuel, every turn a pass and an Automa card.
 
 The search is on the safe side: it ignores damage (a branch the fire would end early still
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from .automa import artillery_after
 from .board import Cell
 from .cards import Card
-from .combat import can_fire_guns
+from .combat import bomb_target, can_fire_guns, guns_targets
 from .legality import altitude_delta, legal_plays_by_kind
 from .ruleset import Play
 from .state import GameState, Phase
@@ -62,18 +63,26 @@ def dead_hand(state: GameState) -> DeadHand | None:
     rs = state.ruleset
     if state.phase is not _ACTIONS or state.cell is None or len(state.hand) < rs.hand_size:
         return None
-    probe = state.copy()
-    probe.actions = 0  # every later turn's action step: the same hand, no action taken yet
+    probe = state
+    if state.actions:  # every later turn's action step: the same hand, no action taken yet
+        probe = state.copy()
+        probe.actions = 0
     if _has_play(probe):
         return None
+    # Nothing is playable here; of the plays legal_plays_by_kind finds, only the guns' targets
+    # and the bomb's target depend on the artillery (a hand with a Joker always resupplies),
+    # so the search only asks whether a moved piece gives the guns or a bomb a target.
     plays = [rs.kind_of(c).play for c in state.hand]
-    if (Play.GUNS in plays and can_fire_guns(state)) or Play.BOMB in plays:
+    guns = Play.GUNS in plays and can_fire_guns(state)
+    bomb = Play.BOMB in plays
+    if guns or bomb:
+        if probe is state:
+            probe = state.copy()
         for position in _positions(probe):
             probe.artillery, probe.suppressed = set(position), set()
-            if _has_play(probe):
+            if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
                 return None
-        probe.artillery, probe.suppressed = set(state.artillery), set(state.suppressed)
-    return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(probe)))
+    return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(state)))
 
 
 def _has_play(state: GameState) -> bool:
@@ -90,7 +99,9 @@ def automa_phases_left(state: GameState) -> int:
 def _positions(state: GameState) -> Iterator[frozenset[Cell]]:
     """Every artillery position (the set of cells) some sequence of Automa cards can bring
     within :func:`automa_phases_left` phases, breadth first, the present one excluded."""
-    moves = sorted(set(state.ruleset.automa_suits.values())) + [None]  # None: a Joker
+    # A hold or a Joker (no fire, no movement) leaves every piece where it stands: a position
+    # already seen, so only the moving entries of the Automa table are followed.
+    moves = sorted(set(state.ruleset.automa_suits.values()) - {"hold"})
     start = frozenset(state.artillery)
     seen = {start}
     scratch = state.copy()
