@@ -152,3 +152,30 @@ def test_the_folder_index_stays_small_per_log(tmp_path):
     run(["verify", str(corpus), "--html", str(report)])
     size = report.stat().st_size
     assert size < 3000 + 2500 * len(files), size  # a row, and a folded error for a bad log
+
+
+def test_a_log_is_read_to_one_byte_over_the_cap_from_a_folder_a_path_or_a_pipe(tmp_path):
+    import threading
+
+    from bgrid.log.lexer import MAX_BYTES
+    from bgrid.verifier.log_inputs import Input, read_input
+
+    small, at_cap, over = b"bgrid-log: 1\n", b"#" * MAX_BYTES, b"#" * (MAX_BYTES + 5)
+    for name, data in (("small.log", small), ("at-cap.log", at_cap), ("over.log", over)):
+        (tmp_path / name).write_bytes(data)
+        want = data[:MAX_BYTES + 1]  # the verifier sees one byte past the cap and says E001
+        for in_folder in (True, False):
+            assert read_input(Input(str(tmp_path / name), name, in_folder)) == want
+    pipe = tmp_path / "pipe.log"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        try:
+            pipe.write_bytes(over)
+        except BrokenPipeError:  # the reader stops at the cap and closes its end
+            pass
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert read_input(Input(str(pipe), "pipe.log", False)) == over[:MAX_BYTES + 1]
+    writer.join(timeout=10)

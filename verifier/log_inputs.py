@@ -13,6 +13,7 @@ import stat
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from ..log.lexer import MAX_BYTES
 from ..safeio.safe_text import display_name
@@ -85,14 +86,26 @@ def read_input(item: Input) -> bytes:
             return sys.stdin.buffer.read(MAX_BYTES + 1)
         if not item.in_folder:  # named by the user: a symlink or a FIFO (`<(...)`) is theirs to give
             with open(item.path, "rb") as fh:
-                return fh.read(MAX_BYTES + 1)
+                return _read_capped(fh, os.fstat(fh.fileno()).st_size)
         # Found in a folder: not through a symlink, and never block on a FIFO that replaced
         # the file since it was listed.
         fd = os.open(item.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            status = os.fstat(fh.fileno())
+            if not stat.S_ISREG(status.st_mode):
                 raise Unreadable(f"{item.shown}: not a regular file")
-            return fh.read(MAX_BYTES + 1)
+            return _read_capped(fh, status.st_size)
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise Unreadable(f"{item.shown}: cannot read the file ({reason})") from None
+
+
+def _read_capped(fh: BinaryIO, size: int) -> bytes:
+    """The first ``MAX_BYTES + 1`` bytes of ``fh`` (all of a log within the cap), asked for
+    by the ``size`` the file had (0 for a pipe) and one byte more: a read of the cap at once
+    allocates a 1 MiB buffer for a log of a few kilobytes, a twentieth of a folder's
+    verification. A file that grew since is read on to the cap, so the bytes are the same."""
+    data = fh.read(min(size, MAX_BYTES) + 1)
+    if len(data) > size:
+        data += fh.read(MAX_BYTES + 1 - len(data))
+    return data
