@@ -47,8 +47,19 @@ def step_toward(piece: Cell, goal: Cell) -> Cell | None:
 
 def nearest_bunker(piece: Cell, bunkers: Iterable[Cell]) -> Cell:
     """The surviving bunker a piece heads for on a Spades card (R19): nearest, ties by column,
-    then row."""
-    return min(bunkers, key=BUNKER_KEY[piece].__getitem__)
+    then row. Raises ValueError when there is none."""
+    # min(bunkers, key=keys.__getitem__) written out: half the time, compiled or not (the keys
+    # differ, so the first of equals cannot matter)
+    keys = BUNKER_KEY[piece]
+    best: Cell | None = None
+    best_key = 0
+    for bunker in bunkers:
+        key = keys[bunker]
+        if best is None or key < best_key:
+            best, best_key = bunker, key
+    if best is None:
+        raise ValueError("nearest_bunker: no bunker left")
+    return best
 
 
 def resolve_automa(state: GameState, card: Card, events: list) -> None:
