@@ -108,7 +108,8 @@ def main() -> None:
         return
     if not args.compiled_python:
         ap.error("--compiled-python is required")
-    builds = {"pure": sys.executable, "compiled": args.compiled_python}
+    # absolute, not resolved: the runs start in bench/, and a venv's python is a symlink
+    builds = {"pure": sys.executable, "compiled": os.path.abspath(args.compiled_python)}
     for kind, python in builds.items():
         found = build_of(python)
         if (found == "compiled") != (kind == "compiled"):
