@@ -9,8 +9,9 @@ R16). :func:`dead_hand` follows every sequence of Automa cards (each suit's move
 ruleset's table and the Joker's none) for as many Automa phases as the fuel allows (the draw
 pile, then the reshuffles left, R22), with the engine's own target checks at every
 position (``guns_targets``, ``bomb_target``: of the legal plays, only the guns' and the
-bomb's depend on where the artillery stands). A hand is **dead** when none of them makes a card playable: the mission can then
-only end by damage or fuel, every turn a pass and an Automa card.
+bomb's depend on where the artillery stands). A hand is **dead** when none of them makes a
+card playable: the mission can then only end by damage or fuel, every turn a pass and an
+Automa card.
 
 The search is on the safe side: it ignores damage (a branch the fire would end early still
 counts), so a hand it calls dead is dead.
