@@ -153,6 +153,11 @@ def main() -> None:
               f"compiled/referee {comp / ref:.2f}x (aim <= 0.5x), pure/referee {pure / ref:.2f}x, "
               f"compiled/pure {comp / pure:.2f}x; "
               f"same output bytes: {outputs['pure'] == outputs['compiled']}")
+        paired = [c / f for c, f in zip(r["compiled"], r["referee"], strict=True)]
+        print(f"  spread: pure {min(r['pure']):.2f}-{max(r['pure']):.2f} s, compiled "
+              f"{min(r['compiled']):.2f}-{max(r['compiled']):.2f} s, referee {min(r['referee']):.2f}-"
+              f"{max(r['referee']):.2f} s; compiled/referee round by round {min(paired):.2f}-"
+              f"{max(paired):.2f}x")
     for name in TASKS:
         if name not in results:
             continue
