@@ -33,9 +33,9 @@ remembered, 25 us the verification id and 450-600 us the replay. Whole process, 
 logs: 3.8 s with ``--jobs 1`` (521 logs/s a core, 0.20 s of it start-up), 1.36x the
 yardstick's CPU time where the aim is 0.5x; the notes and the damage ledger add about a
 quarter to the replay; ``--jobs 2`` gives 1.65-1.8x in wall time when the second core is
-free. Reaching the aim needs about 700 us a log in all: a compiled core (mypyc on
-``rules/`` and the parser, typically 2-4x on code like this) would, at the price of a wheel
-per platform built in CI and a pure-Python fallback kept tested.
+free. Those figures predate the compiled build; ``bench_builds.py`` measures both builds
+against the same yardstick side by side (docs/development.md: pure 1.9-2.3x, compiled
+1.2-1.4x the yardstick, load 4-7).
 """
 
 from __future__ import annotations
