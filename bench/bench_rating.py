@@ -16,7 +16,7 @@ seeds 300-331 and 7000-7047, all difficulties, ridges 1-4, both decks, and on
         --dominance-maps 200 --greedy-games 100 --strong-games 24 --first-seed 8400 --jobs 2
 
 (8000-8199 and 8200-8399 each measured an earlier player once and are spent; 8800-8999
-measured the player of 8400-8599 again.)
+measured the player of 8400-8599 again; 9000-9199 measured it on the compiled build.)
 
 The star rating: tuning maps (the bands were fitted on these), then the unseen maps rated
 twice, and the strong player on the same unseen maps (what a star means for it):

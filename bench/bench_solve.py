@@ -38,6 +38,10 @@ the table and its reading are in ``docs/solver.md``):
     ace 1-ridge, seeds 1100-1149:    victory found 50/50 (93-100%), mean par 14.68, CPU median
         5.9 s, worst 7.9 s (load 6-12)
     normal 2, 3 and 4 ridges, seeds 1100-1103 (1100-1101 for 4): 10/10 victories, worst 6.5 s
+    normal 1-ridge, seeds 1100-1199, compiled build (2026-12-07): victory found 99/100 (95-100%),
+        mean par 14.48, par within 1 of the 10x search on 98/100 (93-99%), proven optimal 2/100,
+        CPU median 6.2 s, 90th percentile 8.0 s, worst 9.5 s (load 3.5-6.2); no victory on 1199
+        (widths 1-3 ended in 22,993 outcomes, width 4 refused by LEAST_SHARE)
 
     nice -n 10 .venv/bin/python bench/bench_solve.py --count 50 --long-count 50 --jsonl normal.jsonl
     nice -n 10 .venv/bin/python bench/bench_solve.py --difficulty hard --count 50 --jsonl hard.jsonl
