@@ -7,19 +7,18 @@ and a withdrawal. bgrid serve runs with the service unit's options (``--proxies 
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
 
 import proxied
+from browser import CHROMIUM, NO_CHROMIUM
 from league_logs import CODE, games
 from league_server import served_league
 
-CHROMIUM = os.environ.get("BGRID_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 if CHROMIUM is None:
-    pytest.skip("no Chromium on this machine (apt-get install chromium)", allow_module_level=True)
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
 if proxied.NGINX is None:
     pytest.skip("no nginx on this machine (apt-get install nginx)", allow_module_level=True)
 if shutil.which("openssl") is None:

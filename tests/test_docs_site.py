@@ -116,22 +116,21 @@ def test_the_reference_shows_examples_as_code_and_placeholders_as_text(site):
 def tables_on_a_phone(site: Path, pages: list[str]) -> dict[str, list]:
     """Each page's tables as Chromium lays them out 390 px wide: [scroll width, width, right
     edge, display of the fourth cell] of each table's frame."""
-    import os
-    import shutil
+    from browser import CHROMIUM, NO_CHROMIUM
 
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    chromium = os.environ.get("BGRID_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    if CHROMIUM is None:
+        pytest.skip(NO_CHROMIUM)
     found = {}
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True,
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             for name in pages:
                 page.goto((site / name / "index.html").as_uri())
-                found[name] = page.evaluate("""() => [...document.querySelectorAll('article table')].map(t => {
+                found[name] = page.evaluate("""() =>
+                  [...document.querySelectorAll('article table')].map(t => {
                     const box = t.closest('.md-typeset__scrollwrap') || t;
                     const fourth = t.querySelector('td:nth-child(4)');
                     return [box.scrollWidth, box.clientWidth, t.getBoundingClientRect().right,

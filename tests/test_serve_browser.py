@@ -6,7 +6,6 @@ Screenshots go to the test's temporary folder (BGRID_SCREENSHOTS=DIR keeps them)
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -19,13 +18,13 @@ import pytest
 from click.testing import CliRunner
 
 from bgrid.cli import cli
+from browser import CHROMIUM, NO_CHROMIUM
 from league_logs import CODE, games
 
-CHROMIUM = os.environ.get("BGRID_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 if CHROMIUM is None:
     pytest.skip(
-        "no Chromium on this machine (apt-get install chromium); the browser tests are skipped",
+        NO_CHROMIUM + "; the browser tests are skipped",
         allow_module_level=True,
     )
 
