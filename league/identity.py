@@ -63,7 +63,8 @@ def check_name(raw: str) -> str:
         raise RefusedName("a name needs at least one visible character")
     problem = free_text_problem(name)  # the name goes on the 'player:' line of the logs
     if problem is not None:
-        raise RefusedName(f"a name must read back whole from a log's 'player:' line: {problem}")
+        raise RefusedName(f"choose another name: {problem} (a name is written on the 'player:' "
+                          "line of every log, and must read back from it as typed)")
     return name
 
 

@@ -57,8 +57,11 @@ def test_the_writer_writes_exactly_the_texts_the_reader_reads_back(text):
 
 @pytest.mark.parametrize("name", ["Ada #1", "Ada seed: 12", "a->b"])
 def test_the_league_refuses_a_name_the_logs_cannot_carry(name):
+    """The refusal leads with what the player does; on main it opened with the log's
+    grammar: "a name must read back whole from a log's 'player:' line: it holds '#', …"."""
     with pytest.raises(RefusedName) as err:
         check_name(name)
+    assert str(err.value).startswith("choose another name: it holds ")
     assert "'player:' line" in str(err.value)
 
 
