@@ -101,12 +101,16 @@ def _positions(state: GameState) -> Iterator[frozenset[Cell]]:
     """Every artillery position (the set of cells) some sequence of Automa cards can bring
     within :func:`automa_phases_left` phases, breadth first, the present one excluded."""
     # A hold or a Joker (no fire, no movement) leaves every piece where it stands: a position
-    # already seen, so only the moving entries of the Automa table are followed.
+    # already seen, so only the moving entries of the Automa table are followed. Its one
+    # effect, the end of a suppression (R21), is given by starting also from the same
+    # position with every piece ready (a phase early: more positions, so still safe).
     moves = sorted(set(state.ruleset.automa_suits.values()) - {"hold"})
     start = frozenset(state.artillery)
     seen = {start}
     scratch = state.copy()
     frontier = [(start, frozenset(state.suppressed))]
+    if state.suppressed:
+        frontier.append((start, frozenset()))
     for _ in range(automa_phases_left(state)):
         new: list[tuple[frozenset[Cell], frozenset[Cell]]] = []
         for position, suppressed in frontier:

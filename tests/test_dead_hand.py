@@ -55,6 +55,14 @@ def test_a_piece_that_will_walk_into_the_guns_reach_keeps_the_hand_alive():
     assert dead_hand(state) is None
 
 
+def test_a_suppressed_piece_is_ready_again_after_a_phase_and_keeps_the_hand_alive():
+    # The position above with G7 suppressed (R21): a stepping card in the first phase leaves it
+    # where it is, but after any phase it is ready, and the walk above brings it in line.
+    state = placed(board(artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    state.suppressed = {Cell.parse("G7")}
+    assert dead_hand(state) is None
+
+
 def test_the_same_hand_with_no_artillery_left_is_dead():
     state = placed(board(), "E5", altitude=4, hand="6H 7S 8S 9S QH")
     dead = dead_hand(state)
