@@ -42,9 +42,10 @@ _DASHES = ("-", "\u2013", "\u2014")  # a pencilled dash (-, en, em) in a cell: n
 _CELL_AND_FACING = re.compile(rf"([A-Ja-j](?:10|[1-9]))([{''.join(FACINGS)}])")  # 'F3E' for 'F3 E'
 
 
-def is_row(code: str) -> bool:
-    """A line (its comment cut off) of the row form: ``12 | …``."""
-    return ROW.match(code) is not None
+def is_row(line: str) -> bool:
+    """A line of the row form: ``12 | …``. Its comment need not be cut off first: the match
+    ends at the first bar, and a ``#`` before it fails the match either way."""
+    return ROW.match(line) is not None
 
 
 @lru_cache(maxsize=8)

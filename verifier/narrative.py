@@ -61,7 +61,7 @@ def narrate(lines: list[str], statements: Iterable[Statement], history: Iterable
     out: list[str] = []
     for st in statements:
         if stop is not None and st.line >= stop[0]:
-            row = st.line == stop[0] and is_row(lines[st.line - 1].split("#")[0])
+            row = st.line == stop[0] and is_row(lines[st.line - 1])
             if not row or max(t.column for t in st.tokens) >= stop[1]:
                 break
         if st.kind == "turn":

@@ -517,7 +517,7 @@ class Replay:
     def _column_example(self, st: Statement, card: Card) -> str:
         """How to write the entry column, in the form the line is written in: a row's enter
         cell (``1|JK C|…``) or the statement (``enter JK C``)."""
-        if is_row(self._line_text(st.line).split("#", 1)[0]):
+        if is_row(self._line_text(st.line)):
             return (f"write it after the card in the row's enter cell, e.g. "
                     f"'{self.turn_logged}|{card} C|…'")
         return f"write it after the card, e.g. 'enter {card} C'"
@@ -598,7 +598,7 @@ class Replay:
         at its token ``index``): where the marker goes instead, in the form the log is written in."""
         k = met.card_tokens.index(index)
         card = card_text(met.cards[k])
-        row = is_row(self._line_text(self.current.line).split("#", 1)[0])
+        row = is_row(self._line_text(self.current.line))
         before = ""
         if met.kind == "draw":
             before, after = (" ".join(map(card_text, cards)) for cards in (met.cards[:k], met.cards[k:]))
