@@ -129,9 +129,7 @@ def _yardstick_text(measured: Yardsticks | None) -> str:
     """``, winnable · open-deck par 14 · blind benchmark 2 (…)`` for the code's line, or ""."""
     if measured is None:
         return ""
-    words = (["winnable"] if measured.winnable else []) \
-        + ([] if measured.par is None else [f"open-deck par {measured.par}"]) + [measured.blind.text]
-    return ", " + " · ".join(words)
+    return ", " + ("winnable · " if measured.winnable else "") + measured.text
 
 
 def _winnable_spec(when: date, ruleset: str, period: str,

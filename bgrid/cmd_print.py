@@ -271,12 +271,11 @@ def pack_command(seed: str | None, code: str | None, difficulty: str | None, rid
             mission, par = _winnable(mission, code is not None, beside.start)
             assert mission.spec is not None  # a winnable challenge is seeded (checked above)
             measured = Yardsticks(par, True, beside.of(mission.spec))
-        click.echo(f"open-deck par {par} · {measured.blind.text}", err=True)
     elif yardsticks:
         assert mission.spec is not None  # checked above
         measured = measure_yardsticks(mission.spec)
-        click.echo(("" if measured.par is None else f"open-deck par {measured.par} · ")
-                   + measured.blind.text, err=True)
+    if measured is not None:
+        click.echo(measured.text, err=True)
     from .generator.pack import write_pack
 
     for path in write_pack(mission, paper, out, png=png, player=player,

@@ -71,6 +71,11 @@ class Yardsticks:
     winnable: bool
     blind: BlindBenchmark
 
+    @property
+    def text(self) -> str:
+        """``open-deck par 14 · blind benchmark 2 (…)``: the par left out when none was found."""
+        return ("" if self.par is None else f"open-deck par {self.par} · ") + self.blind.text
+
 
 def yardsticks(spec: ChallengeSpec, submit: Submit | None) -> Yardsticks:
     """Both yardsticks of ``spec``'s challenge: its solve (``players.solver``, the standard
