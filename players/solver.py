@@ -55,7 +55,7 @@ Node = tuple[GameState, "tuple | None", tuple[Action, ...], tuple]
 
 #: Bumped whenever the members, their weights, the passes' widths or any budget change: a par
 #: is quoted with it (a league stores it with each solver par).
-PORTFOLIO_VERSION = 3
+PORTFOLIO_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -357,8 +357,8 @@ def next_pass(results: Sequence[MemberResult], portfolio: Sequence[Member] | Non
     (in order); empty when the solve is done. Pass ``k`` runs every member of ``portfolio``
     at ``widths[k]``, each with its node budget (``nodes``) × the width, capped at an equal
     share of what is left of ``budget``. Done after the last width, when the share is below
-    :data:`LEAST_SHARE` × the width (the first pass always runs), or once a deadline cut a
-    search short.
+    :data:`LEAST_SHARE` × the width once a victory is found (the first pass always runs), when
+    nothing is left, or once a deadline cut a search short.
     ``portfolio`` None: the standard one, with :data:`WIDTHS` and :data:`SOLVE_NODES`.
     """
     if portfolio is None:
@@ -372,12 +372,18 @@ def next_pass(results: Sequence[MemberResult], portfolio: Sequence[Member] | Non
                             nodes=m.nodes * width) for m in portfolio)
     if budget is not None:
         share = (budget * scale - sum(r.nodes for r in results)) // (len(portfolio) * scale)
-        if done and share < LEAST_SHARE * width:
+        # A solve with no victory yet spends what is left at any share: a par that ends in
+        # defeat is the worst answer it can give (seed 1199: widths 1-3 all lost early).
+        if done and share < LEAST_SHARE * width and _victory_in(results):
             return ()
         members = tuple(replace(m, nodes=max(0, min(m.nodes, share))) for m in members)
     if done and not any(m.nodes for m in members):
         return ()
     return members
+
+
+def _victory_in(results: Sequence[MemberResult]) -> bool:
+    return any(r.line is not None and r.line.is_victory for r in results)
 
 
 def run_passes(run: Callable[[tuple[Member, ...]], list[MemberResult]], start: GameState,

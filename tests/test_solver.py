@@ -258,6 +258,17 @@ def test_the_next_pass_runs_every_member_wider_on_an_equal_share_of_what_is_left
     assert next_pass(done, members, (1, 2, 3), 100_000) == ()
 
 
+def test_a_solve_with_no_victory_yet_runs_the_next_pass_on_a_small_share():
+    from bgrid.players.solver import next_pass
+    members = (Member("a", 1, 50_000, 1, 1, 1, 1, 1, 1), Member("b", 1, 50_000, 2, 2, 2, 2, 2, 2))
+    # 100,000 - 2 x 45,000 = 10,000 left: 5,000 each, under LEAST_SHARE x 2 (16,000).
+    lost = _ran(members, 45_000, score=2, outcome="defeat")
+    assert [(m.width, m.nodes) for m in next_pass(lost, members, (1, 2), 100_000)] == [(2, 5_000), (2, 5_000)]
+    assert next_pass(_ran(members, 45_000), members, (1, 2), 100_000) == ()
+    # nothing left: no pass, victory or not
+    assert next_pass(_ran(members, 50_000, score=2, outcome="defeat"), members, (1, 2), 100_000) == ()
+
+
 def test_the_passes_end_with_the_widths_and_an_explicit_portfolio_runs_once():
     from bgrid.players.solver import next_pass
     members = (Member("a", 1, 1_000, 1, 1, 1, 1, 1, 1),)
