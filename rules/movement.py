@@ -22,7 +22,7 @@ _TURN = {"L": Facing.turned_left, "R": Facing.turned_right}
 _TURNS_FROM = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Trace:
     """Where a step list takes the bomber. ``end`` is the last cell on the board (the
     cell it exited from when ``exited``); ``path`` the cells entered, in order."""
@@ -33,6 +33,16 @@ class Trace:
     facing: Facing
     exited: bool
     blocked: bool
+
+    # Written out: mypyc compiles it (the decorator's own __init__ runs interpreted).
+    def __init__(self, start: Cell, path: tuple[Cell, ...], end: Cell, facing: Facing, exited: bool,
+                 blocked: bool) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "facing", facing)
+        object.__setattr__(self, "exited", exited)
+        object.__setattr__(self, "blocked", blocked)
 
 
 def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains: Container[Cell],
