@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import Final
 
 from ..rules.actions import Action, Move
 from ..rules.board import Cell, Facing
@@ -35,23 +36,24 @@ from ..rules.state import CHANCE_PHASES, GameState, Phase
 
 # One bit per card; the two Jokers share bit 52, so a sum counts them (0, 1 << 52, 1 << 53)
 # and stays a faithful multiset code.
-_JOKER_BIT = 1 << 52
-_CARD_BIT = {card: (_JOKER_BIT if card.rank == JOKER_RANK else 1 << i)
+_JOKER_BIT: Final = 1 << 52
+_CARD_BIT: Final = {card: (_JOKER_BIT if card.rank == JOKER_RANK else 1 << i)
              for i, card in enumerate(FULL_DECK)}
 
 
 # The same bits by object identity: cards are interned (FULL_DECK, Card.parse), and looking
 # them up by ``id`` runs in C where the dataclass hash of every card ran in Python.
-_BIT_BY_ID = {id(card): bit for card, bit in _CARD_BIT.items()}
+_BIT_BY_ID: Final = {id(card): bit for card, bit in _CARD_BIT.items()}
 
 
-def card_mask(cards: Iterable[Card]) -> int:
+def card_mask(cards: list[Card]) -> int:
     """The multiset of ``cards`` as one integer (order forgotten, Jokers counted)."""
-    try:
-        return sum(map(_BIT_BY_ID.__getitem__, map(id, cards)))
-    except KeyError:  # a card built outside the interned deck: equal by value
-        bit = _CARD_BIT
-        return sum(bit[card] for card in cards)
+    by_id = _BIT_BY_ID
+    total = 0
+    for card in cards:  # a loop over a typed list: mypyc compiles it, sum(map(...)) stays generic
+        bit = by_id.get(id(card))
+        total += _CARD_BIT[card] if bit is None else bit  # None: a card built outside the deck
+    return total
 
 
 def state_key(state: GameState) -> tuple:
@@ -143,8 +145,8 @@ def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
 
 
 # Where state_key keeps what a move changes.
-_PHASE, _ACTIONS, _CELL, _FACING, _HAND = 0, 1, 2, 3, 7
-_NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)
+_HAND: Final = 7
+_NOT_ACTIONS: Final = (Play.RESUPPLY, Play.WILD)
 
 
 def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
@@ -180,7 +182,7 @@ def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
     return (phase, actions, end, facing) + key[4:_HAND] + (hand,) + key[_HAND + 1:]
 
 
-_NOT_ACTIONS_MASKS: dict[int, tuple] = {}
+_NOT_ACTIONS_MASKS: Final[dict[int, tuple]] = {}
 
 
 def _not_actions_mask(rs: Ruleset) -> int:

@@ -13,13 +13,14 @@ import sys
 from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from .board import FORWARD, Cell, Facing
 from .errors import IllegalActionError
 
-_TURN = {"L": Facing.turned_left, "R": Facing.turned_right}
+_TURN: Final = {"L": Facing.turned_left, "R": Facing.turned_right}
 #: _TURNS_FROM[facing]: the turns in step-letter order, L then R, and the facing after each.
-_TURNS_FROM = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
+_TURNS_FROM: Final = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
 
 
 @dataclass(frozen=True, slots=True, init=False)
