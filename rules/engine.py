@@ -68,9 +68,9 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
@@ -453,7 +453,17 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
         _end_player_phase(state, _ENDS_END, events)
     else:
         events.append(Played(action))
-        _PLAY[type(action)](state, action, events)
+        # Each kind of play's effect, called by its type: a native call each once compiled.
+        if isinstance(action, Move):
+            _apply_move(state, action, events)
+        elif isinstance(action, Altitude):
+            _apply_altitude(state, action, events)
+        elif isinstance(action, Throttle):
+            _apply_throttle(state, action, events)
+        elif isinstance(action, Resupply):
+            _apply_resupply(state, action, events)
+        else:
+            _apply_reveal_play(state, action, events)  # Guns, Bomb
     if not state.draw_pile:
         _settle(state, events)
     return events
@@ -531,10 +541,6 @@ def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
     state.phase = _RESOLVE_REVEAL
 
 
-#: Each kind of play's effect; each takes its own kind of action.
-_PLAY: Final[dict[type, Callable[[GameState, Any, list], object]]] = {
-    Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
-    Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
 
 
 # -- score (R24) ------------------------------------------------------------------------

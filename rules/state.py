@@ -142,11 +142,14 @@ class GameState:
         "outcome", "cause", "end_card_purpose",
     )
 
-    def __init__(self, game_map: GameMap, ruleset: Ruleset, difficulty: str, health: int) -> None:
+    def __init__(self, game_map: GameMap, ruleset: Ruleset, difficulty: str, health: int,
+                 _copying: bool = False) -> None:
         self.game_map = game_map
         self.ruleset = ruleset
         self.difficulty = difficulty
         self.health = health
+        if _copying:  # copy() sets every other field: a new game's sets and lists would be waste
+            return
         self.mountains: frozenset[Cell] = game_map.mountains
         self.bunkers: set[Cell] = set(game_map.bunkers)
         self.artillery: set[Cell] = set(game_map.artillery)
@@ -201,8 +204,8 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy: every mutable container is copied, values are shared."""
-        # Built through __init__, then every field replaced: mypyc's classes have no bare __new__.
-        new = GameState(self.game_map, self.ruleset, self.difficulty, self.health)
+        # Built through __init__, then every field set: mypyc's classes have no bare __new__.
+        new = GameState(self.game_map, self.ruleset, self.difficulty, self.health, True)
         new.mountains = self.mountains
         new.bunkers = set(self.bunkers)
         new.artillery = set(self.artillery)
