@@ -92,6 +92,8 @@ def state_key(state: GameState) -> tuple:
 def cell_mask(cells: set[Cell]) -> int:
     """A set of cells as one integer, bit ``i`` for cell ``i``: a key entry the cycle collector
     never tracks (a search keeps thousands of keys; frozensets were five tracked objects each)."""
+    if not cells:  # most states have no suppression and no crater
+        return 0
     total = 0
     for cell in cells:
         total |= _CELL_BIT[cell]
