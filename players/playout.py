@@ -12,7 +12,7 @@ simulation is the same on every machine. The players are in their own modules
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from ..challenges.seeding import SeededStream
 from ..rules.actions import Action
@@ -49,8 +49,8 @@ Player = Callable[[GameState, Dice], Action]
 #: One step of a playout's trace: ("card", the card revealed) or ("action", the decision).
 Step = tuple[str, Card | Action]
 
-_LIMIT = 1 << 64
-_LIMITS = (0,) + tuple(_LIMIT - _LIMIT % n for n in range(1, 256))  # below(n)'s bound (n > 0)
+_LIMIT: Final = 1 << 64
+_LIMITS: Final = (0,) + tuple(_LIMIT - _LIMIT % n for n in range(1, 256))  # below(n)'s bound (n > 0)
 
 
 def random_card(state: GameState, rng: SeededStream) -> Card:

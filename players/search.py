@@ -21,10 +21,10 @@ import gc
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from typing import Final
 
 from ..rules.actions import Action, Move
-from ..rules.board import Cell, Facing
+from ..rules.board import SIZE, Cell, Facing
 from ..rules.cards import FULL_DECK, JOKER_RANK, Card
 from ..rules.engine import apply, apply_legal, reveal, reveal_drawn, score
 from ..rules.legality import legal_actions
@@ -35,23 +35,30 @@ from ..rules.state import CHANCE_PHASES, GameState, Phase
 
 # One bit per card; the two Jokers share bit 52, so a sum counts them (0, 1 << 52, 1 << 53)
 # and stays a faithful multiset code.
-_JOKER_BIT = 1 << 52
-_CARD_BIT = {card: (_JOKER_BIT if card.rank == JOKER_RANK else 1 << i)
+_JOKER_BIT: Final = 1 << 52
+_CARD_BIT: Final = {card: (_JOKER_BIT if card.rank == JOKER_RANK else 1 << i)
              for i, card in enumerate(FULL_DECK)}
 
 
 # The same bits by object identity: cards are interned (FULL_DECK, Card.parse), and looking
 # them up by ``id`` runs in C where the dataclass hash of every card ran in Python.
-_BIT_BY_ID = {id(card): bit for card, bit in _CARD_BIT.items()}
+_BIT_BY_ID: Final = {id(card): bit for card, bit in _CARD_BIT.items()}
 
 
-def card_mask(cards: Iterable[Card]) -> int:
+def card_mask(cards: list[Card]) -> int:
     """The multiset of ``cards`` as one integer (order forgotten, Jokers counted)."""
-    try:
-        return sum(map(_BIT_BY_ID.__getitem__, map(id, cards)))
-    except KeyError:  # a card built outside the interned deck: equal by value
-        bit = _CARD_BIT
-        return sum(bit[card] for card in cards)
+    by_id = _BIT_BY_ID
+    total = 0
+    for card in cards:  # a loop over a typed list: mypyc compiles it, sum(map(...)) stays generic
+        bit = by_id.get(id(card))
+        total += card_bit(card) if bit is None else bit  # None: a card built outside the deck
+    return total
+
+
+def card_bit(card: Card) -> int:
+    """The bit of one card in :func:`card_mask`."""
+    bit = _BIT_BY_ID.get(id(card))
+    return _CARD_BIT[card] if bit is None else bit  # None: a card built outside the deck
 
 
 def state_key(state: GameState) -> tuple:
@@ -61,8 +68,9 @@ def state_key(state: GameState) -> tuple:
     the hand as a multiset, the draw pile (with a challenge deck before any exhaustion its
     size, which fixes it; else its cards as a multiset, since a challenge deck restacks by
     reshuffle number, R26, and an own deck is unordered), the surviving bunkers and
-    artillery, suppression, craters, cells of destroyed targets (chain bonus, R32), the play
-    awaiting its card, the entry card awaiting a column, and the outcome.
+    artillery, suppression, craters, cells of destroyed targets (chain bonus, R32; each set of
+    cells as one integer, :func:`cell_mask`), the play awaiting its card, the entry card
+    awaiting a column, and the outcome.
 
     Left out, because no rule reads them: the turn number, the order of the discard pile
     (R26 restacks it by reshuffle number), the marker flag ``fresh_reshuffle``. The discard
@@ -76,9 +84,23 @@ def state_key(state: GameState) -> tuple:
         pile_key = card_mask(pile)
     return (state.phase, state.actions, state.cell, state.facing, state.altitude, state.damage,
             state.exhaustions, card_mask(state.hand), pile_key,
-            frozenset(state.bunkers), frozenset(state.artillery), frozenset(state.suppressed),
-            frozenset(state.craters), frozenset(state.destroyed),
+            cell_mask(state.bunkers), cell_mask(state.artillery), cell_mask(state.suppressed),
+            cell_mask(state.craters), cell_mask(state.destroyed),
             state.pending, state.entry_card, state.outcome, state.cause)
+
+
+def cell_mask(cells: set[Cell]) -> int:
+    """A set of cells as one integer, bit ``i`` for cell ``i``: a key entry the cycle collector
+    never tracks (a search keeps thousands of keys; frozensets were five tracked objects each)."""
+    if not cells:  # most states have no suppression and no crater
+        return 0
+    total = 0
+    for cell in cells:
+        total |= _CELL_BIT[cell]
+    return total
+
+
+_CELL_BIT: Final = tuple(1 << i for i in range(SIZE * SIZE))
 
 
 def reveal_top(state: GameState) -> list:
@@ -143,8 +165,8 @@ def turn_outcomes(state: GameState, limit: int | None = None) -> dict:
 
 
 # Where state_key keeps what a move changes.
-_PHASE, _ACTIONS, _CELL, _FACING, _HAND = 0, 1, 2, 3, 7
-_NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)
+_HAND: Final = 7
+_NOT_ACTIONS: Final = (Play.RESUPPLY, Play.WILD)
 
 
 def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
@@ -163,10 +185,11 @@ def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
     pile_left = bool(state.draw_pile)
     rs = state.ruleset
     card = move.card.physical
+    assert state.cell is not None and state.facing is not None  # a move is played on the map (R6)
     end, facing, exited = _move_end(state.cell, state.facing, move.steps,
                                     rs.card_kinds[move.card.acting.rank].points, state.mountains,
                                     state.altitude >= rs.mountain_clearance)
-    hand = key[_HAND] - _CARD_BIT[card]
+    hand = key[_HAND] - card_bit(card)
     if exited:
         if not pile_left:
             return None
@@ -180,7 +203,7 @@ def move_key(state: GameState, key: tuple, move: Move) -> tuple | None:
     return (phase, actions, end, facing) + key[4:_HAND] + (hand,) + key[_HAND + 1:]
 
 
-_NOT_ACTIONS_MASKS: dict[int, tuple] = {}
+_NOT_ACTIONS_MASKS: Final[dict[int, tuple]] = {}
 
 
 def _not_actions_mask(rs: Ruleset) -> int:
@@ -196,13 +219,22 @@ def _not_actions_mask(rs: Ruleset) -> int:
     return known[1]
 
 
-@lru_cache(maxsize=1 << 16)
 def _move_end(cell: Cell, facing: Facing, steps: str, points: int, mountains: frozenset,
               clear: bool) -> tuple[Cell | None, Facing, bool]:
-    """Where a move ends (``legality.trace_move``'s trace, cached: a search meets the same
-    move from the same place thousands of times)."""
-    trace = trace_steps(cell, facing, steps, points, mountains, clear)
-    return trace.end, trace.facing, trace.exited
+    """Where a move ends (``legality.trace_move``'s trace, remembered: a search meets the same
+    move from the same place thousands of times). A dict, emptied when full, rather than
+    ``lru_cache``, whose call costs about twice the dict's lookup once compiled."""
+    key = (cell, facing, steps, points, mountains, clear)
+    end = _MOVE_ENDS.get(key)
+    if end is None:
+        if len(_MOVE_ENDS) >= 1 << 16:
+            _MOVE_ENDS.clear()
+        trace = trace_steps(cell, facing, steps, points, mountains, clear)
+        end = _MOVE_ENDS[key] = (trace.end, trace.facing, trace.exited)
+    return end
+
+
+_MOVE_ENDS: Final[dict[tuple, tuple[Cell | None, Facing, bool]]] = {}
 
 
 def play_plan(state: GameState, plays: Iterable[Action]) -> list[Event]:

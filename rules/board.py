@@ -20,7 +20,7 @@ import enum
 from collections.abc import Container
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
@@ -31,8 +31,8 @@ if TYPE_CHECKING:  # Shapely and NumPy load only to draw ridges
     import numpy as np
     from numpy.typing import NDArray
 
-SIZE = 10
-COLUMN_LETTERS = "ABCDEFGHIJ"
+SIZE: Final = 10
+COLUMN_LETTERS: Final = "ABCDEFGHIJ"
 
 
 @mypyc_attr(native_class=False)  # mypyc: a native class cannot subclass int
@@ -78,9 +78,9 @@ class Cell(int):
         return format(_NAMES[self], spec)
 
 
-_NAMES = tuple(f"{COLUMN_LETTERS[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
-CELLS: tuple[Cell, ...] = tuple(Cell(i) for i in range(SIZE * SIZE))
-_CELL_BY_NAME = {name: CELLS[i] for i, name in enumerate(_NAMES)}
+_NAMES: Final = tuple(f"{COLUMN_LETTERS[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
+CELLS: Final[tuple[Cell, ...]] = tuple(Cell(i) for i in range(SIZE * SIZE))
+_CELL_BY_NAME: Final = {name: CELLS[i] for i, name in enumerate(_NAMES)}
 
 
 def parse_column(text: str) -> int:
@@ -126,11 +126,11 @@ class Facing(enum.Enum):
 
 
 #: A step toward each facing: (columns east, rows south). Drawings of the bomber read it too.
-FACING_STEP = {Facing.NORTH: (0, -1), Facing.EAST: (1, 0), Facing.SOUTH: (0, 1), Facing.WEST: (-1, 0)}
-_ORDER = [Facing.NORTH, Facing.EAST, Facing.SOUTH, Facing.WEST]
-FACING_LETTERS: tuple[str, ...] = tuple(facing.value for facing in _ORDER)  # N E S W
-_RIGHT = {f: _ORDER[(i + 1) % 4] for i, f in enumerate(_ORDER)}
-_LEFT = {f: _ORDER[(i - 1) % 4] for i, f in enumerate(_ORDER)}
+FACING_STEP: Final = {Facing.NORTH: (0, -1), Facing.EAST: (1, 0), Facing.SOUTH: (0, 1), Facing.WEST: (-1, 0)}
+_ORDER: Final = [Facing.NORTH, Facing.EAST, Facing.SOUTH, Facing.WEST]
+FACING_LETTERS: Final[tuple[str, ...]] = tuple(facing.value for facing in _ORDER)  # N E S W
+_RIGHT: Final = {f: _ORDER[(i + 1) % 4] for i, f in enumerate(_ORDER)}
+_LEFT: Final = {f: _ORDER[(i - 1) % 4] for i, f in enumerate(_ORDER)}
 
 
 def step(cell: Cell, facing: Facing) -> Cell | None:
@@ -148,10 +148,10 @@ def _forward_table(facing: Facing) -> tuple[Cell | None, ...]:
 
 
 #: FORWARD[facing][cell]: the next cell ahead, None off the board.
-FORWARD: dict[Facing, tuple[Cell | None, ...]] = {f: _forward_table(f) for f in Facing}
+FORWARD: Final[dict[Facing, tuple[Cell | None, ...]]] = {f: _forward_table(f) for f in Facing}
 
 #: NEIGHBOURS[cell]: the orthogonal neighbours on the board, in N E S W order.
-NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(
+NEIGHBOURS: Final[tuple[tuple[Cell, ...], ...]] = tuple(
     tuple(n for f in _ORDER if (n := FORWARD[f][c]) is not None) for c in CELLS)
 
 
@@ -174,7 +174,7 @@ def _between(a: int, b: int) -> tuple[Cell, ...] | None:
 
 #: BETWEEN[a][b]: the cells strictly between a and b on a shared row or column, or None
 #: when they share neither (no line of sight at all, R14).
-BETWEEN: tuple[tuple[tuple[Cell, ...] | None, ...], ...] = tuple(
+BETWEEN: Final[tuple[tuple[tuple[Cell, ...] | None, ...], ...]] = tuple(
     tuple(_between(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
 
 
@@ -253,4 +253,4 @@ def _r3_order(start: Cell) -> tuple[Cell, ...]:
     return tuple(sorted(CELLS, key=lambda c: (distance(start, c), c % SIZE, c // SIZE)))
 
 
-_R3_SEARCH_ORDER: tuple[tuple[Cell, ...], ...] = tuple(_r3_order(start) for start in CELLS)
+_R3_SEARCH_ORDER: Final[tuple[tuple[Cell, ...], ...]] = tuple(_r3_order(start) for start in CELLS)

@@ -16,8 +16,12 @@ Card.parse('7H')
 
 from __future__ import annotations
 
+from typing import Final
+
 import enum
 from dataclasses import dataclass
+
+from mypy_extensions import mypyc_attr
 
 from .errors import NotationError
 from .notation import ascii_upper
@@ -50,25 +54,29 @@ class Suit(enum.Enum):
         return self.value
 
 
-_SUIT_SYMBOL = {Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.SPADES: "♠"}
-_SUIT_NOUN = {Suit.HEARTS: "Heart", Suit.DIAMONDS: "Diamond", Suit.CLUBS: "Club", Suit.SPADES: "Spade"}
+_SUIT_SYMBOL: Final = {Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.SPADES: "♠"}
+_SUIT_NOUN: Final = {Suit.HEARTS: "Heart", Suit.DIAMONDS: "Diamond", Suit.CLUBS: "Club", Suit.SPADES: "Spade"}
 
-JOKER_RANK = 0
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+JOKER_RANK: Final = 0
+ACE: Final = 1
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
 #: Each rank as the notation writes it and as a sentence names it, by rank (0: the Joker).
-RANK_LETTERS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RANK_WORDS = ("Joker", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
-_RANK_FROM_NAME = {"A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13}
+RANK_LETTERS: Final = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_WORDS: Final = ("Joker", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+_RANK_FROM_NAME: Final = {"A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13}
 _RANK_FROM_NAME.update({str(n): n for n in range(2, 10)})
-_SUIT_FROM_NAME = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS, "S": Suit.SPADES,
+_SUIT_FROM_NAME: Final = {"H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS, "S": Suit.SPADES,
                    "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS, "♠": Suit.SPADES,
                    "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS, "♤": Suit.SPADES}
-_VARIATION_SELECTORS = "\ufe0e\ufe0f"
-_SELECTOR_ENDINGS = tuple(_VARIATION_SELECTORS)
-_EXPECTED = ("a rank A 2-10 J Q K (T for 10) then suit H D C S, e.g. 10H, QS, AD; "
+_VARIATION_SELECTORS: Final = "\ufe0e\ufe0f"
+_SELECTOR_ENDINGS: Final = tuple(_VARIATION_SELECTORS)
+_EXPECTED: Final = ("a rank A 2-10 J Q K (T for 10) then suit H D C S, e.g. 10H, QS, AD; "
              "JK for a Joker")
 
 
+@mypyc_attr(acyclic=True)  # a value (a declared Joker holds a card): no cycle to collect
 @dataclass(frozen=True, slots=True)
 class Card:
     """One playing card. ``rank`` is 1 (Ace) … 13 (King), 0 for a Joker (``suit`` None).
@@ -210,16 +218,17 @@ class Card:
         return Card.parse(f"JK={card}")
 
 
-SUITS: tuple[Suit, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
-SUIT_LETTERS: tuple[str, ...] = tuple(suit.value for suit in SUITS)  # H D C S, as a ruleset keys them
-_CARDS: dict[tuple[int, Suit], Card] = {
+SUITS: Final[tuple[Suit, ...]] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
+SUIT_LETTERS: Final[tuple[str, ...]] = tuple(suit.value for suit in SUITS)  # H D C S, as a ruleset keys them
+_CARDS: Final[dict[tuple[int, Suit], Card]] = {
     (rank, suit): Card(rank, suit) for suit in SUITS for rank in range(1, 14)
 }
-JOKER = Card(JOKER_RANK, None)
+JOKER: Final = Card(JOKER_RANK, None)
 
 #: The standard 54-card deck in a fixed reference order: A–K of H, D, C, S, then two Jokers.
 #: Seeded shuffles (``challenges.seeding``) permute this order, so it must never change.
-FULL_DECK: tuple[Card, ...] = tuple(_CARDS[(r, s)] for s in SUITS for r in range(1, 14)) + (JOKER, JOKER)
+FULL_DECK: Final[tuple[Card, ...]] = (tuple(_CARDS[(r, s)] for s in SUITS for r in range(1, 14))
+                                      + (JOKER, JOKER))
 
 
 def parse_cards(text: str) -> list[Card]:

@@ -7,15 +7,22 @@ append the events they cause; nothing else should call them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .board import BETWEEN, NEIGHBOURS, Cell
 from .cards import Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 # Enum members read on every call, bound once (why: rules.state).
-_OVER, _VICTORY, _DEFEAT, _BY_DAMAGE = Phase.OVER, Outcome.VICTORY, Outcome.DEFEAT, DefeatCause.DAMAGE
+_OVER: Final = Phase.OVER
+_VICTORY: Final = Outcome.VICTORY
+_DEFEAT: Final = Outcome.DEFEAT
+_BY_DAMAGE: Final = DefeatCause.DAMAGE
 
-MISS, NEAR_MISS, HIT = 0, 1, 2
+MISS: Final = 0
+NEAR_MISS: Final = 1
+HIT: Final = 2
 
 
 # -- the end (R23) ----------------------------------------------------------------------

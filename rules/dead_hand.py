@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from .automa import artillery_after
 from .board import Cell
@@ -30,7 +31,7 @@ from .legality import altitude_delta, legal_plays_by_kind
 from .ruleset import Play
 from .state import GameState, Phase
 
-_ACTIONS = Phase.ACTIONS
+_ACTIONS: Final = Phase.ACTIONS
 
 
 @dataclass(frozen=True, slots=True)

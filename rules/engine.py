@@ -68,9 +68,9 @@ Errors: every illegal play or card raises :class:`~rules.errors.IllegalActionErr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .automa import resolve_automa
@@ -88,18 +88,27 @@ from .ruleset import Play, Ruleset
 from .setup import GameMap
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
-_DECK_COUNT = Counter(FULL_DECK)  # how often each card may appear in one deck
+_DECK_COUNT: Final = Counter(FULL_DECK)  # how often each card may appear in one deck
 # The enum members the turn reads and writes, bound once (why: rules.state); every call reads
 # several.
-_DRAW = CardPurpose.DRAW  # the refill draw is the most frequent chance node
-_FOR_ENTRY, _FOR_RESUPPLY, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.RESUPPLY, CardPurpose.AUTOMA
-_FOR_GUNS, _FOR_BOMB = CardPurpose.GUNS, CardPurpose.BOMB
-_ENTRY_REVEAL, _ENTRY_COLUMN, _DRAWING = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.DRAW
-_ACTING, _RESOLVE_REVEAL, _AUTOMA_REVEAL, _OVER = (Phase.ACTIONS, Phase.RESOLVE_REVEAL,
-                                                    Phase.AUTOMA_REVEAL, Phase.OVER)
-_ENDS_END, _ENDS_ACTIONS = PhaseEndReason.END, PhaseEndReason.ACTIONS
-_ENDS_EXIT, _ENDS_THROTTLE = PhaseEndReason.EXIT, PhaseEndReason.THROTTLE
-_SOUTH = Facing.SOUTH
+_DRAW: Final = CardPurpose.DRAW  # the refill draw is the most frequent chance node
+_FOR_ENTRY: Final = CardPurpose.ENTRY
+_FOR_RESUPPLY: Final = CardPurpose.RESUPPLY
+_FOR_AUTOMA: Final = CardPurpose.AUTOMA
+_FOR_GUNS: Final = CardPurpose.GUNS
+_FOR_BOMB: Final = CardPurpose.BOMB
+_ENTRY_REVEAL: Final = Phase.ENTRY_REVEAL
+_ENTRY_COLUMN: Final = Phase.ENTRY_COLUMN
+_DRAWING: Final = Phase.DRAW
+_ACTING: Final = Phase.ACTIONS
+_RESOLVE_REVEAL: Final = Phase.RESOLVE_REVEAL
+_AUTOMA_REVEAL: Final = Phase.AUTOMA_REVEAL
+_OVER: Final = Phase.OVER
+_ENDS_END: Final = PhaseEndReason.END
+_ENDS_ACTIONS: Final = PhaseEndReason.ACTIONS
+_ENDS_EXIT: Final = PhaseEndReason.EXIT
+_ENDS_THROTTLE: Final = PhaseEndReason.THROTTLE
+_SOUTH: Final = Facing.SOUTH
 
 __all__ = ["ERROR_CODES", "Score", "apply", "apply_legal", "chance_outcomes", "chance_pending",
            "check_action", "is_entry_damage_fatal", "legal_actions", "legal_actions_by_kind", "new_game",
@@ -364,7 +373,7 @@ def _after_action(state: GameState, events: list) -> None:
             _end_player_phase(state, _ENDS_ACTIONS, events)
 
 
-_NOT_ACTIONS = (Play.RESUPPLY, Play.WILD)  # may still be played after the actions (R29)
+_NOT_ACTIONS: Final = (Play.RESUPPLY, Play.WILD)  # may still be played after the actions (R29)
 
 
 def _automa_revealed(state: GameState, card: Card, events: list) -> None:
@@ -444,7 +453,17 @@ def apply_legal(state: GameState, action: Action) -> list[Event]:
         _end_player_phase(state, _ENDS_END, events)
     else:
         events.append(Played(action))
-        _PLAY[type(action)](state, action, events)
+        # Each kind of play's effect, called by its type: a native call each once compiled.
+        if isinstance(action, Move):
+            _apply_move(state, action, events)
+        elif isinstance(action, Altitude):
+            _apply_altitude(state, action, events)
+        elif isinstance(action, Throttle):
+            _apply_throttle(state, action, events)
+        elif isinstance(action, Resupply):
+            _apply_resupply(state, action, events)
+        else:
+            _apply_reveal_play(state, action, events)  # Guns, Bomb
     if not state.draw_pile:
         _settle(state, events)
     return events
@@ -522,10 +541,6 @@ def _apply_resupply(state: GameState, action: Resupply, events: list) -> None:
     state.phase = _RESOLVE_REVEAL
 
 
-#: Each kind of play's effect; each takes its own kind of action.
-_PLAY: dict[type, Callable[[GameState, Any, list], object]] = {
-    Move: _apply_move, Altitude: _apply_altitude, Throttle: _apply_throttle,
-    Guns: _apply_reveal_play, Bomb: _apply_reveal_play, Resupply: _apply_resupply}
 
 
 # -- score (R24) ------------------------------------------------------------------------

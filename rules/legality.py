@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
@@ -20,12 +20,18 @@ from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
 
 # Enum members read on every call, bound once (why: rules.state).
-_OVER, _ENTRY_COLUMN, _ACTING = Phase.OVER, Phase.ENTRY_COLUMN, Phase.ACTIONS
-_MOVE, _ALTITUDE, _GUNS, _BOMB = Play.MOVE, Play.ALTITUDE, Play.GUNS, Play.BOMB
-_THROTTLE, _RESUPPLY = Play.THROTTLE, Play.RESUPPLY
+_OVER: Final = Phase.OVER
+_ENTRY_COLUMN: Final = Phase.ENTRY_COLUMN
+_ACTING: Final = Phase.ACTIONS
+_MOVE: Final = Play.MOVE
+_ALTITUDE: Final = Play.ALTITUDE
+_GUNS: Final = Play.GUNS
+_BOMB: Final = Play.BOMB
+_THROTTLE: Final = Play.THROTTLE
+_RESUPPLY: Final = Play.RESUPPLY
 
 #: code -> what it means. Stable: the verifier may map them to its own messages.
-ERROR_CODES = {
+ERROR_CODES: Final = {
     "game-over": "the mission has ended; nothing more is played (R23)",
     "card-expected": "the game waits for a card (a chance outcome), not a play",
     "no-card-expected": "the game waits for a player decision, not a card",
@@ -68,7 +74,7 @@ def trace_move(state: GameState, move: Move, bonus: int = 0) -> Trace:
 
 # A play is checked, then played: the same step list from the same place is traced twice in a
 # row. A trace is a value (and an illegal one raises each time, never remembered).
-_traced = lru_cache(maxsize=256)(trace_steps)
+_traced: Final = lru_cache(maxsize=256)(trace_steps)
 
 
 # -- legality ---------------------------------------------------------------------------
@@ -213,7 +219,7 @@ def _check_resupply(state: GameState, action: Resupply) -> None:
 
 
 #: Each kind of play's check; each takes its own kind of action.
-_CHECK: dict[type, Callable[[GameState, Any], None]] = {
+_CHECK: Final[dict[type, Callable[[GameState, Any], None]]] = {
     Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
     Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
 
@@ -363,14 +369,12 @@ def legal_plays_by_kind(state: GameState) -> dict:
     return out
 
 
-_RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
-_MOVE, _ALTITUDE, _GUNS, _BOMB, _THROTTLE, _RESUPPLY = (
-    Play.MOVE, Play.ALTITUDE, Play.GUNS, Play.BOMB, Play.THROTTLE, Play.RESUPPLY)
+_RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 
-_END = EndPhase()
-_END_PLAY = (_END,)
-_ENTER = tuple(EnterColumn(c) for c in range(SIZE))
+_END: Final = EndPhase()
+_END_PLAY: Final = (_END,)
+_ENTER: Final = tuple(EnterColumn(c) for c in range(SIZE))
 
 
 class _JokerPlays:
@@ -406,7 +410,7 @@ class _JokerPlays:
         return self.high if state.altitude > self.top else self.low
 
 
-_JOKER_PLAYS: dict[int, tuple[Ruleset, _JokerPlays]] = {}
+_JOKER_PLAYS: Final[dict[int, tuple[Ruleset, _JokerPlays]]] = {}
 
 
 def _joker_plays(rs: Ruleset) -> _JokerPlays:
@@ -417,7 +421,7 @@ def _joker_plays(rs: Ruleset) -> _JokerPlays:
     return kept[1]
 
 
-_NO_MOUNTAINS: frozenset = frozenset()  # at or above the clearance no mountain stops the bomber (R9)
+_NO_MOUNTAINS: Final[frozenset] = frozenset()  # at or above the clearance no mountain stops the bomber (R9)
 
 
 @lru_cache(maxsize=1 << 13)

@@ -13,16 +13,20 @@ import sys
 from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 from .board import FORWARD, Cell, Facing
 from .errors import IllegalActionError
 
-_TURN = {"L": Facing.turned_left, "R": Facing.turned_right}
+_TURN: Final = {"L": Facing.turned_left, "R": Facing.turned_right}
 #: _TURNS_FROM[facing]: the turns in step-letter order, L then R, and the facing after each.
-_TURNS_FROM = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
+_TURNS_FROM: Final = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(acyclic=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Trace:
     """Where a step list takes the bomber. ``end`` is the last cell on the board (the
     cell it exited from when ``exited``); ``path`` the cells entered, in order."""
@@ -33,6 +37,17 @@ class Trace:
     facing: Facing
     exited: bool
     blocked: bool
+
+    # Written out: mypyc compiles it (the decorator's own __init__ runs interpreted); acyclic: it
+    # holds values only, so the compiled class stays out of the cycle collector.
+    def __init__(self, start: Cell, path: tuple[Cell, ...], end: Cell, facing: Facing, exited: bool,
+                 blocked: bool) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "facing", facing)
+        object.__setattr__(self, "exited", exited)
+        object.__setattr__(self, "blocked", blocked)
 
 
 def trace_steps(cell: Cell, facing: Facing, steps: str, points: int, mountains: Container[Cell],

@@ -17,7 +17,9 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from .actions import Bomb, Guns, Resupply
 from .board import SIZE, Cell, Facing
@@ -28,11 +30,13 @@ from .setup import GameMap
 
 
 #: COLUMN_THEN_ROW[cell]: a sort key putting cells in column-letter, then row order (R20).
-COLUMN_THEN_ROW: tuple[int, ...] = tuple((c % SIZE) * SIZE + c // SIZE for c in range(SIZE * SIZE))
+COLUMN_THEN_ROW: Final[tuple[int, ...]] = tuple((c % SIZE) * SIZE + c // SIZE for c in range(SIZE * SIZE))
 
 # The enums of the game model. The hot paths (engine, legality, combat, automa, this module, the
-# verifier's replay) bind the members they read to module globals (``_OVER = Phase.OVER``): Python
-# 3.11 finds an enum member through EnumType.__getattr__, about ten times slower than a global.
+# verifier's replay) bind the members they read to module globals (``_OVER: Final = Phase.OVER``):
+# Python 3.11 finds an enum member through EnumType.__getattr__, about ten times slower than a
+# global. The game model's module constants are ``Final``: mypyc keeps a Final global in a C
+# static, where it reads any other global from the module's dict.
 
 
 class Phase(enum.Enum):
@@ -57,7 +61,7 @@ class Phase(enum.Enum):
 
 
 #: The phases that wait for a card (``GameState.card_purpose`` is not None).
-CHANCE_PHASES = frozenset({Phase.ENTRY_REVEAL, Phase.DRAW, Phase.RESOLVE_REVEAL, Phase.AUTOMA_REVEAL})
+CHANCE_PHASES: Final = frozenset({Phase.ENTRY_REVEAL, Phase.DRAW, Phase.RESOLVE_REVEAL, Phase.AUTOMA_REVEAL})
 
 
 class Outcome(enum.Enum):
@@ -89,13 +93,15 @@ class CardPurpose(enum.StrEnum):
     AUTOMA = "automa"      # R34
 
 
-_PHASE_PURPOSE = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
+_PHASE_PURPOSE: Final = {Phase.ENTRY_REVEAL: CardPurpose.ENTRY, Phase.DRAW: CardPurpose.DRAW,
                   Phase.AUTOMA_REVEAL: CardPurpose.AUTOMA}
-_PENDING_PURPOSE = {Guns: CardPurpose.GUNS, Bomb: CardPurpose.BOMB, Resupply: CardPurpose.RESUPPLY}
+_PENDING_PURPOSE: Final = {Guns: CardPurpose.GUNS, Bomb: CardPurpose.BOMB, Resupply: CardPurpose.RESUPPLY}
 # read at every chance node: bound once (see above the enums)
-_RESOLVE_REVEAL, _OVER = Phase.RESOLVE_REVEAL, Phase.OVER
+_RESOLVE_REVEAL: Final = Phase.RESOLVE_REVEAL
+_OVER: Final = Phase.OVER
 
 
+@mypyc_attr(acyclic=True)  # no state refers to itself: the compiled class stays out of the cycle GC
 class GameState:
     """One mission in play. Read freely; mutate only through ``rules.engine``.
 
@@ -139,11 +145,14 @@ class GameState:
         "outcome", "cause", "end_card_purpose",
     )
 
-    def __init__(self, game_map: GameMap, ruleset: Ruleset, difficulty: str, health: int) -> None:
+    def __init__(self, game_map: GameMap, ruleset: Ruleset, difficulty: str, health: int,
+                 _copying: bool = False) -> None:
         self.game_map = game_map
         self.ruleset = ruleset
         self.difficulty = difficulty
         self.health = health
+        if _copying:  # copy() sets every other field: a new game's sets and lists would be waste
+            return
         self.mountains: frozenset[Cell] = game_map.mountains
         self.bunkers: set[Cell] = set(game_map.bunkers)
         self.artillery: set[Cell] = set(game_map.artillery)
@@ -198,8 +207,8 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy: every mutable container is copied, values are shared."""
-        # Built through __init__, then every field replaced: mypyc's classes have no bare __new__.
-        new = GameState(self.game_map, self.ruleset, self.difficulty, self.health)
+        # Built through __init__, then every field set: mypyc's classes have no bare __new__.
+        new = GameState(self.game_map, self.ruleset, self.difficulty, self.health, True)
         new.mountains = self.mountains
         new.bunkers = set(self.bunkers)
         new.artillery = set(self.artillery)
@@ -324,11 +333,11 @@ class GameState:
     __hash__ = None  # type: ignore[assignment]  # mutable: compare, never hash
 
 
-_CELL_SETS = ("bunkers", "artillery", "suppressed", "craters", "destroyed")
-_PILES = ("hand", "draw_pile", "discard", "in_play")
-_PLAIN = ("bunkers_destroyed", "artillery_destroyed", "altitude", "damage", "exhaustions", "challenge",
+_CELL_SETS: Final = ("bunkers", "artillery", "suppressed", "craters", "destroyed")
+_PILES: Final = ("hand", "draw_pile", "discard", "in_play")
+_PLAIN: Final = ("bunkers_destroyed", "artillery_destroyed", "altitude", "damage", "exhaustions", "challenge",
           "fresh_reshuffle", "turn", "actions")
-_OPTIONAL = {"cell": Cell.parse, "facing": Facing.parse, "entry_card": Card.parse, "phase": Phase,
+_OPTIONAL: Final = {"cell": Cell.parse, "facing": Facing.parse, "entry_card": Card.parse, "phase": Phase,
              "outcome": Outcome, "cause": DefeatCause, "end_card_purpose": CardPurpose}
 
 
