@@ -141,9 +141,10 @@ class UnwritableHeader(BGridError):
     """A header value that a log line cannot carry whole (see :func:`lexer.free_text_problem`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderEntry:
-    """One ``key: value`` line: the key as matched (lower case), its tokens after the colon."""
+class HeaderEntry(NamedTuple):
+    """One ``key: value`` line: the key as matched (lower case), its tokens after the colon. A
+    named tuple, as :class:`Statement` is: compiled, a frozen dataclass is built by its
+    interpreted ``__init__``, and a log's header has a dozen entries."""
 
     key: str
     line: int

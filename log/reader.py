@@ -179,9 +179,9 @@ class _Parser:
         seen_version = False
         clean = self.clean
         statements, body_text, remembered = self.statements, self.body_text, self.remembered
-        recall = self._recall
         for index, raw in enumerate(self.lines):
-            if in_body and recall(raw, index):
+            # the method itself, not a local alias: compiled, an alias is a Python-level call
+            if in_body and self._recall(raw, index):
                 continue
             self.lineno = index + 1
             bad = None if clean else CONTROL.search(raw)
@@ -234,7 +234,7 @@ class _Parser:
                 self.finish_header()
                 in_body = self.in_body = True
                 remembered = self.remembered
-                if recall(raw, index):  # the first turn line, read in an earlier log
+                if self._recall(raw, index):  # the first turn line, read in an earlier log
                     continue
             if "=" in code:  # 'JK = 6S': a played Joker spaced out, read as a row reads it
                 closed = joker_closed_up(code)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any, cast
 
 from ..challenges.mission import Mission
@@ -215,7 +214,7 @@ class Replay:
         line = self.current.line
         if self.unmet_damage:
             n = self.unmet_damage
-            self.ledger[-n:] = [replace(entry, line=line) for entry in self.ledger[-n:]]
+            self.ledger[-n:] = [entry._replace(line=line) for entry in self.ledger[-n:]]
             self.unmet_damage = 0
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = line
