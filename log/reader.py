@@ -11,7 +11,6 @@ so time and memory stay bounded.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -179,9 +178,9 @@ class _Parser:
         seen_version = False
         clean = self.clean
         statements, body_text, remembered = self.statements, self.body_text, self.remembered
-        recall = self._recall
         for index, raw in enumerate(self.lines):
-            if in_body and recall(raw, index):
+            # the method itself, not a local alias: compiled, an alias is a Python-level call
+            if in_body and self._recall(raw, index):
                 continue
             self.lineno = index + 1
             bad = None if clean else CONTROL.search(raw)
@@ -234,7 +233,7 @@ class _Parser:
                 self.finish_header()
                 in_body = self.in_body = True
                 remembered = self.remembered
-                if recall(raw, index):  # the first turn line, read in an earlier log
+                if self._recall(raw, index):  # the first turn line, read in an earlier log
                     continue
             if "=" in code:  # 'JK = 6S': a played Joker spaced out, read as a row reads it
                 closed = joker_closed_up(code)
@@ -306,12 +305,8 @@ class _Parser:
         entry = HeaderEntry(key, self.lineno, key_token.column, raw_value, value_column, value_tokens)
         h.entries.setdefault(key, []).append(entry)
         at = value_tokens[0] if value_tokens else None
-
-        def need_value() -> None:
-            if not value_tokens and key != "map mountains":
-                raise self.error("E107", f"header key '{key}:' has no value", column=len(code.rstrip()) + 2)
-
-        need_value()
+        if not value_tokens and key != "map mountains":
+            raise self.error("E107", f"header key '{key}:' has no value", column=len(code.rstrip()) + 2)
         if key == "bgrid-log":
             if len(value_tokens) != 1 or value_tokens[0].text != "1":
                 raise self.error("E121", f"log format '{raw_value}' is not supported: this verifier "
@@ -786,6 +781,8 @@ def _parse_card(text: str) -> Card:
 
 def _did_you_mean(word: str, known: Sequence[str]) -> str:
     """'; did you mean 'move'?' for a typo close to a known word (difflib), else ''."""
+    import difflib  # here, not at the top: only a log with a typo needs it (bgrid verify's start-up)
+
     close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.7)
     return f"; did you mean '{close[0]}'?" if close else ""
 

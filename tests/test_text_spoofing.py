@@ -35,6 +35,14 @@ def test_invisible_marks_and_separators_are_escaped_for_the_terminal(mark):
     assert terminal_text(f"Ada{mark}Bo") == f"Ada\\u{ord(mark):04x}Bo"
 
 
+@pytest.mark.parametrize("control", ["\x1b", "\x07", "\x0b", "\x0c", "\r", "\x7f", "\x00"])
+def test_multi_line_output_in_ascii_escapes_its_controls_and_keeps_lines_and_tabs(control):
+    # a folder's JSON is ASCII nearly always and is checked by a faster path than other text
+    text = f"line one\n\tAda{control}Bo\nline three"
+    assert terminal_text(text, keep="\n\t") == f"line one\n\tAda\\u{ord(control):04x}Bo\nline three"
+    assert terminal_text("line one\n\tAda Bo ~", keep="\n\t") == "line one\n\tAda Bo ~"
+
+
 @pytest.fixture
 def spoofing_league(tmp_path):
     inbox = tmp_path / "inbox"

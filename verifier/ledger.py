@@ -9,7 +9,7 @@ draw pile (R22). One entry per point, for every verdict up to where the replay g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..rules.automa import artillery_reach
 from .message_context import card_noun
@@ -22,9 +22,8 @@ from ..rules.state import GameState
 _RULE = {DamageCause.ENTRY: "R13", DamageCause.ARTILLERY: "R18", DamageCause.EXHAUSTION: "R22"}
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """One point of damage."""
+class LedgerEntry(NamedTuple):
+    """One point of damage (a named tuple, as :class:`notes.Note` is, for the same reason)."""
 
     turn: int
     line: int

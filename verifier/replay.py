@@ -11,7 +11,6 @@ from __future__ import annotations
 
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any, cast
 
 from ..challenges.mission import Mission
@@ -156,12 +155,14 @@ class Replay:
         damaged = climbed = shifted = False
         placed: str | None = None  # the rule that placed the bomber (a move or an entry)
         ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
+        unwatched = _UNWATCHED  # once a call: compiled, each use of a module global is a dict lookup
         for ev in events:
             kind = type(ev)
-            if kind in _UNWATCHED:
+            if kind in unwatched:
                 continue
-            if kind is ArtilleryHeld:
-                if not notable and ev.into is not None and (ev.cell, ev.into) not in self._held_told:
+            if kind is ArtilleryHeld:  # the commonest watched event: every piece, every Automa phase
+                held: ArtilleryHeld = ev  # typed: compiled, its fields are then read directly
+                if not notable and held.into is not None and (held.cell, held.into) not in self._held_told:
                     notable = True
             elif kind is PlayerPhaseEnded:
                 self.phase_end = ev.reason  # the last one
@@ -215,7 +216,7 @@ class Replay:
         line = self.current.line
         if self.unmet_damage:
             n = self.unmet_damage
-            self.ledger[-n:] = [replace(entry, line=line) for entry in self.ledger[-n:]]
+            self.ledger[-n:] = [entry._replace(line=line) for entry in self.ledger[-n:]]
             self.unmet_damage = 0
         if self.state.phase is _OVER and self.end_line is None:
             self.end_line = line
