@@ -25,7 +25,7 @@ from ..rules.cards import Card
 from ..rules.engine import new_game
 from ..rules.errors import BGridError, ChallengeCodeError
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
-from ..rules.board import Cell
+from ..rules.board import CELL_NAMES, Cell
 from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines
 from ..rules.state import GameState
 from .codes import ChallengeSpec, check_seed, decode_code, encode_code
@@ -178,8 +178,9 @@ class Mission:
         m = self.game_map
         if m is None:
             return "M:|B:|A:"
-        return (f"M:{' '.join(map(str, sorted(m.mountains)))}|B:{' '.join(map(str, m.bunkers))}"
-                f"|A:{' '.join(map(str, m.artillery))}")
+        return (f"M:{' '.join([CELL_NAMES[c] for c in sorted(m.mountains)])}"
+                f"|B:{' '.join([CELL_NAMES[c] for c in m.bunkers])}"
+                f"|A:{' '.join([CELL_NAMES[c] for c in m.artillery])}")
 
     def challenge_deck(self) -> tuple[tuple[Card, ...], tuple[int, ...]]:
         """The challenge deck, top first (R25), and each position's reshuffle number (R26).
@@ -283,11 +284,13 @@ def mission_from_map(ruleset: Ruleset, difficulty: str, mountains: Sequence[Cell
                      artillery: Sequence[Cell]) -> Mission:
     """An explicit map; the deck order is the player's. Raises :class:`MissionError`
     (problem ``map``) for a cell listed twice or a map setup could not give."""
-    repeat = _first_repeat(mountains)
+    mountain_cells = frozenset(mountains)
+    # the set is built anyway; only a repeat it reveals needs the walk that names it
+    repeat = _first_repeat(mountains) if len(mountain_cells) != len(mountains) else None
     if repeat is not None:
         raise MissionError(f"mountain cell {mountains[repeat]} is listed twice", "map mountains", "map",
                            index=repeat)
-    game_map = GameMap(frozenset(mountains), tuple(bunkers), tuple(artillery))
+    game_map = GameMap(mountain_cells, tuple(bunkers), tuple(artillery))
     problems = game_map.problems()
     if problems:
         key = "map artillery" if "artillery" in problems[0] and "bunker" not in problems[0] else "map bunkers"

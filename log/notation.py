@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..rules.actions import Action, Resupply
-from ..rules.board import CELLS, Cell, column_name
+from ..rules.board import CELL_NAMES, Cell, column_name
 from ..rules.cards import Card
 from ..rules.errors import BGridError
 from .lexer import Token, free_text_problem
@@ -134,9 +134,6 @@ def state_words(checks: Iterable[tuple[str, object, int]]) -> list[str]:
     return parts
 
 
-# each cell's name by its number: compiled, str(cell) is a Python-level call (Cell subclasses int)
-_CELL_NAMES = tuple(str(cell) for cell in CELLS)
-
 FREE_TEXT = ("player", "date")  # the header keys whose value is free text (log-format: Header)
 
 
@@ -204,7 +201,7 @@ class Header:
                            ("artillery", self.map_artillery)):
             if cells is not None:
                 shown = sorted(cells) if key == "mountains" else cells
-                out.append(f"map {key}: " + " ".join([_CELL_NAMES[cell] for cell in shown]))
+                out.append(f"map {key}: " + " ".join([CELL_NAMES[cell] for cell in shown]))
         for key in ("difficulty", "ruleset", "player", "date"):
             value = getattr(self, key)
             if value is not None:

@@ -95,6 +95,10 @@ def column_name(column: int) -> str:
     return COLUMN_LETTERS[column]
 
 
+#: Each cell's name by its number: compiled, str(cell) is a Python-level call (Cell subclasses int).
+CELL_NAMES: tuple[str, ...] = _NAMES
+
+
 class Facing(enum.Enum):
     """The bomber's nose. North is row 1 (the top edge)."""
 

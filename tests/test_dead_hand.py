@@ -107,3 +107,17 @@ def test_the_search_does_not_change_the_state():
     before = state.serialize()
     dead_hand(state)
     assert state.serialize() == before
+
+
+def test_a_move_that_must_turn_first_keeps_the_hand_alive():
+    # the example of R31: at C3 facing south below altitude 4, C4 a mountain: "move 2C F" is
+    # illegal, "move 2C LF" is fine (to D3); no artillery, and no bunker at C3 for the bombs
+    state = placed(board(mountains="C4"), "C3", altitude=3, hand="2C 6S 7S 8S AS")
+    assert dead_hand(state) is None
+
+
+def test_walled_on_three_sides_a_two_point_move_cannot_step():
+    # LF and RF run into D3 and B3 (R9), turning about (LLF) costs 3 points; no artillery for
+    # the guns, ever, and no bunker below for the bombs
+    state = placed(board(mountains="C4 B3 D3"), "C3", altitude=3, hand="2C 6S 7S 8S AS")
+    assert dead_hand(state) is not None
