@@ -164,22 +164,21 @@ def distance(a: Cell, b: Cell) -> int:
     return abs(a % SIZE - b % SIZE) + abs(a // SIZE - b // SIZE)
 
 
-def _between(a: int, b: int) -> tuple[Cell, ...] | None:
-    ca, ra = a % SIZE, a // SIZE
-    cb, rb = b % SIZE, b // SIZE
-    if ra == rb:
-        lo, hi = sorted((ca, cb))
-        return tuple(CELLS[ra * SIZE + c] for c in range(lo + 1, hi))
-    if ca == cb:
-        lo, hi = sorted((ra, rb))
-        return tuple(CELLS[r * SIZE + ca] for r in range(lo + 1, hi))
-    return None
+def _between_table() -> tuple[tuple[tuple[Cell, ...] | None, ...], ...]:
+    # Only the pairs on a shared row or column need a tuple; the other 8,100 stay None.
+    table: list[list[tuple[Cell, ...] | None]] = [[None] * (SIZE * SIZE) for _ in range(SIZE * SIZE)]
+    for a in range(SIZE * SIZE):
+        row_start, column = a - a % SIZE, a % SIZE
+        for b in range(row_start, row_start + SIZE):
+            table[a][b] = CELLS[min(a, b) + 1:max(a, b)]
+        for b in range(column, SIZE * SIZE, SIZE):
+            table[a][b] = CELLS[min(a, b) + SIZE:max(a, b):SIZE]
+    return tuple(tuple(cells) for cells in table)
 
 
 #: BETWEEN[a][b]: the cells strictly between a and b on a shared row or column, or None
 #: when they share neither (no line of sight at all, R14).
-BETWEEN: Final[tuple[tuple[tuple[Cell, ...] | None, ...], ...]] = tuple(
-    tuple(_between(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
+BETWEEN: Final[tuple[tuple[tuple[Cell, ...] | None, ...], ...]] = _between_table()
 
 
 def has_line_of_sight(a: Cell, b: Cell, mountains: Container[Cell]) -> bool:
@@ -245,16 +244,15 @@ def nearest_open_cell(cell: Cell, occupied: Container[Cell]) -> Cell:
     Raises ``ValueError`` if the whole board is occupied (cannot happen in setup: at
     most 4 ridges and 10 targets).
     """
-    for candidate in _R3_SEARCH_ORDER[cell]:
+    for candidate in _r3_order(cell):
         if candidate not in occupied:
             return candidate
     raise ValueError("no open cell left on the board")
 
 
-#: _R3_SEARCH_ORDER[cell]: every cell in R3 order from ``cell`` (itself first, then by
-#: distance, column, row), so finding the nearest open cell is one scan to the first hit.
+# Every cell in R3 order from ``start`` (itself first, then by distance, column, row), so
+# finding the nearest open cell is one scan to the first hit. Built on first use: only setup
+# asks, for a few cells a map.
+@lru_cache(maxsize=SIZE * SIZE)
 def _r3_order(start: Cell) -> tuple[Cell, ...]:
     return tuple(sorted(CELLS, key=lambda c: (distance(start, c), c % SIZE, c // SIZE)))
-
-
-_R3_SEARCH_ORDER: Final[tuple[tuple[Cell, ...], ...]] = tuple(_r3_order(start) for start in CELLS)
