@@ -35,16 +35,16 @@ _HTML_DROPPED = re.compile(f"[{BIDI_CONTROLS}]")
 _HTML_REPLACED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-# What ASCII text may hold in multi-line output: the printable characters, newline and tab.
-_ASCII_IN_LINES = bytes(range(0x20, 0x7F)) + b"\n\t"
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 
 
 def terminal_text(text: str, keep: str = "") -> str:
     """``text`` with every unsafe character except those in ``keep`` written as ``\\uXXXX``
     (inside JSON that is the same string again) and undecodable bytes as U+FFFD."""
-    if keep == "\n\t" and text.isascii() and not text.encode("ascii").translate(None, _ASCII_IN_LINES):
-        # ASCII with nothing to escape, the usual multi-line output (a folder's JSON, megabytes):
-        # told in one pass in C that is several times faster than the pattern's scan
+    if text.isascii() and not text.encode("ascii").translate(
+            None, _PRINTABLE_ASCII + keep.encode("ascii", "ignore")):
+        # ASCII holding only printable characters and what is kept, the usual case (a folder's
+        # JSON is megabytes): nothing to escape, told in one pass in C, faster than the scan
         return text
 
     def escape(match: re.Match) -> str:
