@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -27,7 +28,6 @@ from setuptools.command.build_ext import build_ext
 
 REPO = Path(__file__).resolve().parent
 TREE = Path("build", "mypyc-tree")  # relative: mypyc writes relative names into the C it makes
-
 
 
 def _build_kind():  # bgrid/build_kind.py names what is compiled; it imports nothing of the package
@@ -84,6 +84,37 @@ def build_kind() -> str | None:
     return None
 
 
+# A class marked mypyc_attr(acyclic=True) has no cycle-collector header, yet mypyc frees it
+# under CPython's trashcan, which parks an object met 50 deallocations deep by writing into
+# that header: into the object before it in memory (a crash after 15 long solves in one
+# process; msgspec dropped the trashcan for its gc=False structs for the same reason). Such an
+# object is freed at once instead, as CPython's own types without the header are.
+TRASHCAN = re.compile(r"^(?P<indent>[ \t]*)CPy_TRASHCAN_BEGIN\(self, \w+\)\n(?P<body>.*?)"
+                      r"^[ \t]*CPy_TRASHCAN_END\(self\)\n", re.MULTILINE | re.DOTALL)
+
+
+def free_uncollected_at_once(c_source: str) -> str:
+    """`c_source` with every trashcan-guarded deallocation skipping the trashcan for an object
+    the cycle collector does not know; ValueError when mypyc's code is not the shape expected."""
+    def guard(match: re.Match) -> str:
+        indent, body = match["indent"], match["body"]
+        return (f"{indent}if (!PyObject_IS_GC((PyObject *)self)) {{\n{body}"
+                f"{indent}}} else {{\n{match[0]}{indent}}}\n")
+
+    patched, count = TRASHCAN.subn(guard, c_source)
+    if count != c_source.count("CPy_TRASHCAN_BEGIN("):
+        raise ValueError("a deallocation of mypyc's C is not the shape setup.py guards")
+    return patched
+
+
+def guard_trashcans(extensions: list) -> None:
+    for path in {Path(s) for extension in extensions for s in extension.sources}:
+        if path.suffix == ".c":  # mypyc's runtime library is listed too, and is left alone
+            source = path.read_text()
+            if (guarded := free_uncollected_at_once(source)) != source:
+                path.write_text(guarded)
+
+
 class OptionalBuildExt(build_ext):
     """Build the compiled modules, or none of them: a half-compiled package would not import."""
 
@@ -111,13 +142,19 @@ def extensions() -> list:
     paths = lay_out(TREE)
     cwd = os.getcwd()
     try:
-        return mypycify(["--config-file", str(TREE / "mypy.ini"), *paths],
-                        group_name="bgrid", target_dir=str(Path("build", "mypyc")))
+        modules = mypycify(["--config-file", str(TREE / "mypy.ini"), *paths],
+                           group_name="bgrid", target_dir=str(Path("build", "mypyc")))
     except SystemExit as exc:  # mypyc reports a type error by exiting
         say(f"mypyc refused the source ({exc}); installing the pure-Python build")
         return []
     finally:
         os.chdir(cwd)
+    try:
+        guard_trashcans(modules)
+    except ValueError as exc:  # another mypyc: its acyclic classes would not be safe
+        say(f"{exc}; installing the pure-Python build")
+        return []
+    return modules
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -5,6 +5,8 @@ The engine (``rules.engine``) takes these; the verifier's parser reads them from
 not actions: they come from a card source. Each writes its own ``__init__``
 (``object.__setattr__`` per field, as a frozen dataclass must), which mypyc compiles to a slot
 write a field; the dataclass decorator's own ``__init__`` runs interpreted even when compiled.
+An action holds values only, so its compiled class is ``acyclic`` (never tracked by the cycle
+collector).
 
 >>> str(Move(Card.parse("5C"), parse_steps(["ff", "lf"])))
 'move 5C FFLF'
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from mypy_extensions import mypyc_attr
 
 from .board import Cell, column_name
 from .cards import Card
@@ -38,6 +42,7 @@ def parse_steps(words: Sequence[str]) -> str:
     return steps
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class EnterColumn:
     """After a face card or Joker entry reveal: the column the player chooses (R13)."""
@@ -51,6 +56,7 @@ class EnterColumn:
         return column_name(self.column)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Move:
     """A movement card (2–5) and the steps spent: F forward, L/R a 90° turn (R9)."""
@@ -71,6 +77,7 @@ class Move:
         return f"move {self.card} {self.steps}"
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Altitude:
     """An altitude card: 10/J ±1, Q ±2; red climbs, black descends."""
@@ -89,6 +96,7 @@ class Altitude:
         return f"alt {self.card}"
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Guns:
     """A 6 fired at the artillery piece in ``target`` (R15, R39)."""
@@ -109,6 +117,7 @@ class Guns:
         return f"guns {self.card} {self.target}"
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Bomb:
     """A 7, 8 or Ace dropped on the target in the bomber's cell (R16)."""
@@ -127,6 +136,7 @@ class Bomb:
         return f"bomb {self.card}"
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Throttle:
     """A throttle card (a 9 in standard-1) paired with a movement or altitude card; both
@@ -148,6 +158,7 @@ class Throttle:
         return f"throttle {self.card} {self.paired}"
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Resupply:
     """A resupply card (a King in standard-1): discard it and draw one card; not an action (R29)."""
@@ -166,6 +177,7 @@ class Resupply:
         return f"resupply {self.card}"
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class EndPhase:
     """The player plays nothing more this player phase (R30)."""

@@ -21,6 +21,8 @@ from typing import Final
 import enum
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from .errors import NotationError
 from .notation import ascii_upper
 
@@ -74,6 +76,7 @@ _EXPECTED: Final = ("a rank A 2-10 J Q K (T for 10) then suit H D C S, e.g. 10H,
              "JK for a Joker")
 
 
+@mypyc_attr(acyclic=True)  # a value (a declared Joker holds a card): no cycle to collect
 @dataclass(frozen=True, slots=True)
 class Card:
     """One playing card. ``rank`` is 1 (Ace) … 13 (King), 0 for a Joker (``suit`` None).

@@ -7,7 +7,8 @@ without looking at the rules again. Card purposes (the ``purpose`` of :class:`Re
 Each event writes its own ``__init__`` (``object.__setattr__`` per field, as a frozen dataclass
 must): mypyc compiles that to one slot write a field, where the ``__init__`` the dataclass
 decorator makes at import runs interpreted even in the compiled build. The interpreted build
-swaps it for a faster interpreted one (:func:`_fast_init`).
+swaps it for a faster interpreted one (:func:`_fast_init`). An event holds values only, never
+a reference cycle, so the compiled classes are ``acyclic``: the cycle collector never tracks them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import enum
 from types import FunctionType
 from typing import Any
 from dataclasses import MISSING, dataclass, field, fields
+
+from mypy_extensions import mypyc_attr
 
 from .actions import Action
 from .board import Cell, Facing
@@ -44,6 +47,7 @@ class DamageCause(enum.Enum):
         return self.value
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class TurnStarted:
     """Turn ``turn`` begins (not emitted for turn 1: ``new_game`` starts there)."""
@@ -53,6 +57,7 @@ class TurnStarted:
         object.__setattr__(self, "turn", turn)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Revealed:
     """A card turned over for ``purpose`` entry, guns, bomb or automa."""
@@ -64,6 +69,7 @@ class Revealed:
         object.__setattr__(self, "purpose", purpose)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Drew:
     """A card taken into the hand: ``purpose`` draw (refill, R6b) or resupply (a King)."""
@@ -75,6 +81,7 @@ class Drew:
         object.__setattr__(self, "purpose", purpose)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Played:
     """The player's action, as given (``rules.actions``); an EnterColumn is not a play."""
@@ -84,6 +91,7 @@ class Played:
         object.__setattr__(self, "action", action)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Entered:
     """The bomber is placed in row 1 facing south (R13). ``chosen``: the column was the
@@ -104,6 +112,7 @@ class Entered:
         object.__setattr__(self, "shifted_from", shifted_from)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Moved:
     """A movement (R9, R31). ``path``: the cells entered, in order (turns do not appear).
@@ -124,6 +133,7 @@ class Moved:
         object.__setattr__(self, "blocked", blocked)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class AltitudeChanged:
     old: int
@@ -134,6 +144,7 @@ class AltitudeChanged:
         object.__setattr__(self, "new", new)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Bonus:
     """A bombing reveal improved by one band (R16): ``reason`` "chain" or "crater"."""
@@ -145,6 +156,7 @@ class Bonus:
         object.__setattr__(self, "reason", reason)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Destroyed:
     """A target destroyed: ``kind`` "bunker" or "artillery", ``by`` "guns" or "bomb"."""
@@ -158,6 +170,7 @@ class Destroyed:
         object.__setattr__(self, "by", by)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Crater:
     """A near miss marks the cell with a crater (R16); the target survives."""
@@ -167,6 +180,7 @@ class Crater:
         object.__setattr__(self, "cell", cell)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Suppressed:
     """Guns at altitude 4 with a red reveal (R15); ``already``: it was suppressed (R39)."""
@@ -178,6 +192,7 @@ class Suppressed:
         object.__setattr__(self, "already", already)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Missed:
     """A guns or bomb reveal with no effect on the target in ``cell``."""
@@ -189,6 +204,7 @@ class Missed:
         object.__setattr__(self, "by", by)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class PlayerPhaseEnded:
     """Why the player phase ended."""
@@ -198,6 +214,7 @@ class PlayerPhaseEnded:
         object.__setattr__(self, "reason", reason)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class AutomaSkipped:
     """The bomber is off the map: no Automa phase this turn (rulebook, Enemy Phase; R21)."""
@@ -206,6 +223,7 @@ class AutomaSkipped:
         pass
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class ArtilleryFired:
     """Automa step 2: the ready pieces with line of sight and range (R18); 1 damage follows."""
@@ -215,6 +233,7 @@ class ArtilleryFired:
         object.__setattr__(self, "cells", cells)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class ArtilleryMoved:
     """Automa step 3: one piece moves one cell (R19, R20)."""
@@ -226,6 +245,7 @@ class ArtilleryMoved:
         object.__setattr__(self, "end", end)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class ArtilleryHeld:
     """Automa step 3: a piece that could move stays. ``reason``: "hold" (the suit says
@@ -242,6 +262,7 @@ class ArtilleryHeld:
         object.__setattr__(self, "into", into)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Recovered:
     """Automa step 4: a suppressed piece is ready again (R21)."""
@@ -251,6 +272,7 @@ class Recovered:
         object.__setattr__(self, "cell", cell)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Discarded:
     """Cards put on the discard pile (R8), physical cards (a played Joker is ``JK``)."""
@@ -260,6 +282,7 @@ class Discarded:
         object.__setattr__(self, "cards", cards)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Reshuffled:
     """The draw pile ran out when a card was needed for ``purpose``: the discard pile (of
@@ -272,6 +295,7 @@ class Reshuffled:
         object.__setattr__(self, "purpose", purpose)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Damage:
     """``amount`` damage taken; ``total`` is the damage after it."""
@@ -285,6 +309,7 @@ class Damage:
         object.__setattr__(self, "total", total)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Victory:
     """The last bunker is destroyed (R23)."""
@@ -293,6 +318,7 @@ class Victory:
         pass
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Defeat:
     """The mission is lost (R23). ``purpose``: for a defeat at an exhaustion, the card that

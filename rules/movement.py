@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from .board import FORWARD, Cell, Facing
 from .errors import IllegalActionError
 
@@ -23,6 +25,7 @@ _TURN: Final = {"L": Facing.turned_left, "R": Facing.turned_right}
 _TURNS_FROM: Final = {f: (("L", f.turned_left()), ("R", f.turned_right())) for f in Facing}
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True, init=False)
 class Trace:
     """Where a step list takes the bomber. ``end`` is the last cell on the board (the
@@ -35,7 +38,8 @@ class Trace:
     exited: bool
     blocked: bool
 
-    # Written out: mypyc compiles it (the decorator's own __init__ runs interpreted).
+    # Written out: mypyc compiles it (the decorator's own __init__ runs interpreted); acyclic: it
+    # holds values only, so the compiled class stays out of the cycle collector.
     def __init__(self, start: Cell, path: tuple[Cell, ...], end: Cell, facing: Facing, exited: bool,
                  blocked: bool) -> None:
         object.__setattr__(self, "start", start)

@@ -19,6 +19,8 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Bomb, Guns, Resupply
 from .board import SIZE, Cell, Facing
 from .cards import Card, parse_cards
@@ -99,6 +101,7 @@ _RESOLVE_REVEAL: Final = Phase.RESOLVE_REVEAL
 _OVER: Final = Phase.OVER
 
 
+@mypyc_attr(acyclic=True)  # no state refers to itself: the compiled class stays out of the cycle GC
 class GameState:
     """One mission in play. Read freely; mutate only through ``rules.engine``.
 
