@@ -20,7 +20,8 @@ suppressed or found its step blocked. :func:`no_step_text` says so, piece by pie
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
+from typing import Protocol
 
 from .artillery_pieces import ArtilleryPieces
 from .board import Cell
@@ -28,7 +29,7 @@ from .cards import Card
 from .events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, Defeat, Discarded, Event, Recovered,
                      Revealed)
 from .ruleset import Ruleset
-from .state import CardPurpose, GameState
+from .state import CardPurpose
 
 
 #: R19, the movement table: what the ready pieces that could not fire do, by the table's entry
@@ -36,6 +37,20 @@ from .state import CardPurpose, GameState
 MOVE_WORDS = {"toward-bomber": "the artillery steps toward the bomber",
               "toward-bunker": "the artillery steps toward the nearest bunker",
               "hold": "the artillery holds"}
+
+
+class BoardNow(Protocol):
+    """What these words read of the board: a :class:`~bgrid.rules.state.GameState`, or the
+    HTML report's board followed from the replay's events."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def mountains(self) -> Set[Cell]: ...
+    @property
+    def bunkers(self) -> Set[Cell]: ...
+    @property
+    def artillery(self) -> Set[Cell]: ...
 
 
 def automa_card_text(card: Card, ruleset: Ruleset) -> str:
@@ -47,7 +62,7 @@ def automa_card_text(card: Card, ruleset: Ruleset) -> str:
     return f"Automa card {card}, {suit.noun}s: {MOVE_WORDS[ruleset.automa_suits[suit.value]]} (R19)"
 
 
-def no_step_text(events: Sequence[Event], state: GameState, pieces: ArtilleryPieces) -> str | None:
+def no_step_text(events: Sequence[Event], state: BoardNow, pieces: ArtilleryPieces) -> str | None:
     """Why no piece moved, when the Automa card revealed first in ``events`` steps the
     artillery (R19) and none took a step in its phase; else None. ``state``: just after the
     events; ``pieces``: the numbering as the phase began (no piece moved, so it names each
@@ -94,7 +109,7 @@ def no_step_text(events: Sequence[Event], state: GameState, pieces: ArtilleryPie
     return f"no artillery piece moves: {'; '.join(text for _, text in why)} ({rules})"
 
 
-def blocker_text(cell: Cell, state: GameState, pieces: ArtilleryPieces | None = None) -> str:
+def blocker_text(cell: Cell, state: BoardNow, pieces: ArtilleryPieces | None = None) -> str:
     """What in ``cell`` held an artillery piece's step (R20), as ``state`` shows it now: a
     mountain, a bunker, another piece (by number when ``pieces`` knows it), or a piece that
     stood there and moved on later in the same phase (R34)."""

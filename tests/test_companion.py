@@ -21,7 +21,7 @@ from bgrid.players.simulated_logs import simulated_log
 from bgrid.challenges.seeding import stream
 from bgrid.verifier.verify import verify_log
 
-from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
+from explicit_maps import ALL_BLOCKED, ALL_BLOCKED_TEXT, CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
 
 HERE = Path(__file__).parent
 HAND = HERE / "logs" / "hand" / "daily-statements.log"
@@ -393,13 +393,6 @@ def test_the_replay_steps_one_typed_statement_and_quotes_it_in_a_refusal():
     assert err.value.line == 6 and err.value.text == typed and err.value.code.startswith("E2")
 
 
-# A board where no piece can take its step toward the bomber on C1 (R20): piece 2 on A1 has
-# the bunker B1 in its way, piece 1 on C3 the mountain C2, piece 4 on H8 (row gap 7 > column
-# gap 5: along the column) the mountain H7; piece 3 on D1 is in range 1 at ALT 4 and fires.
-ALL_BLOCKED = ("bgrid-log: 1\nmap mountains: C2 H7\nmap bunkers: B1 E5 F6 G9 I3 J10\n"
-               "map artillery: C3 A1 D1 H8\n")
-
-
 def test_an_automa_card_that_moves_no_piece_says_why_each_one_stayed():
     """Was: "Automa card 8H, Hearts: the artillery steps toward the bomber (R19)" and then no
     step at all, 25 times in one hand-played mission: the player looked for a move to pencil."""
@@ -408,8 +401,7 @@ def test_an_automa_card_that_moves_no_piece_says_why_each_one_stayed():
         assert session.submit(line).ok
     said = session.submit("automa 8H").said
     assert said[0] == "Automa card 8H, Hearts: the artillery steps toward the bomber (R19)"
-    assert said[-1] == ("no artillery piece moves: 3 (D1) fired; 2 (A1) blocked by a bunker at B1; "
-                        "1 (C3) blocked by a mountain at C2; 4 (H8) blocked by a mountain at H7 (R18, R20)")
+    assert said[-1] == ALL_BLOCKED_TEXT
     assert not any("moves" in s and "→" in s for s in said)
 
 

@@ -9,7 +9,7 @@ from bgrid.log.messages import QUOTE_WIDTH
 from bgrid.verifier.report_html import CELL, MARGIN, board_view, error_view, log_view, render_report
 from bgrid.verifier.verify import verify_log
 
-from explicit_maps import CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
+from explicit_maps import ALL_BLOCKED, ALL_BLOCKED_TEXT, CLUBS_AUTOMA, CLUBS_AUTOMA_TEXT
 
 MAP = "bgrid-log: 1\nmap mountains: E1 E2\nmap bunkers: A5 C3 G7 H2 I9 J4\nmap artillery: B9 F8 J1 D10\n"
 # enter 3H: C1 facing S alt 4 (R13); the draw pile is the player's own, any card may come
@@ -83,3 +83,17 @@ def test_a_clubs_automa_line_says_under_it_that_the_artillery_holds():
     glossed = {line["text"]: line["gloss"] for line in log_view(verdict) if line["gloss"]}
     assert glossed == {"automa 2C": CLUBS_AUTOMA_TEXT}
     assert f'<span class="gloss">{CLUBS_AUTOMA_TEXT}</span>' in render_report([verdict])
+
+
+def test_an_automa_line_that_moved_no_piece_says_under_it_why_each_one_stayed():
+    verdict = verify_log(ALL_BLOCKED + "turn 1\nenter 3H\ndraw 2S 3S 4S 5S 6S\nautoma 8H\n", history=True)
+    glossed = {line["text"]: line["gloss"] for line in log_view(verdict) if line["gloss"]}
+    assert glossed == {"automa 8H": "Automa card 8H, Hearts: the artillery steps toward the bomber (R19); "
+                                    + ALL_BLOCKED_TEXT}
+
+
+def test_an_automa_line_that_moved_a_piece_adds_no_reason():
+    # Spades: toward the nearest bunker (R19); piece 4 on H8 steps to H9, toward G9
+    verdict = verify_log(ALL_BLOCKED + "turn 1\nenter 3H\ndraw 2S 3S 4S 5S 6S\nautoma 8S\n", history=True)
+    glossed = {line["text"]: line["gloss"] for line in log_view(verdict) if line["gloss"]}
+    assert glossed == {"automa 8S": "Automa card 8S, Spades: the artillery steps toward the nearest bunker (R19)"}

@@ -15,16 +15,18 @@ the replay stopped is drawn.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Iterable
 from importlib import resources
 
 import jinja2
 
-from ..rules.automa_words import automa_card_text
+from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.automa_words import automa_card_text, no_step_text
 from ..rules.board import COLUMN_LETTERS, FACING_STEP, FORWARD, SIZE, Cell, Facing
 from ..rules.events import (ArtilleryMoved, Crater, Damage, Destroyed, Entered, Moved, Revealed,
                             Suppressed, TurnStarted)
+from ..rules.ruleset import Ruleset
 from ..rules.state import CardPurpose
 from ..safeio.safe_text import html_text
 from ..log.messages import LogError
@@ -251,10 +253,20 @@ def _add_path(paths: list, turn: int, points: Iterable[tuple[str, tuple[int, int
                   "heads": heads, "label": {"x": first[0] - CELL // 2 + 4, "y": first[1] + CELL // 2 - 6}})
 
 
+class _BoardNow(NamedTuple):
+    """The board as an Automa phase leaves it, what :func:`no_step_text` reads."""
+
+    ruleset: Ruleset
+    mountains: frozenset[Cell]
+    bunkers: frozenset[Cell]
+    artillery: frozenset[Cell]
+
+
 def log_view(verdict: Verdict) -> list[dict]:
     """The log's lines with their numbers, the turn each belongs to, the error line marked,
     and under each Automa card the replay played what it made the artillery do (``gloss``:
-    a Clubs card moves nothing, so the board alone would show nothing for it, R19)."""
+    a Clubs card moves nothing, so the board alone would show nothing for it, R19; a card
+    that steps the artillery and moved no piece says why, piece by piece, R18-R21)."""
     lines = verdict.lines
     if not lines:
         return []
@@ -263,10 +275,23 @@ def log_view(verdict: Verdict) -> list[dict]:
         if st.kind == "turn":
             turn_at[st.line] = st.number
     glosses: dict[int, list[str]] = {}
+    trace = verdict.trace
+    # the board followed event by event, so a stepping card that moved no piece says why
+    pieces = ArtilleryPieces(trace.artillery_start if trace is not None else ())
+    bunkers = set(trace.bunkers if trace is not None else ())
     for stmt, _turn, events, after in verdict.history or ():
-        for ev in events:
+        for i, ev in enumerate(events):
             if type(ev) is Revealed and ev.purpose is CardPurpose.AUTOMA:
-                glosses.setdefault(stmt.line, []).append(automa_card_text(ev.card, after.ruleset))
+                told = glosses.setdefault(stmt.line, [])
+                told.append(automa_card_text(ev.card, after.ruleset))
+                now = _BoardNow(after.ruleset, trace.mountains if trace is not None else frozenset(),
+                                frozenset(bunkers), frozenset(c for c in pieces.cells if c is not None))
+                still = no_step_text(events[i:], now, pieces)
+                if still is not None:
+                    told.append(still)
+            elif type(ev) is Destroyed and ev.kind == "bunker":
+                bunkers.discard(ev.cell)
+            pieces.follow((ev,))
     error_line = verdict.errors[0].line if verdict.errors else None
     out, turn = [], 0
     for number, text in enumerate(lines, 1):
