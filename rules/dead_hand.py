@@ -27,7 +27,7 @@ from .automa import artillery_after
 from .board import Cell
 from .cards import Card
 from .combat import bomb_target, can_fire_guns, guns_targets
-from .legality import altitude_delta, legal_plays_by_kind
+from .legality import altitude_delta, has_play
 from .ruleset import Play
 from .state import GameState, Phase
 
@@ -69,7 +69,7 @@ def dead_hand(state: GameState) -> DeadHand | None:
     if state.actions:  # every later turn's action step: the same hand, no action taken yet
         probe = state.copy()
         probe.actions = 0
-    if _has_play(probe):
+    if has_play(probe):
         return None
     # Nothing is playable here; of the plays legal_plays_by_kind finds, only the guns' targets
     # and the bomb's target depend on the artillery (a hand with a Joker always resupplies),
@@ -85,10 +85,6 @@ def dead_hand(state: GameState) -> DeadHand | None:
             if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
                 return None
     return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(state)))
-
-
-def _has_play(state: GameState) -> bool:
-    return any(kind != "end" for kind in legal_plays_by_kind(state))
 
 
 def automa_phases_left(state: GameState) -> int:

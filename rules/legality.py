@@ -14,7 +14,7 @@ from .board import BETWEEN, SIZE, Cell, Facing
 from .cards import JOKER, JOKER_RANK, RANK_LETTERS, Card, Suit
 from .combat import bomb_target, can_fire_guns, guns_targets, is_guns_target
 from .errors import IllegalActionError
-from .movement import Trace, reachable, trace_steps
+from .movement import Trace, can_move, reachable, trace_steps
 from .notation import count_word
 from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
@@ -367,6 +367,63 @@ def legal_plays_by_kind(state: GameState) -> dict:
         out["resupply"] = kings
     out["end"] = _END_PLAY
     return out
+
+
+def has_play(state: GameState) -> bool:
+    """Whether :func:`legal_plays_by_kind` holds any play but the end of the phase, found
+    without building the plays (a move asks only whether one exists, :func:`can_move`): the
+    same card table, in the same order, stopping at the first card that plays."""
+    if state.phase is _ENTRY_COLUMN:
+        return True
+    if state.phase is not _ACTING:
+        return False
+    hand = state.hand
+    rs = state.ruleset
+    if any(c.rank == JOKER_RANK for c in hand):  # a Joker always resupplies (R12)
+        return True
+    kinds = rs.card_kinds
+    if state.actions >= rs.actions_per_turn:
+        return any(kinds[c.rank].play is _RESUPPLY for c in hand)
+    cell, facing, altitude = state.cell, state.facing, state.altitude
+    assert cell is not None and facing is not None  # actions are played on the map (R6)
+    mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
+    top = rs.max_altitude
+    sixes = bombs = nines = False
+    for c in hand:
+        kind = kinds[c.rank]
+        play = kind.play
+        if play is _MOVE:
+            if can_move(cell, facing, kind.points, mountains):
+                return True
+        elif play is _ALTITUDE:
+            size = kind.points
+            if 0 <= altitude + (size if c.suit in _RED else -size) <= top:
+                return True
+        elif play is _GUNS:
+            sixes = True
+        elif play is _BOMB:
+            bombs = True
+        elif play is _THROTTLE:
+            nines = True
+        elif play is _RESUPPLY:
+            return True
+    if bombs and bomb_target(state) is not None:
+        return True
+    if sixes and guns_targets(state):
+        return True
+    if not nines or state.actions:
+        return False
+    # a Throttle pairs with a movement card (its points and the bonus) or an altitude card
+    # the bonus keeps in range (R11), as _throttles lists them
+    bonus = rs.throttle_bonus
+    for c in hand:
+        kind = kinds[c.rank]
+        if kind.play is _MOVE:
+            if can_move(cell, facing, kind.points + bonus, mountains):
+                return True
+        elif kind.play is _ALTITUDE and _altitude_ok(state, c, bonus):
+            return True
+    return False
 
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
