@@ -27,6 +27,17 @@ BUNKER_KEY: Final = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b
                    for p in CELLS)
 
 
+#: The cells in column-then-row order: the cell whose COLUMN_THEN_ROW key is k is at index k.
+_BY_COLUMN_THEN_ROW: Final = tuple(sorted(CELLS, key=COLUMN_THEN_ROW.__getitem__))
+
+
+def in_column_then_row(cells: Iterable[Cell]) -> list[Cell]:
+    """``cells`` sorted in column-letter, then row order (R34)."""
+    # sorted(cells, key=COLUMN_THEN_ROW.__getitem__) as a sort of plain ints: compiled, the
+    # key's call for each cell was most of the sort
+    return [_BY_COLUMN_THEN_ROW[k] for k in sorted([COLUMN_THEN_ROW[c] for c in cells])]
+
+
 def _step_toward(piece: int, goal: int) -> Cell | None:
     dc = goal % SIZE - piece % SIZE
     dr = goal // SIZE - piece // SIZE
@@ -71,8 +82,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     """
     # R34: the column-then-row order of the positions at step 2.
     suppressed = state.suppressed
-    ready = sorted(state.artillery - suppressed if suppressed else state.artillery,
-                   key=COLUMN_THEN_ROW.__getitem__)
+    ready = in_column_then_row(state.artillery - suppressed if suppressed else state.artillery)
     suit = card.suit
     if suit is not None:  # not a Joker
         # Step 2 — fire (R18): saturation cap, one hit of the ruleset's artillery damage when
@@ -89,7 +99,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                      events)
     # Step 4 — suppression recovery (R21).
     if suppressed:
-        for piece in sorted(suppressed, key=COLUMN_THEN_ROW.__getitem__):
+        for piece in in_column_then_row(suppressed):
             events.append(Recovered(piece))
         suppressed.clear()
     # Step 5 — discard (R8).
@@ -119,7 +129,7 @@ def artillery_after(state: GameState, move: str | None) -> set[Cell]:
     leaves it (R18-R21, R34); the damage is not counted and ``state`` is not changed."""
     if move is None:
         return set(state.artillery)
-    ready = sorted(state.artillery - state.suppressed, key=COLUMN_THEN_ROW.__getitem__)
+    ready = in_column_then_row(state.artillery - state.suppressed)
     firing = _firing(state, ready)
     after = set(state.artillery)
     _move_pieces(state, [p for p in ready if p not in firing], move, None, after)
