@@ -129,11 +129,21 @@ def artillery_after(state: GameState, move: str | None) -> set[Cell]:
     leaves it (R18-R21, R34); the damage is not counted and ``state`` is not changed."""
     if move is None:
         return set(state.artillery)
+    return artillery_after_each(state, [move])[0]
+
+
+def artillery_after_each(state: GameState, moves: list[str]) -> list[set[Cell]]:
+    """:func:`artillery_after` for each of ``moves`` (entries of the Automa table) from the
+    same ``state``: the fire step, which decides the pieces that move (R18), is worked out once."""
     ready = in_column_then_row(state.artillery - state.suppressed)
     firing = _firing(state, ready)
-    after = set(state.artillery)
-    _move_pieces(state, [p for p in ready if p not in firing], move, None, after)
-    return after
+    moving = [p for p in ready if p not in firing]
+    out = []
+    for move in moves:
+        after = set(state.artillery)
+        _move_pieces(state, moving, move, None, after)
+        out.append(after)
+    return out
 
 
 _SUIT_LETTER: Final = {suit: suit.value for suit in SUITS}  # a dict lookup: ~0.1 us, Enum's .value ~0.5 us

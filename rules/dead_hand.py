@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from .automa import artillery_after
+from .automa import artillery_after_each
 from .board import Cell
 from .cards import Card
 from .combat import bomb_target, can_fire_guns, guns_targets
@@ -32,6 +32,7 @@ from .ruleset import Play
 from .state import GameState, Phase
 
 _ACTIONS: Final = Phase.ACTIONS
+_TABLE_ORDER: Final = {play: i for i, play in enumerate(Play)}  # as list(Play) orders them
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +113,8 @@ def _positions(state: GameState) -> Iterator[frozenset[Cell]]:
         new: list[tuple[frozenset[Cell], frozenset[Cell]]] = []
         for position, suppressed in frontier:
             scratch.artillery, scratch.suppressed = set(position), set(suppressed)
-            for move in moves:
-                after = frozenset(artillery_after(scratch, move))
+            for moved in artillery_after_each(scratch, moves):
+                after = frozenset(moved)
                 if after not in seen:
                     seen.add(after)
                     new.append((after, frozenset()))  # suppression ends with the phase (R21)
@@ -129,7 +130,7 @@ def _reasons(state: GameState) -> Iterator[tuple[tuple[Card, ...], str, str]]:
     by_play: dict[Play, list[Card]] = {}
     for card in state.hand:
         by_play.setdefault(rs.kind_of(card).play, []).append(card)
-    for play, cards in sorted(by_play.items(), key=lambda kv: list(Play).index(kv[0])):
+    for play, cards in sorted(by_play.items(), key=lambda kv: _TABLE_ORDER[kv[0]]):
         group = tuple(cards)
         if play is Play.MOVE:
             yield group, "R9, R31", f"no forward step from {cell} facing {state.facing}"
