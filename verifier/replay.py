@@ -155,11 +155,10 @@ class Replay:
         damaged = climbed = shifted = False
         placed: str | None = None  # the rule that placed the bomber (a move or an entry)
         ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
-        unwatched = _UNWATCHED  # once a call: compiled, each use of a module global is a dict lookup
         for ev in events:
+            # most events (reveals, discards, the turn) match none of these; compiled, the
+            # comparisons of classes cost less than looking each class up in a set
             kind = type(ev)
-            if kind in unwatched:
-                continue
             if kind is ArtilleryHeld:  # the commonest watched event: every piece, every Automa phase
                 held: ArtilleryHeld = ev  # typed: compiled, its fields are then read directly
                 if not notable and held.into is not None and (held.cell, held.into) not in self._held_told:
@@ -719,10 +718,6 @@ _END_PHASE = EndPhase()
 _OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
 _GUNS_CELL = 2  # the token of a guns statement's target cell: guns CARD CELL -> CARD
 _SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for
-# the events _record looks at; the others need nothing from it
-_WATCHED = frozenset({ArtilleryHeld, Moved, Entered, Bonus, PlayerPhaseEnded, Damage, AltitudeChanged,
-                      ArtilleryMoved, Destroyed, Suppressed})
-_UNWATCHED = frozenset(Event.__args__) - _WATCHED
 
 
 def _played_joker(st: Statement) -> Card | None:
