@@ -31,10 +31,11 @@ BUNKER_KEY: Final = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b
 _BY_COLUMN_THEN_ROW: Final = tuple(sorted(CELLS, key=COLUMN_THEN_ROW.__getitem__))
 
 
-def in_column_then_row(cells: Iterable[Cell]) -> list[Cell]:
+def in_column_then_row(cells: Iterable[int]) -> list[Cell]:
     """``cells`` sorted in column-letter, then row order (R34)."""
     # sorted(cells, key=COLUMN_THEN_ROW.__getitem__) as a sort of plain ints: compiled, the
-    # key's call for each cell was most of the sort
+    # key's call for each cell was most of the sort (and cells read as int index the table
+    # directly, where a Cell goes through PyObject_GetItem)
     return [_BY_COLUMN_THEN_ROW[k] for k in sorted([COLUMN_THEN_ROW[c] for c in cells])]
 
 
@@ -57,7 +58,7 @@ def step_toward(piece: Cell, goal: Cell) -> Cell | None:
     return _STEP[piece][goal]
 
 
-def nearest_bunker(piece: Cell, bunkers: Iterable[Cell]) -> Cell:
+def nearest_bunker(piece: int, bunkers: Iterable[Cell]) -> Cell:
     """The surviving bunker a piece heads for on a Spades card (R19): nearest, ties by column,
     then row. Raises ValueError when there is none."""
     # min(bunkers, key=keys.__getitem__) written out: half the time, compiled or not (the keys
@@ -66,7 +67,8 @@ def nearest_bunker(piece: Cell, bunkers: Iterable[Cell]) -> Cell:
     best: Cell | None = None
     best_key = 0
     for bunker in bunkers:
-        key = keys[bunker]
+        at: int = bunker  # compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
+        key = keys[at]
         if best is None or key < best_key:
             best, best_key = bunker, key
     if best is None:
@@ -115,9 +117,11 @@ def _firing(state: GameState, ready: list[Cell]) -> list[Cell]:
     assert cell is not None  # the Automa acts while the bomber is on the map (R34)
     reach = artillery_reach(state)
     firing = []
+    bomber: int = cell  # compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
     for piece in ready:
-        between = BETWEEN[piece][cell]
-        if between is not None and (piece == cell or len(between) < reach) \
+        at: int = piece  # (as bomber)
+        between = BETWEEN[at][bomber]
+        if between is not None and (at == bomber or len(between) < reach) \
                 and mountains.isdisjoint(between):
             firing.append(piece)
     return firing
@@ -164,18 +168,22 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list |
     if artillery is None:
         artillery = state.artillery
     toward_bomber = move == "toward-bomber"
-    bomber = state.cell
-    assert bomber is not None  # the Automa acts while the bomber is on the map (R34)
+    cell = state.cell
+    assert cell is not None  # the Automa acts while the bomber is on the map (R34)
+    # ints, not Cells: compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
+    bomber: int = cell
+    goal: int
     for piece in pieces:
+        at: int = piece
         if toward_bomber:
             goal = bomber
         elif bunkers:
-            goal = nearest_bunker(piece, bunkers)
+            goal = nearest_bunker(at, bunkers)
         else:
             if events is not None:
                 events.append(ArtilleryHeld(piece, "no-bunker"))
             continue
-        target = _STEP[piece][goal]  # step_toward, inlined: the Automa's hot loop
+        target = _STEP[at][goal]  # step_toward, inlined: the Automa's hot loop
         # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.
