@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ..challenges.mission import Mission
 from ..rules.actions import Action, EndPhase, EnterColumn, Guns, Throttle
@@ -37,14 +37,14 @@ from ..log.row_reader import is_row
 from ..log.row_writer import play_text
 from ..log.notation import ParsedLog, PieceCheck, Statement, card_text
 
-_PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
-              PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
-              PhaseEndReason.ACTIONS: "{actions} actions were played and no {open_cards} is "
-                                      "left to play (R6)",
-              PhaseEndReason.END: "the player phase was ended"}
+_PHASE_END: Final = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
+                     PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
+                     PhaseEndReason.ACTIONS: "{actions} actions were played and no {open_cards} is "
+                                             "left to play (R6)",
+                     PhaseEndReason.END: "the player phase was ended"}
 
 
-_STARTS_KEPT = 64
+_STARTS_KEPT: Final = 64
 
 
 def mission_start(mission: Mission,
@@ -705,19 +705,28 @@ class Replay:
 
 # run's dispatch: each statement keyword's handler (a keyword without one is a KeyError); the
 # plays all go to _play_statement, mapped here because mypyc does not compile a method alias
-_HANDLERS = {**{name.removeprefix("do_"): f for name, f in vars(Replay).items() if name.startswith("do_")},
-             **{verb: Replay._play_statement for verb in PLAY_VERBS}}
-_ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
+_HANDLERS: Final = {**{name.removeprefix("do_"): f for name, f in vars(Replay).items()
+                       if name.startswith("do_")},
+                    **{verb: Replay._play_statement for verb in PLAY_VERBS}}
+# The module's constants are Final: compiled, a Final global is a C static, any other a
+# lookup in the module's dict at every use (why: rules.state)
+_ANY_TURN: Final = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 # Enum members read on every statement, bound once (why: rules.state)
-_OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW
-_ENTRY_REVEAL, _ENTRY_COLUMN, _AUTOMA_REVEAL = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.AUTOMA_REVEAL
-_FOR_ENTRY, _FOR_DRAW, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.DRAW, CardPurpose.AUTOMA
-_PILE_WORDS: dict[str | None, str] = {"hand": "in the hand", "discard pile": "on the discard pile",
-                                      "in play": "being played"}
-_END_PHASE = EndPhase()
-_OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
-_GUNS_CELL = 2  # the token of a guns statement's target cell: guns CARD CELL -> CARD
-_SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for
+_OVER: Final = Phase.OVER
+_ACTING: Final = Phase.ACTIONS
+_DRAWING: Final = Phase.DRAW
+_ENTRY_REVEAL: Final = Phase.ENTRY_REVEAL
+_ENTRY_COLUMN: Final = Phase.ENTRY_COLUMN
+_AUTOMA_REVEAL: Final = Phase.AUTOMA_REVEAL
+_FOR_ENTRY: Final = CardPurpose.ENTRY
+_FOR_DRAW: Final = CardPurpose.DRAW
+_FOR_AUTOMA: Final = CardPurpose.AUTOMA
+_PILE_WORDS: Final[dict[str | None, str]] = {"hand": "in the hand", "discard pile": "on the discard pile",
+                                             "in play": "being played"}
+_END_PHASE: Final = EndPhase()
+_OWN_CHECKS: Final = (CardPurpose.GUNS, CardPurpose.BOMB)
+_GUNS_CELL: Final = 2  # the token of a guns statement's target cell: guns CARD CELL -> CARD
+_SKIP_LOOKAHEAD: Final = 6  # how far down a challenge deck a misplaced card is looked for
 
 
 def _played_joker(st: Statement) -> Card | None:
