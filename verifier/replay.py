@@ -421,7 +421,6 @@ class Replay:
     def walk(self, statements: Iterable[Statement]) -> GameState:
         """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
         state = self.state  # the one state, changed in place by the engine
-        handlers = _HANDLERS
         for st in statements:
             self.stmt = st
             if state.phase is _OVER:
@@ -430,7 +429,24 @@ class Replay:
             kind = st.kind
             if state.turn != self.turn_logged and kind not in _ANY_TURN:
                 raise self.fail("E202", self._expected(), 0)
-            handlers[kind](self, st)
+            # each keyword's handler, the commonest first; compiled, a chain of method calls
+            # costs less than a table of functions (each called through Python's protocol)
+            if kind == "automa":
+                self.do_automa(st)
+            elif kind == "draw":
+                self.do_draw(st)
+            elif kind in _PLAYS:
+                self._play_statement(st)
+            elif kind == "turn":
+                self.do_turn(st)
+            elif kind == "state":
+                self.do_state(st)
+            elif kind == "enter":
+                self.do_enter(st)
+            elif kind == "reshuffle":
+                self.do_reshuffle(st)
+            else:
+                raise KeyError(kind)  # the parser gives every statement one of the keywords
         return state
 
     def unwritten_end(self) -> str | None:
@@ -703,11 +719,7 @@ class Replay:
         return text
 
 
-# run's dispatch: each statement keyword's handler (a keyword without one is a KeyError); the
-# plays all go to _play_statement, mapped here because mypyc does not compile a method alias
-_HANDLERS: Final = {**{name.removeprefix("do_"): f for name, f in vars(Replay).items()
-                       if name.startswith("do_")},
-                    **{verb: Replay._play_statement for verb in PLAY_VERBS}}
+_PLAYS: Final = frozenset(PLAY_VERBS)  # the keywords of the plays: walk hands them to _play_statement
 # The module's constants are Final: compiled, a Final global is a C static, any other a
 # lookup in the module's dict at every use (why: rules.state)
 _ANY_TURN: Final = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
