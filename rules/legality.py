@@ -5,9 +5,8 @@ plays what they allow; this module never changes a state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
@@ -103,22 +102,34 @@ def check_action(state: GameState, action: Action) -> None:
                                  "revealed for the entry (R13)", "R13", "wrong-phase")
     if isinstance(action, EndPhase):
         return
-    checker = _CHECK.get(type(action))
-    if checker is None:
+    if type(action) not in _PLAYS:
         raise IllegalActionError(f"'{action}' is not a play", "R7", "wrong-card-kind")
     if isinstance(action, Throttle) and not isinstance(action.paired, (Move, Altitude)):
         raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
                                  "R11", "throttle-pair")
     # The hand first: a card the player does not hold is the slip to name, whatever else is wrong.
-    _check_cards(state, *action.cards)
+    _check_cards(state, action.cards)
     most = state.ruleset.actions_per_turn
     if not isinstance(action, Resupply) and state.actions >= most:
         raise IllegalActionError(f"{count_word(most)} actions have been played this turn; '{action}' would "
                                  "be one more (R6)", "R6", "no-actions-left")
-    checker(state, action)
+    # Each kind of play's own check: an isinstance chain, not a table of functions (compiled,
+    # these are direct calls; a function from a table is called through Python's protocol).
+    if isinstance(action, Move):
+        _check_move(state, action)
+    elif isinstance(action, Altitude):
+        _check_altitude_action(state, action)
+    elif isinstance(action, Guns):
+        _check_guns(state, action)
+    elif isinstance(action, Bomb):
+        _check_bomb(state, action)
+    elif isinstance(action, Throttle):
+        _check_throttle(state, action)
+    else:
+        _check_resupply(state, action)
 
 
-def _check_cards(state: GameState, *cards: Card) -> None:
+def _check_cards(state: GameState, cards: tuple[Card, ...]) -> None:
     """The cards are in the hand (a declared Joker as JK) and every Joker is declared (R12)."""
     for card in cards:
         if card.is_joker and card.declared is None:
@@ -218,10 +229,8 @@ def _check_resupply(state: GameState, action: Resupply) -> None:
     _check_kind(state, action.card, _RESUPPLY)
 
 
-#: Each kind of play's check; each takes its own kind of action.
-_CHECK: Final[dict[type, Callable[[GameState, Any], None]]] = {
-    Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
-    Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
+#: The plays check_action checks, each by its own check.
+_PLAYS: Final = frozenset({Move, Altitude, Guns, Bomb, Throttle, Resupply})
 
 
 def legal_actions(state: GameState) -> list[Action]:
