@@ -557,8 +557,10 @@ class Replay:
             raise self.fail("E207", f"this line draws {real} cards into a hand of {len(s.hand)}: the "
                             f"hand holds {s.ruleset.hand_size} at most, so {drawn} (R6)",
                             st.card_tokens[room])
-        for card, index in zip(st.cards, st.card_tokens, strict=True):
-            self.take_card(card, index, _FOR_DRAW)
+        # each card with its token by index: compiled, zip(..., strict=True) is a call to the
+        # builtin and an iterator, where this is a native loop
+        for k, card in enumerate(st.cards):
+            self.take_card(card, st.card_tokens[k], _FOR_DRAW)
 
     def _play_statement(self, st: Statement) -> None:
         s = self.state
