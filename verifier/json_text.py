@@ -60,6 +60,7 @@ def _write_dict(obj: dict[Any, Any], pad: str, out: list[str]) -> None:
     encode = encode_basestring  # compiled, each use of a module global is a dict lookup
     inner = pad + "  "
     opener = "{\n" + inner
+    between = ",\n" + inner  # once a call, not once an item
     for key, value in obj.items():
         if type(key) is not str:
             raise TypeError("a key that is not a string")
@@ -79,7 +80,7 @@ def _write_dict(obj: dict[Any, Any], pad: str, out: list[str]) -> None:
         else:
             out.append(f"{opener}{name}: ")
             _write(value, inner, out)
-        opener = ",\n" + inner
+        opener = between
     out.append("\n" + pad + "}")
 
 
@@ -89,8 +90,9 @@ def _write_items(obj: list[Any] | tuple[Any, ...], pad: str, out: list[str]) -> 
         return
     inner = pad + "  "
     opener = "[\n" + inner
+    between = ",\n" + inner
     for value in obj:
         out.append(opener)
         _write(value, inner, out)
-        opener = ",\n" + inner
+        opener = between
     out.append("\n" + pad + "]")
