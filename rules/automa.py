@@ -36,7 +36,9 @@ def in_column_then_row(cells: Iterable[int]) -> list[Cell]:
     # sorted(cells, key=COLUMN_THEN_ROW.__getitem__) as a sort of plain ints: compiled, the
     # key's call for each cell was most of the sort (and cells read as int index the table
     # directly, where a Cell goes through PyObject_GetItem)
-    return [_BY_COLUMN_THEN_ROW[k] for k in sorted([COLUMN_THEN_ROW[c] for c in cells])]
+    keys = [COLUMN_THEN_ROW[c] for c in cells]
+    keys.sort()  # in place: sorted() would copy the list first
+    return [_BY_COLUMN_THEN_ROW[k] for k in keys]
 
 
 def _step_toward(piece: int, goal: int) -> Cell | None:
