@@ -137,7 +137,7 @@ class Card:
         # equals Card.parse("7H")).
         if self is other:
             return True
-        if other.__class__ is not self.__class__:
+        if type(other) is not type(self):  # compiled, type() is read directly, .__class__ looked up
             return NotImplemented
         return (self.rank == other.rank and self.suit is other.suit
                 and self.declared == other.declared)
