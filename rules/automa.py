@@ -141,9 +141,10 @@ def artillery_after(state: GameState, move: str | None) -> set[Cell]:
 def artillery_after_each(state: GameState, moves: list[str]) -> list[set[Cell]]:
     """:func:`artillery_after` for each of ``moves`` (entries of the Automa table) from the
     same ``state``: the fire step, which decides the pieces that move (R18), is worked out once."""
-    ready = in_column_then_row(state.artillery - state.suppressed)
+    suppressed = state.suppressed
+    ready = in_column_then_row(state.artillery - suppressed if suppressed else state.artillery)
     firing = _firing(state, ready)
-    moving = [p for p in ready if p not in firing]
+    moving = [p for p in ready if p not in firing] if firing else ready
     out = []
     for move in moves:
         after = set(state.artillery)
