@@ -164,15 +164,18 @@ class Replay:
                 if not notable and held.into is not None and (held.cell, held.into) not in self._held_told:
                     notable = True
             elif kind is PlayerPhaseEnded:
-                self.phase_end = ev.reason  # the last one
+                ended: PlayerPhaseEnded = ev  # typed, as held above
+                self.phase_end = ended.reason  # the last one
             elif kind is Damage:
                 damaged = True
             elif kind is Moved:
+                moved: Moved = ev
                 placed = "R9"
-                notable = notable or ev.blocked
+                notable = notable or moved.blocked
             elif kind is Entered:
+                entered: Entered = ev
                 placed = placed or "R13"
-                notable = notable or ev.shifted_from is not None
+                notable = notable or entered.shifted_from is not None
             elif kind is AltitudeChanged:
                 climbed = True
             elif kind is Bonus:
