@@ -25,7 +25,7 @@ from ..rules.cards import Card
 from ..rules.engine import new_game
 from ..rules.errors import BGridError, ChallengeCodeError
 from ..rules.ruleset import DEFAULT_RULESET, Ruleset, find_ruleset, load_ruleset
-from ..rules.board import CELL_NAMES, Cell
+from ..rules.board import Cell
 from ..rules.setup import GameMap, SetupError, build_map, build_map_from_setup_lines
 from ..rules.state import GameState
 from .codes import ChallengeSpec, check_seed, decode_code, encode_code
@@ -176,11 +176,7 @@ class Mission:
         """The map in one canonical line, ``M:<mountains, sorted>|B:<bunkers>|A:<artillery>``
         (the verification id hashes it)."""
         m = self.game_map
-        if m is None:
-            return "M:|B:|A:"
-        return (f"M:{' '.join([CELL_NAMES[c] for c in sorted(m.mountains)])}"
-                f"|B:{' '.join([CELL_NAMES[c] for c in m.bunkers])}"
-                f"|A:{' '.join([CELL_NAMES[c] for c in m.artillery])}")
+        return "M:|B:|A:" if m is None else m.line()
 
     def challenge_deck(self) -> tuple[tuple[Card, ...], tuple[int, ...]]:
         """The challenge deck, top first (R25), and each position's reshuffle number (R26).

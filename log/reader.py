@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Literal, overload
+from typing import Any, Final, Literal, overload
 
 from ..rules.actions import Altitude, Bomb, Guns, Move, Resupply, Throttle, parse_steps
 from ..rules.board import COLUMN_LETTERS, Cell
@@ -43,7 +43,10 @@ _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
 # ASCII only and takes a variation selector only after the suit (rules/notation.py).
-_new_tuple = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
+_new_tuple: Final = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
+# compiled, a Final global is a C static, any other global (an imported class too) a lookup
+# in the module's dict at every use: the memo's statements are built with these two
+_STATEMENT: Final = Statement
 
 # Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (kind,
 # the statement's fields after its line number, the canonical line). Logs repeat most lines
@@ -51,8 +54,8 @@ _new_tuple = tuple.__new__  # a Statement or Token from its fields, without Name
 # repeated line is neither tokenised nor parsed again. Bounded: only short lines, and the
 # dict is emptied when full. A folder of 2,000 simulated logs holds about 9,500 distinct body
 # lines: all of them fit, where a quarter as many would be forgotten and read again.
-_REMEMBER_MAX = 16384
-_REMEMBER_LONGEST = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
+_REMEMBER_MAX: Final = 16384
+_REMEMBER_LONGEST: Final = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
 
 
 
@@ -169,7 +172,7 @@ class _Parser:
         known = self.remembered.get(raw)
         if known is None:
             return False
-        self.statements.append(_new_tuple(Statement, (known[0], index + 1) + known[1]))
+        self.statements.append(_new_tuple(_STATEMENT, (known[0], index + 1) + known[1]))
         self.body_text.append(known[2])
         return True
 

@@ -27,6 +27,20 @@ BUNKER_KEY: Final = tuple(tuple(distance(p, b) * SIZE * SIZE + COLUMN_THEN_ROW[b
                    for p in CELLS)
 
 
+#: The cells in column-then-row order: the cell whose COLUMN_THEN_ROW key is k is at index k.
+_BY_COLUMN_THEN_ROW: Final = tuple(sorted(CELLS, key=COLUMN_THEN_ROW.__getitem__))
+
+
+def in_column_then_row(cells: Iterable[int]) -> list[Cell]:
+    """``cells`` sorted in column-letter, then row order (R34)."""
+    # sorted(cells, key=COLUMN_THEN_ROW.__getitem__) as a sort of plain ints: compiled, the
+    # key's call for each cell was most of the sort (and cells read as int index the table
+    # directly, where a Cell goes through PyObject_GetItem)
+    keys = [COLUMN_THEN_ROW[c] for c in cells]
+    keys.sort()  # in place: sorted() would copy the list first
+    return [_BY_COLUMN_THEN_ROW[k] for k in keys]
+
+
 def _step_toward(piece: int, goal: int) -> Cell | None:
     dc = goal % SIZE - piece % SIZE
     dr = goal // SIZE - piece // SIZE
@@ -46,7 +60,7 @@ def step_toward(piece: Cell, goal: Cell) -> Cell | None:
     return _STEP[piece][goal]
 
 
-def nearest_bunker(piece: Cell, bunkers: Iterable[Cell]) -> Cell:
+def nearest_bunker(piece: int, bunkers: Iterable[Cell]) -> Cell:
     """The surviving bunker a piece heads for on a Spades card (R19): nearest, ties by column,
     then row. Raises ValueError when there is none."""
     # min(bunkers, key=keys.__getitem__) written out: half the time, compiled or not (the keys
@@ -55,7 +69,8 @@ def nearest_bunker(piece: Cell, bunkers: Iterable[Cell]) -> Cell:
     best: Cell | None = None
     best_key = 0
     for bunker in bunkers:
-        key = keys[bunker]
+        at: int = bunker  # compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
+        key = keys[at]
         if best is None or key < best_key:
             best, best_key = bunker, key
     if best is None:
@@ -71,8 +86,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
     """
     # R34: the column-then-row order of the positions at step 2.
     suppressed = state.suppressed
-    ready = sorted(state.artillery - suppressed if suppressed else state.artillery,
-                   key=COLUMN_THEN_ROW.__getitem__)
+    ready = in_column_then_row(state.artillery - suppressed if suppressed else state.artillery)
     suit = card.suit
     if suit is not None:  # not a Joker
         # Step 2 — fire (R18): saturation cap, one hit of the ruleset's artillery damage when
@@ -89,7 +103,7 @@ def resolve_automa(state: GameState, card: Card, events: list) -> None:
                      events)
     # Step 4 — suppression recovery (R21).
     if suppressed:
-        for piece in sorted(suppressed, key=COLUMN_THEN_ROW.__getitem__):
+        for piece in in_column_then_row(suppressed):
             events.append(Recovered(piece))
         suppressed.clear()
     # Step 5 — discard (R8).
@@ -105,9 +119,11 @@ def _firing(state: GameState, ready: list[Cell]) -> list[Cell]:
     assert cell is not None  # the Automa acts while the bomber is on the map (R34)
     reach = artillery_reach(state)
     firing = []
+    bomber: int = cell  # compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
     for piece in ready:
-        between = BETWEEN[piece][cell]
-        if between is not None and (piece == cell or len(between) < reach) \
+        at: int = piece  # (as bomber)
+        between = BETWEEN[at][bomber]
+        if between is not None and (at == bomber or len(between) < reach) \
                 and mountains.isdisjoint(between):
             firing.append(piece)
     return firing
@@ -119,11 +135,22 @@ def artillery_after(state: GameState, move: str | None) -> set[Cell]:
     leaves it (R18-R21, R34); the damage is not counted and ``state`` is not changed."""
     if move is None:
         return set(state.artillery)
-    ready = sorted(state.artillery - state.suppressed, key=COLUMN_THEN_ROW.__getitem__)
+    return artillery_after_each(state, [move])[0]
+
+
+def artillery_after_each(state: GameState, moves: list[str]) -> list[set[Cell]]:
+    """:func:`artillery_after` for each of ``moves`` (entries of the Automa table) from the
+    same ``state``: the fire step, which decides the pieces that move (R18), is worked out once."""
+    suppressed = state.suppressed
+    ready = in_column_then_row(state.artillery - suppressed if suppressed else state.artillery)
     firing = _firing(state, ready)
-    after = set(state.artillery)
-    _move_pieces(state, [p for p in ready if p not in firing], move, None, after)
-    return after
+    moving = [p for p in ready if p not in firing] if firing else ready
+    out = []
+    for move in moves:
+        after = set(state.artillery)
+        _move_pieces(state, moving, move, None, after)
+        out.append(after)
+    return out
 
 
 _SUIT_LETTER: Final = {suit: suit.value for suit in SUITS}  # a dict lookup: ~0.1 us, Enum's .value ~0.5 us
@@ -144,18 +171,22 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list |
     if artillery is None:
         artillery = state.artillery
     toward_bomber = move == "toward-bomber"
-    bomber = state.cell
-    assert bomber is not None  # the Automa acts while the bomber is on the map (R34)
+    cell = state.cell
+    assert cell is not None  # the Automa acts while the bomber is on the map (R34)
+    # ints, not Cells: compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
+    bomber: int = cell
+    goal: int
     for piece in pieces:
+        at: int = piece
         if toward_bomber:
             goal = bomber
         elif bunkers:
-            goal = nearest_bunker(piece, bunkers)
+            goal = nearest_bunker(at, bunkers)
         else:
             if events is not None:
                 events.append(ArtilleryHeld(piece, "no-bunker"))
             continue
-        target = _STEP[piece][goal]  # step_toward, inlined: the Automa's hot loop
+        target = _STEP[at][goal]  # step_toward, inlined: the Automa's hot loop
         # R20/R34: mountains, bunkers and artillery (as they stand now) block; the bomber's
         # cell, craters and cells of destroyed targets do not. A step toward a goal on the
         # board never leaves the board.

@@ -23,15 +23,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from .automa import artillery_after
+from .automa import artillery_after_each
 from .board import Cell
 from .cards import Card
 from .combat import bomb_target, can_fire_guns, guns_targets
-from .legality import altitude_delta, legal_plays_by_kind
+from .legality import altitude_delta, has_play
 from .ruleset import Play
 from .state import GameState, Phase
 
 _ACTIONS: Final = Phase.ACTIONS
+_TABLE_ORDER: Final = {play: i for i, play in enumerate(Play)}  # as list(Play) orders them
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ def dead_hand(state: GameState) -> DeadHand | None:
     if state.actions:  # every later turn's action step: the same hand, no action taken yet
         probe = state.copy()
         probe.actions = 0
-    if _has_play(probe):
+    if has_play(probe):
         return None
     # Nothing is playable here; of the plays legal_plays_by_kind finds, only the guns' targets
     # and the bomb's target depend on the artillery (a hand with a Joker always resupplies),
@@ -85,10 +86,6 @@ def dead_hand(state: GameState) -> DeadHand | None:
             if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
                 return None
     return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(state)))
-
-
-def _has_play(state: GameState) -> bool:
-    return any(kind != "end" for kind in legal_plays_by_kind(state))
 
 
 def automa_phases_left(state: GameState) -> int:
@@ -116,8 +113,8 @@ def _positions(state: GameState) -> Iterator[frozenset[Cell]]:
         new: list[tuple[frozenset[Cell], frozenset[Cell]]] = []
         for position, suppressed in frontier:
             scratch.artillery, scratch.suppressed = set(position), set(suppressed)
-            for move in moves:
-                after = frozenset(artillery_after(scratch, move))
+            for moved in artillery_after_each(scratch, moves):
+                after = frozenset(moved)
                 if after not in seen:
                     seen.add(after)
                     new.append((after, frozenset()))  # suppression ends with the phase (R21)
@@ -133,7 +130,7 @@ def _reasons(state: GameState) -> Iterator[tuple[tuple[Card, ...], str, str]]:
     by_play: dict[Play, list[Card]] = {}
     for card in state.hand:
         by_play.setdefault(rs.kind_of(card).play, []).append(card)
-    for play, cards in sorted(by_play.items(), key=lambda kv: list(Play).index(kv[0])):
+    for play, cards in sorted(by_play.items(), key=lambda kv: _TABLE_ORDER[kv[0]]):
         group = tuple(cards)
         if play is Play.MOVE:
             yield group, "R9, R31", f"no forward step from {cell} facing {state.facing}"

@@ -5,16 +5,15 @@ plays what they allow; this module never changes a state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 from .actions import Action, Altitude, Bomb, EndPhase, EnterColumn, Guns, Move, Resupply, Throttle
 from .board import BETWEEN, SIZE, Cell, Facing
 from .cards import JOKER, JOKER_RANK, RANK_LETTERS, Card, Suit
 from .combat import bomb_target, can_fire_guns, guns_targets, is_guns_target
 from .errors import IllegalActionError
-from .movement import Trace, reachable, trace_steps
+from .movement import Trace, can_move, reachable, trace_steps
 from .notation import count_word
 from .ruleset import CardKind, Play, Ruleset
 from .state import GameState, Outcome, Phase
@@ -103,22 +102,34 @@ def check_action(state: GameState, action: Action) -> None:
                                  "revealed for the entry (R13)", "R13", "wrong-phase")
     if isinstance(action, EndPhase):
         return
-    checker = _CHECK.get(type(action))
-    if checker is None:
+    if type(action) not in _PLAYS:
         raise IllegalActionError(f"'{action}' is not a play", "R7", "wrong-card-kind")
     if isinstance(action, Throttle) and not isinstance(action.paired, (Move, Altitude)):
         raise IllegalActionError("a Throttle pairs with a movement or altitude card (R11)",
                                  "R11", "throttle-pair")
     # The hand first: a card the player does not hold is the slip to name, whatever else is wrong.
-    _check_cards(state, *action.cards)
+    _check_cards(state, action.cards)
     most = state.ruleset.actions_per_turn
     if not isinstance(action, Resupply) and state.actions >= most:
         raise IllegalActionError(f"{count_word(most)} actions have been played this turn; '{action}' would "
                                  "be one more (R6)", "R6", "no-actions-left")
-    checker(state, action)
+    # Each kind of play's own check: an isinstance chain, not a table of functions (compiled,
+    # these are direct calls; a function from a table is called through Python's protocol).
+    if isinstance(action, Move):
+        _check_move(state, action)
+    elif isinstance(action, Altitude):
+        _check_altitude_action(state, action)
+    elif isinstance(action, Guns):
+        _check_guns(state, action)
+    elif isinstance(action, Bomb):
+        _check_bomb(state, action)
+    elif isinstance(action, Throttle):
+        _check_throttle(state, action)
+    else:
+        _check_resupply(state, action)
 
 
-def _check_cards(state: GameState, *cards: Card) -> None:
+def _check_cards(state: GameState, cards: tuple[Card, ...]) -> None:
     """The cards are in the hand (a declared Joker as JK) and every Joker is declared (R12)."""
     for card in cards:
         if card.is_joker and card.declared is None:
@@ -218,10 +229,8 @@ def _check_resupply(state: GameState, action: Resupply) -> None:
     _check_kind(state, action.card, _RESUPPLY)
 
 
-#: Each kind of play's check; each takes its own kind of action.
-_CHECK: Final[dict[type, Callable[[GameState, Any], None]]] = {
-    Move: _check_move, Altitude: _check_altitude_action, Guns: _check_guns,
-    Bomb: _check_bomb, Throttle: _check_throttle, Resupply: _check_resupply}
+#: The plays check_action checks, each by its own check.
+_PLAYS: Final = frozenset({Move, Altitude, Guns, Bomb, Throttle, Resupply})
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -367,6 +376,63 @@ def legal_plays_by_kind(state: GameState) -> dict:
         out["resupply"] = kings
     out["end"] = _END_PLAY
     return out
+
+
+def has_play(state: GameState) -> bool:
+    """Whether :func:`legal_plays_by_kind` holds any play but the end of the phase, found
+    without building the plays (a move asks only whether one exists, :func:`can_move`): the
+    same card table, in the same order, stopping at the first card that plays."""
+    if state.phase is _ENTRY_COLUMN:
+        return True
+    if state.phase is not _ACTING:
+        return False
+    hand = state.hand
+    rs = state.ruleset
+    if any(c.rank == JOKER_RANK for c in hand):  # a Joker always resupplies (R12)
+        return True
+    kinds = rs.card_kinds
+    if state.actions >= rs.actions_per_turn:
+        return any(kinds[c.rank].play is _RESUPPLY for c in hand)
+    cell, facing, altitude = state.cell, state.facing, state.altitude
+    assert cell is not None and facing is not None  # actions are played on the map (R6)
+    mountains = _NO_MOUNTAINS if altitude >= rs.mountain_clearance else state.mountains  # R9
+    top = rs.max_altitude
+    sixes = bombs = nines = False
+    for c in hand:
+        kind = kinds[c.rank]
+        play = kind.play
+        if play is _MOVE:
+            if can_move(cell, facing, kind.points, mountains):
+                return True
+        elif play is _ALTITUDE:
+            size = kind.points
+            if 0 <= altitude + (size if c.suit in _RED else -size) <= top:
+                return True
+        elif play is _GUNS:
+            sixes = True
+        elif play is _BOMB:
+            bombs = True
+        elif play is _THROTTLE:
+            nines = True
+        elif play is _RESUPPLY:
+            return True
+    if bombs and bomb_target(state) is not None:
+        return True
+    if sixes and guns_targets(state):
+        return True
+    if not nines or state.actions:
+        return False
+    # a Throttle pairs with a movement card (its points and the bonus) or an altitude card
+    # the bonus keeps in range (R11), as _throttles lists them
+    bonus = rs.throttle_bonus
+    for c in hand:
+        kind = kinds[c.rank]
+        if kind.play is _MOVE:
+            if can_move(cell, facing, kind.points + bonus, mountains):
+                return True
+        elif kind.play is _ALTITUDE and _altitude_ok(state, c, bonus):
+            return True
+    return False
 
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})

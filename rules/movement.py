@@ -137,3 +137,20 @@ def reachable(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> 
                         ends[(c, g, False, False)] = word
         frontier = nxt
     return tuple(sys.intern(steps) for steps in ends.values())
+
+
+def can_move(cell: Cell, facing: Facing, points: int, mountains: frozenset) -> bool:
+    """Whether :func:`reachable` lists any step list, without listing them: some forward step
+    happens (R9, R31). Turns cost a point each and the first forward step must not run into
+    a mountain (an exit counts); after it every step list has an end. So: a facing within
+    ``points - 1`` turns whose cell ahead is off the board or no mountain."""
+    if points < 1:
+        return False
+    if FORWARD[facing][cell] not in mountains:  # off the board (None) is no mountain
+        return True
+    if points < 2:
+        return False
+    left, right = facing.turned_left(), facing.turned_right()
+    if FORWARD[left][cell] not in mountains or FORWARD[right][cell] not in mountains:
+        return True
+    return points >= 3 and FORWARD[left.turned_left()][cell] not in mountains

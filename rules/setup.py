@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .board import CELLS, SIZE, Cell, nearest_open_cell, ridge_cells
+from .board import CELL_NAMES, CELLS, SIZE, Cell, nearest_open_cell, ridge_cells
 from .cards import Card
 from .errors import BGridError
 
@@ -68,6 +68,14 @@ class GameMap:
         for c in sorted(set(self.bunkers) & set(self.artillery)):
             out.append(f"cell {c} holds both a bunker and an artillery piece")
         return out
+
+    def line(self) -> str:
+        """The map in one canonical line, ``M:<mountains, sorted>|B:<bunkers>|A:<artillery>``
+        (``Mission.map_line``, which the verification id hashes; here, as this module is
+        compiled and the mission's is not)."""
+        return (f"M:{' '.join([CELL_NAMES[c] for c in sorted(self.mountains)])}"
+                f"|B:{' '.join([CELL_NAMES[c] for c in self.bunkers])}"
+                f"|A:{' '.join([CELL_NAMES[c] for c in self.artillery])}")
 
 
 class _Draws:

@@ -1,13 +1,16 @@
 """The Automa phase (rulebook: Enemy Phase, Suppression; R18–R21, R34)."""
 
+import random
+
 import pytest
 
 from bgrid.rules import automa, engine
 from bgrid.rules.actions import EndPhase, Guns, Move
-from bgrid.rules.board import Cell
+from bgrid.rules.automa import in_column_then_row
+from bgrid.rules.board import CELLS, Cell
 from bgrid.rules.events import (ArtilleryFired, ArtilleryHeld, ArtilleryMoved, Damage, Discarded,
                                 Recovered, TurnStarted)
-from bgrid.rules.state import DefeatCause, Outcome, Phase
+from bgrid.rules.state import COLUMN_THEN_ROW, DefeatCause, Outcome, Phase
 
 from engine_boards import board, card, kinds, of, placed
 
@@ -175,3 +178,31 @@ def test_the_automa_card_is_revealed_even_with_no_artillery_left():
     assert of(events, Discarded) == [Discarded((card("4C"),))]
     assert of(events, TurnStarted) == [TurnStarted(2)]
     assert state.phase is Phase.ACTIONS  # the player passed holding 5 cards: no draw (R30)
+
+
+def test_in_column_then_row_sorts_as_the_key_table_does():
+    rng = random.Random(34)
+    for size in range(0, 12):
+        cells = {CELLS[i] for i in rng.sample(range(100), size)}
+        assert in_column_then_row(cells) == sorted(cells, key=COLUMN_THEN_ROW.__getitem__)
+    assert [str(c) for c in in_column_then_row({C("B1"), C("A10"), C("A2")})] == ["A2", "A10", "B1"]
+
+
+@pytest.mark.parametrize("at,altitude,artillery,mountains", [
+    ("C3", 4, "C5 E6 H2 A9", ""), ("E5", 0, "E7 B5 G8 J1", "F7 E6"), ("D4", 2, "D6 F4 B2", "D5"),
+    ("J10", 3, "A1 A2 B1", "")])
+def test_artillery_after_each_is_where_each_automa_card_leaves_the_pieces(at, altitude, artillery,
+                                                                            mountains):
+    # the look-ahead of the dead-hand search against the Automa phase itself (R18-R20, R34):
+    # a Heart moves the pieces toward the bomber, a Spade toward the nearest bunker
+    game_map = board(mountains=mountains, bunkers="A10 C10 F10 H8", artillery=artillery)
+    state = placed(game_map, at, altitude=altitude, hand="KS QS JS KC QC")
+    played = {}
+    for move, automa_card in (("toward-bomber", "2H"), ("toward-bunker", "2S")):
+        after = state.copy()
+        after.in_play.append(card(automa_card))
+        automa.resolve_automa(after, card(automa_card), [])
+        played[move] = after.artillery
+    assert automa.artillery_after_each(state, ["toward-bomber", "toward-bunker"]) == [
+        played["toward-bomber"], played["toward-bunker"]]
+    assert automa.artillery_after(state, "toward-bunker") == played["toward-bunker"]

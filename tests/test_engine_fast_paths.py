@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from bgrid.rules import engine, events
 from bgrid.rules.board import Cell
 from bgrid.rules.cards import JOKER, parse_cards
-from bgrid.rules.legality import legal_plays_by_kind
+from bgrid.rules.legality import has_play, legal_plays_by_kind
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.playout import random_card, random_card_index
 from bgrid.players.random_player import random_action
@@ -86,6 +86,40 @@ def test_plays_read_by_index_are_the_legal_actions(map_seed, seed):
         decisions += 1
         engine.apply(state, random_action(state, rng))
     assert decisions > 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 400), st.integers(0, 10**6), st.booleans())
+def test_has_play_is_whether_any_play_but_the_end_is_legal(map_seed, seed, challenge):
+    # at every decision of a random mission, and at every action count of its action steps
+    state = mission_from_seed(map_seed).start(challenge)
+    rng = stream("standard-1", "has-play", seed)
+    while not state.is_over:
+        if engine.chance_pending(state):
+            engine.reveal(state, random_card(state, rng))
+            continue
+        for actions in {state.actions, 0, 1, 2, 3}:
+            probe = state.copy()
+            probe.actions = actions
+            assert has_play(probe) == any(kind != "end" for kind in legal_plays_by_kind(probe)), actions
+        engine.apply(state, random_action(state, rng))
+
+
+@pytest.mark.parametrize("where,altitude,hand,mountains,expected", [
+    ("C5", 5, "7S 6S AS 8S 9S", "", False),  # the dead hand of test_dead_hand
+    ("C5", 5, "7S 6S AS 8S 10S", "", True),  # 10S descends
+    ("C5", 5, "7S 6S AS 8S JK", "", True),  # a Joker resupplies
+    # facing S from E5 at altitude 2 (below the clearance), E6, D5 and F5 mountains: 2 points
+    # cannot turn and step, 3 turn twice to E4, and a Throttle gives 2 more (R9, R11, R31)
+    ("E5", 2, "2H 6S 7S 8S AS", "E6 D5 F5", False),
+    ("E5", 2, "3H 6S 7S 8S AS", "E6 D5 F5", True),
+    ("E5", 2, "2H 6S 7S 8S 9H", "E6 D5 F5", True),
+    ("E5", 2, "2H 6S 7S 8S 9H", "E6 D5 F5 E4", False),
+])
+def test_has_play_by_hand(where, altitude, hand, mountains, expected):
+    state = placed(board(mountains=mountains), where, altitude=altitude, hand=hand)
+    assert has_play(state) == expected
+    assert any(kind != "end" for kind in legal_plays_by_kind(state)) == expected
 
 
 def test_plays_by_index_cover_throttle_moves_and_altitudes_in_hand_order():

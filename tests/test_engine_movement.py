@@ -6,10 +6,10 @@ import pytest
 
 from bgrid.rules import engine
 from bgrid.rules.actions import Move, Throttle
-from bgrid.rules.board import Cell, Facing
+from bgrid.rules.board import FORWARD, Cell, Facing
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Moved
-from bgrid.rules.movement import reachable, trace_steps
+from bgrid.rules.movement import can_move, reachable, trace_steps
 from bgrid.rules.state import Phase
 
 from engine_boards import board, card, kinds, of, placed, snapshot
@@ -165,3 +165,16 @@ def test_legal_actions_list_moves_of_each_movement_card():
     ends_2h = {a.steps for a in moves if a.card == card("2H")}
     assert ends_2h == {"F", "FF", "FL", "FR", "LF", "RF"}
     assert {a.steps for a in moves if a.card == card("2S")} == ends_2h  # distinct cards stay distinct
+
+
+def test_can_move_says_whether_reachable_lists_any_move():
+    # Every cell, facing and point count against reachable itself, with the mountains around
+    # the bomber in every pattern of its four neighbours (and none, as above the clearance).
+    for cell in range(100):
+        around = [n for f in Facing if (n := FORWARD[f][cell]) is not None]
+        for mask in range(1 << len(around)):
+            mountains = frozenset(n for i, n in enumerate(around) if mask >> i & 1)
+            for facing in Facing:
+                for points in range(0, 8):
+                    assert can_move(cell, facing, points, mountains) == bool(
+                        reachable(cell, facing, points, mountains)), (cell, facing, points, mountains)

@@ -44,3 +44,9 @@ def test_odd_shapes_match_the_standard_library(obj):
 def test_a_value_json_cannot_write_is_refused_as_json_dumps_refuses_it():
     with pytest.raises(TypeError):
         indented_json({"cell": object()})
+
+
+def test_keys_past_the_remembered_ones_and_keys_to_escape_are_written_as_json_dumps_writes_them():
+    many = {f"key {i} \"é\"\t": [i, {"line": i, "rule": "R18", f"n{i}": None}] for i in range(600)}
+    assert indented_json(many) == stdlib(many)
+    assert indented_json(many, "  ") == stdlib(many, "  ")

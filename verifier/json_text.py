@@ -11,8 +11,13 @@ None: those are written here, strings by the C string encoder; anything else is 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 from json.encoder import encode_basestring  # the C function when the _json module is there
+
+
+#: Keys as JSON strings, by key: at most _KEYS_KEPT of them, the first met.
+_KEY_TEXT: Final[dict[str, str]] = {}
+_KEYS_KEPT: Final = 256
 
 
 def indented_json(obj: Any, pad: str = "") -> str:
@@ -37,7 +42,7 @@ def _write(obj: Any, pad: str, out: list[str]) -> None:
     elif kind is bool:
         out.append("true" if obj else "false")
     elif kind is int:
-        out.append(int.__repr__(obj))
+        out.append(str(obj))  # exactly an int: str is int.__repr__, and compiled a direct call
     elif kind is dict:
         _write_dict(obj, pad, out)
     elif kind is list or kind is tuple:
@@ -55,20 +60,27 @@ def _write_dict(obj: dict[Any, Any], pad: str, out: list[str]) -> None:
     encode = encode_basestring  # compiled, each use of a module global is a dict lookup
     inner = pad + "  "
     opener = "{\n" + inner
+    between = ",\n" + inner  # once a call, not once an item
     for key, value in obj.items():
         if type(key) is not str:
             raise TypeError("a key that is not a string")
+        # a verdict has a few dozen keys, written thousands of times in a folder's output
+        name = _KEY_TEXT.get(key)
+        if name is None:
+            name = encode(key)
+            if len(_KEY_TEXT) < _KEYS_KEPT:
+                _KEY_TEXT[key] = name
         kind = type(value)
         # the scalars here, without a call: a verdict's notes and ledger are lists of
         # small objects of strings and numbers
         if kind is str:
-            out.append(f"{opener}{encode(key)}: {encode(value)}")
+            out.append(f"{opener}{name}: {encode(value)}")
         elif kind is int:
-            out.append(f"{opener}{encode(key)}: {int.__repr__(value)}")
+            out.append(f"{opener}{name}: {str(value)}")  # exactly an int: str is int.__repr__
         else:
-            out.append(f"{opener}{encode(key)}: ")
+            out.append(f"{opener}{name}: ")
             _write(value, inner, out)
-        opener = ",\n" + inner
+        opener = between
     out.append("\n" + pad + "}")
 
 
@@ -78,8 +90,9 @@ def _write_items(obj: list[Any] | tuple[Any, ...], pad: str, out: list[str]) -> 
         return
     inner = pad + "  "
     opener = "[\n" + inner
+    between = ",\n" + inner
     for value in obj:
         out.append(opener)
         _write(value, inner, out)
-        opener = ",\n" + inner
+        opener = between
     out.append("\n" + pad + "]")

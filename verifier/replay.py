@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ..challenges.mission import Mission
 from ..rules.actions import Action, EndPhase, EnterColumn, Guns, Throttle
@@ -37,14 +37,14 @@ from ..log.row_reader import is_row
 from ..log.row_writer import play_text
 from ..log.notation import ParsedLog, PieceCheck, Statement, card_text
 
-_PHASE_END = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
-              PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
-              PhaseEndReason.ACTIONS: "{actions} actions were played and no {open_cards} is "
-                                      "left to play (R6)",
-              PhaseEndReason.END: "the player phase was ended"}
+_PHASE_END: Final = {PhaseEndReason.THROTTLE: "a Throttle ends the player phase (R11)",
+                     PhaseEndReason.EXIT: "the bomber left the map, which ends the player phase (R6)",
+                     PhaseEndReason.ACTIONS: "{actions} actions were played and no {open_cards} is "
+                                             "left to play (R6)",
+                     PhaseEndReason.END: "the player phase was ended"}
 
 
-_STARTS_KEPT = 64
+_STARTS_KEPT: Final = 64
 
 
 def mission_start(mission: Mission,
@@ -155,25 +155,27 @@ class Replay:
         damaged = climbed = shifted = False
         placed: str | None = None  # the rule that placed the bomber (a move or an entry)
         ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
-        unwatched = _UNWATCHED  # once a call: compiled, each use of a module global is a dict lookup
         for ev in events:
+            # most events (reveals, discards, the turn) match none of these; compiled, the
+            # comparisons of classes cost less than looking each class up in a set
             kind = type(ev)
-            if kind in unwatched:
-                continue
             if kind is ArtilleryHeld:  # the commonest watched event: every piece, every Automa phase
                 held: ArtilleryHeld = ev  # typed: compiled, its fields are then read directly
                 if not notable and held.into is not None and (held.cell, held.into) not in self._held_told:
                     notable = True
             elif kind is PlayerPhaseEnded:
-                self.phase_end = ev.reason  # the last one
+                ended: PlayerPhaseEnded = ev  # typed, as held above
+                self.phase_end = ended.reason  # the last one
             elif kind is Damage:
                 damaged = True
             elif kind is Moved:
+                moved: Moved = ev
                 placed = "R9"
-                notable = notable or ev.blocked
+                notable = notable or moved.blocked
             elif kind is Entered:
+                entered: Entered = ev
                 placed = placed or "R13"
-                notable = notable or ev.shifted_from is not None
+                notable = notable or entered.shifted_from is not None
             elif kind is AltitudeChanged:
                 climbed = True
             elif kind is Bonus:
@@ -422,7 +424,6 @@ class Replay:
     def walk(self, statements: Iterable[Statement]) -> GameState:
         """Replay ``statements`` in order (``run``: the whole log; ``step``: one)."""
         state = self.state  # the one state, changed in place by the engine
-        handlers = _HANDLERS
         for st in statements:
             self.stmt = st
             if state.phase is _OVER:
@@ -431,7 +432,24 @@ class Replay:
             kind = st.kind
             if state.turn != self.turn_logged and kind not in _ANY_TURN:
                 raise self.fail("E202", self._expected(), 0)
-            handlers[kind](self, st)
+            # each keyword's handler, the commonest first; compiled, a chain of method calls
+            # costs less than a table of functions (each called through Python's protocol)
+            if kind == "automa":
+                self.do_automa(st)
+            elif kind == "draw":
+                self.do_draw(st)
+            elif kind in _PLAYS:
+                self._play_statement(st)
+            elif kind == "turn":
+                self.do_turn(st)
+            elif kind == "state":
+                self.do_state(st)
+            elif kind == "enter":
+                self.do_enter(st)
+            elif kind == "reshuffle":
+                self.do_reshuffle(st)
+            else:
+                raise KeyError(kind)  # the parser gives every statement one of the keywords
         return state
 
     def unwritten_end(self) -> str | None:
@@ -542,8 +560,10 @@ class Replay:
             raise self.fail("E207", f"this line draws {real} cards into a hand of {len(s.hand)}: the "
                             f"hand holds {s.ruleset.hand_size} at most, so {drawn} (R6)",
                             st.card_tokens[room])
-        for card, index in zip(st.cards, st.card_tokens, strict=True):
-            self.take_card(card, index, _FOR_DRAW)
+        # each card with its token by index: compiled, zip(..., strict=True) is a call to the
+        # builtin and an iterator, where this is a native loop
+        for k, card in enumerate(st.cards):
+            self.take_card(card, st.card_tokens[k], _FOR_DRAW)
 
     def _play_statement(self, st: Statement) -> None:
         s = self.state
@@ -704,25 +724,26 @@ class Replay:
         return text
 
 
-# run's dispatch: each statement keyword's handler (a keyword without one is a KeyError); the
-# plays all go to _play_statement, mapped here because mypyc does not compile a method alias
-_HANDLERS = {**{name.removeprefix("do_"): f for name, f in vars(Replay).items() if name.startswith("do_")},
-             **{verb: Replay._play_statement for verb in PLAY_VERBS}}
-_ANY_TURN = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
+_PLAYS: Final = frozenset(PLAY_VERBS)  # the keywords of the plays: walk hands them to _play_statement
+# The module's constants are Final: compiled, a Final global is a C static, any other a
+# lookup in the module's dict at every use (why: rules.state)
+_ANY_TURN: Final = frozenset({"turn", "state", "reshuffle"})  # may stand before their turn line
 # Enum members read on every statement, bound once (why: rules.state)
-_OVER, _ACTING, _DRAWING = Phase.OVER, Phase.ACTIONS, Phase.DRAW
-_ENTRY_REVEAL, _ENTRY_COLUMN, _AUTOMA_REVEAL = Phase.ENTRY_REVEAL, Phase.ENTRY_COLUMN, Phase.AUTOMA_REVEAL
-_FOR_ENTRY, _FOR_DRAW, _FOR_AUTOMA = CardPurpose.ENTRY, CardPurpose.DRAW, CardPurpose.AUTOMA
-_PILE_WORDS: dict[str | None, str] = {"hand": "in the hand", "discard pile": "on the discard pile",
-                                      "in play": "being played"}
-_END_PHASE = EndPhase()
-_OWN_CHECKS = (CardPurpose.GUNS, CardPurpose.BOMB)
-_GUNS_CELL = 2  # the token of a guns statement's target cell: guns CARD CELL -> CARD
-_SKIP_LOOKAHEAD = 6  # how far down a challenge deck a misplaced card is looked for
-# the events _record looks at; the others need nothing from it
-_WATCHED = frozenset({ArtilleryHeld, Moved, Entered, Bonus, PlayerPhaseEnded, Damage, AltitudeChanged,
-                      ArtilleryMoved, Destroyed, Suppressed})
-_UNWATCHED = frozenset(Event.__args__) - _WATCHED
+_OVER: Final = Phase.OVER
+_ACTING: Final = Phase.ACTIONS
+_DRAWING: Final = Phase.DRAW
+_ENTRY_REVEAL: Final = Phase.ENTRY_REVEAL
+_ENTRY_COLUMN: Final = Phase.ENTRY_COLUMN
+_AUTOMA_REVEAL: Final = Phase.AUTOMA_REVEAL
+_FOR_ENTRY: Final = CardPurpose.ENTRY
+_FOR_DRAW: Final = CardPurpose.DRAW
+_FOR_AUTOMA: Final = CardPurpose.AUTOMA
+_PILE_WORDS: Final[dict[str | None, str]] = {"hand": "in the hand", "discard pile": "on the discard pile",
+                                             "in play": "being played"}
+_END_PHASE: Final = EndPhase()
+_OWN_CHECKS: Final = (CardPurpose.GUNS, CardPurpose.BOMB)
+_GUNS_CELL: Final = 2  # the token of a guns statement's target cell: guns CARD CELL -> CARD
+_SKIP_LOOKAHEAD: Final = 6  # how far down a challenge deck a misplaced card is looked for
 
 
 def _played_joker(st: Statement) -> Card | None:
