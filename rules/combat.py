@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Final
 
 from .board import BETWEEN, NEIGHBOURS, Cell
-from .cards import SUITS, Card
+from .cards import SUIT_LETTER, Card
 from .events import Bonus, Crater, Damage, DamageCause, Defeat, Destroyed, Missed, Suppressed, Victory
 from .state import CardPurpose, DefeatCause, GameState, Outcome, Phase
 
 # Enum members read on every call, bound once (why: rules.state).
 _OVER: Final = Phase.OVER
-_SUIT_LETTER: Final = {suit: suit.value for suit in SUITS}  # a dict lookup, not Enum's .value (why: automa)
 _VICTORY: Final = Outcome.VICTORY
 _DEFEAT: Final = Outcome.DEFEAT
 _BY_DAMAGE: Final = DefeatCause.DAMAGE
@@ -104,7 +103,7 @@ def revealed_suit(state: GameState, card: Card) -> str:
     """The suit letter a revealed card counts as on the player's own check: a Joker counts
     as ``ruleset.revealed_joker_counts_as`` (R17, a Heart in standard-1)."""
     suit = card.suit
-    return state.ruleset.revealed_joker_counts_as if suit is None else _SUIT_LETTER[suit]
+    return state.ruleset.revealed_joker_counts_as if suit is None else SUIT_LETTER[suit]
 
 
 def resolve_guns(state: GameState, target: Cell, revealed: Card, events: list) -> None:
