@@ -6,7 +6,7 @@ import pytest
 
 from bgrid.rules import engine
 from bgrid.rules.actions import Move, Throttle
-from bgrid.rules.board import FORWARD, Cell, Facing
+from bgrid.rules.board import CELLS, FORWARD, Cell, Facing
 from bgrid.rules.errors import IllegalActionError
 from bgrid.rules.events import Moved
 from bgrid.rules.movement import can_move, reachable, trace_steps
@@ -170,7 +170,7 @@ def test_legal_actions_list_moves_of_each_movement_card():
 def test_can_move_says_whether_reachable_lists_any_move():
     # Every cell, facing and point count against reachable itself, with the mountains around
     # the bomber in every pattern of its four neighbours (and none, as above the clearance).
-    for cell in range(100):
+    for cell in CELLS:  # Cells, as the compiled build requires
         around = [n for f in Facing if (n := FORWARD[f][cell]) is not None]
         for mask in range(1 << len(around)):
             mountains = frozenset(n for i, n in enumerate(around) if mask >> i & 1)
