@@ -96,4 +96,6 @@ def test_an_automa_line_that_moved_a_piece_adds_no_reason():
     # Spades: toward the nearest bunker (R19); piece 4 on H8 steps to H9, toward G9
     verdict = verify_log(ALL_BLOCKED + "turn 1\nenter 3H\ndraw 2S 3S 4S 5S 6S\nautoma 8S\n", history=True)
     glossed = {line["text"]: line["gloss"] for line in log_view(verdict) if line["gloss"]}
-    assert glossed == {"automa 8S": "Automa card 8S, Spades: the artillery steps toward the nearest bunker (R19)"}
+    assert glossed == {
+        "automa 8S": "Automa card 8S, Spades: the artillery steps toward the nearest bunker (R19)"
+    }
