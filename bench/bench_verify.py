@@ -34,8 +34,8 @@ logs: 3.8 s with ``--jobs 1`` (521 logs/s a core, 0.20 s of it start-up), 1.36x 
 yardstick's CPU time where the aim is 0.5x; the notes and the damage ledger add about a
 quarter to the replay; ``--jobs 2`` gives 1.65-1.8x in wall time when the second core is
 free. Those figures predate the compiled build; ``bench_builds.py`` measures both builds
-against the same yardstick side by side (docs/development.md: pure 1.9-2.3x, compiled
-1.2-1.4x the yardstick, load 4-7).
+against the same yardstick side by side (docs/development.md, 2026-12-07: pure 1.42x,
+compiled 0.59x the yardstick, load 1.0-1.7; 0.69x at load 1.9-1.3).
 """
 
 from __future__ import annotations
