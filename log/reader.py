@@ -28,6 +28,7 @@ from .messages import LogError
 from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement
 from .words import ARROWS, BODY_KEYWORDS, FACINGS, HEADER_KEYS, PLAY_OF_VERB
 
+_DIGITS: Final = "0123456789"  # ASCII only, as a row's number (row_reader.ROW)
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 
 _REPEATABLE = ("setup ridge",)
@@ -195,7 +196,9 @@ class _Parser:
             tokens = split_tokens(code)
             if not tokens:
                 continue
-            if seen_version and is_row(code):  # a turn in the sheet's columns
+            # a turn in the sheet's columns; a row starts with its number, so the pattern is
+            # matched only on a line that starts with a digit
+            if seen_version and tokens[0].text[0] in _DIGITS and is_row(code):
                 if not in_body:
                     if self.header_only:
                         return self._header_alone(index)
