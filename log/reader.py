@@ -193,7 +193,7 @@ class _Parser:
         """Keep ``statement``, read at ``line``, for the next log that has its line there,
         while the memo's budget of statements allows."""
         remembered = self.remembered
-        kept = remembered.get(_KEPT, (0,))[0]
+        kept: int = remembered.get(_KEPT, (0,))[0]  # typed: compiled, then compared and added as a C int
         if kept < _STATEMENTS_MAX:
             by_line[line] = statement
             remembered[_KEPT] = (kept + 1,)
