@@ -44,7 +44,7 @@ _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
 # ASCII only and takes a variation selector only after the suit (rules/notation.py).
-_new_tuple: Final = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
+_new_tuple: Final = tuple.__new__  # a named tuple from its fields, without NamedTuple's __new__
 # compiled, a Final global is a C static, any other global (an imported class too) a lookup
 # in the module's dict at every use: the memo's statements are built with these two
 _STATEMENT: Final = Statement
@@ -331,7 +331,8 @@ class _Parser:
         if key in h.entries and key not in _REPEATABLE:
             first = h.entries[key][0].line
             raise self.error("E123", f"header key '{key}:' is repeated (first on line {first})", key_token)
-        entry = HeaderEntry(key, self.lineno, key_token.column, raw_value, value_column, value_tokens)
+        entry = _new_tuple(HeaderEntry, (key, self.lineno, key_token.column, raw_value, value_column,
+                                         value_tokens))
         h.entries.setdefault(key, []).append(entry)
         at = value_tokens[0] if value_tokens else None
         if not value_tokens and key != "map mountains":
