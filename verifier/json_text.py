@@ -23,6 +23,10 @@ _KEYS_KEPT: Final = 256
 _PADS: Final[dict[str, tuple[str, str, str, str, str, str]]] = {}
 
 
+#: Whole numbers 0-255 as text: a verdict's numbers (turns, lines, columns, scores) are small.
+_SMALL_INTS: Final = tuple(str(n) for n in range(256))
+
+
 def _pads(pad: str) -> tuple[str, str, str, str, str, str]:
     pads = _PADS.get(pad)
     if pads is None:
@@ -90,7 +94,9 @@ def _write_dict(obj: dict[Any, Any], pad: str, out: list[str]) -> None:
         if kind is str:
             out.append(encode(value))
         elif kind is int:
-            out.append(str(value))  # exactly an int: str is int.__repr__
+            number: int = value  # typed: compiled, compared as a C int
+            # exactly an int: str is int.__repr__
+            out.append(_SMALL_INTS[number] if 0 <= number < 256 else str(number))
         else:
             _write(value, inner, out)
         opener = between
