@@ -34,7 +34,9 @@ PARALLEL_FROM = 40  # fewer logs are verified in this process: starting workers 
 
 
 def _echo(text: str, err: bool = False, nl: bool = True) -> None:
-    click.echo(printable_lines(text), err=err, nl=nl)
+    # color=True: printable_lines leaves no escape sequence for click to strip, so its scan
+    # of every verdict (a folder's output is megabytes) would find nothing
+    click.echo(printable_lines(text), err=err, nl=nl, color=True)
 
 
 @click.command("verify")

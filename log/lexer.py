@@ -6,7 +6,7 @@ header and the statements from these words.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .messages import LogError
 from .words import HEADER_KEYS
@@ -74,11 +74,22 @@ def log_lines(source: str | bytes) -> tuple[list[str], bool]:
     return lines, clean
 
 
+#: Header keys as written, normalised (norm_key): at most _KEYS_KEPT, the first met. A
+#: folder's logs spell the same few keys, each read anew from its line.
+_NORM_KEYS: Final[dict[str, str]] = {}
+_KEYS_KEPT: Final = 256
+
+
 def norm_key(text: str) -> str:
-    # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key; and only spaces and tabs
-    # separate its words, as everywhere (log-format: Lexical): 'map\u00a0mountains' is no key
-    words = (text.lower() if text.isascii() else text).replace("\t", " ").split(" ")
-    return " ".join(w for w in words if w)
+    key = _NORM_KEYS.get(text)
+    if key is None:
+        # ASCII only: 'map bun\u212aers' (a Kelvin sign) is no key; and only spaces and tabs
+        # separate its words, as everywhere (log-format: Lexical): 'map\u00a0mountains' is no key
+        words = (text.lower() if text.isascii() else text).replace("\t", " ").split(" ")
+        key = " ".join(w for w in words if w)
+        if len(_NORM_KEYS) < _KEYS_KEPT:
+            _NORM_KEYS[text] = key
+    return key
 
 
 def split_at_colon(code: str, colon: int, tokens: list[Token]) -> tuple[Token, tuple[Token, ...]]:

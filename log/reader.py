@@ -28,6 +28,7 @@ from .messages import LogError
 from .notation import Header, HeaderEntry, ParsedLog, PieceCheck, Statement
 from .words import ARROWS, BODY_KEYWORDS, FACINGS, HEADER_KEYS, PLAY_OF_VERB
 
+_DIGITS: Final = "0123456789"  # ASCII only, as a row's number (row_reader.ROW)
 MAX_DIGITS = 15  # a seed is at most 13 digits (2**40 - 1); longer is never a number we take
 
 _REPEATABLE = ("setup ridge",)
@@ -43,19 +44,25 @@ _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
 # '\ufb02'.upper() is 'FL', '\u212a'.lower() is 'k'), so every case-insensitive comparison
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
 # ASCII only and takes a variation selector only after the suit (rules/notation.py).
-_new_tuple: Final = tuple.__new__  # a Statement or Token from its fields, without NamedTuple's __new__
+_new_tuple: Final = tuple.__new__  # a named tuple from its fields, without NamedTuple's __new__
 # compiled, a Final global is a C static, any other global (an imported class too) a lookup
 # in the module's dict at every use: the memo's statements are built with these two
 _STATEMENT: Final = Statement
 
 # Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (kind,
-# the statement's fields after its line number, the canonical line). Logs repeat most lines
-# ("automa 8C", "draw 4S", "turn 3"), and a statement depends on its line's text alone, so a
-# repeated line is neither tokenised nor parsed again. Bounded: only short lines, and the
-# dict is emptied when full. A folder of 2,000 simulated logs holds about 9,500 distinct body
-# lines: all of them fit, where a quarter as many would be forgotten and read again.
+# the statement's fields after its line number, the canonical line, the statements built
+# from it by line number). Logs repeat most lines ("automa 8C", "draw 4S", "turn 3"), and a
+# statement depends on its line's text alone, so a repeated line is neither tokenised nor
+# parsed again; and a folder's logs often hold a line at the same place, where the statement
+# itself is taken again (building one costs more than reading the rest of the memo). Bounded:
+# only short lines, at most _STATEMENTS_MAX statements kept in all (their count under a key
+# no line can be: lines are split at line feeds), and the dict is emptied when full. A
+# folder of 2,000 simulated logs holds about 15,500 distinct body lines at some 45,000
+# places: all of them fit, where a quarter as many would be forgotten and read again.
 _REMEMBER_MAX: Final = 16384
 _REMEMBER_LONGEST: Final = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
+_STATEMENTS_MAX: Final = 65536  # ~12 MB more at most
+_KEPT: Final = "\n"
 
 
 
@@ -172,9 +179,24 @@ class _Parser:
         known = self.remembered.get(raw)
         if known is None:
             return False
-        self.statements.append(_new_tuple(_STATEMENT, (known[0], index + 1) + known[1]))
+        line = index + 1
+        by_line: dict[int, Statement] = known[3]
+        statement = by_line.get(line)
+        if statement is None:
+            statement = _new_tuple(_STATEMENT, (known[0], line) + known[1])
+            self._keep(by_line, line, statement)
+        self.statements.append(statement)
         self.body_text.append(known[2])
         return True
+
+    def _keep(self, by_line: dict[int, Statement], line: int, statement: Statement) -> None:
+        """Keep ``statement``, read at ``line``, for the next log that has its line there,
+        while the memo's budget of statements allows."""
+        remembered = self.remembered
+        kept: int = remembered.get(_KEPT, (0,))[0]  # typed: compiled, then compared and added as a C int
+        if kept < _STATEMENTS_MAX:
+            by_line[line] = statement
+            remembered[_KEPT] = (kept + 1,)
 
     def _run(self) -> ParsedLog:
         in_body = False
@@ -195,7 +217,9 @@ class _Parser:
             tokens = split_tokens(code)
             if not tokens:
                 continue
-            if seen_version and is_row(code):  # a turn in the sheet's columns
+            # a turn in the sheet's columns; a row starts with its number, so the pattern is
+            # matched only on a line that starts with a digit
+            if seen_version and tokens[0].text[0] in _DIGITS and is_row(code):
                 if not in_body:
                     if self.header_only:
                         return self._header_alone(index)
@@ -249,7 +273,9 @@ class _Parser:
             if len(raw) <= _REMEMBER_LONGEST:
                 if len(remembered) >= _REMEMBER_MAX:
                     remembered.clear()
-                remembered[raw] = (statement.kind, statement[2:], canonical)
+                by_line: dict[int, Statement] = {}
+                remembered[raw] = (statement.kind, statement[2:], canonical, by_line)
+                self._keep(by_line, statement.line, statement)
         if not seen_version:
             self.lineno = max(1, len(self.lines))
             raise LogError("E120", "the log is empty: a log starts with the line 'bgrid-log: 1'",
@@ -305,7 +331,8 @@ class _Parser:
         if key in h.entries and key not in _REPEATABLE:
             first = h.entries[key][0].line
             raise self.error("E123", f"header key '{key}:' is repeated (first on line {first})", key_token)
-        entry = HeaderEntry(key, self.lineno, key_token.column, raw_value, value_column, value_tokens)
+        entry = _new_tuple(HeaderEntry, (key, self.lineno, key_token.column, raw_value, value_column,
+                                         value_tokens))
         h.entries.setdefault(key, []).append(entry)
         at = value_tokens[0] if value_tokens else None
         if not value_tokens and key != "map mountains":

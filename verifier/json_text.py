@@ -15,9 +15,26 @@ from typing import Any, Final
 from json.encoder import encode_basestring  # the C function when the _json module is there
 
 
-#: Keys as JSON strings, by key: at most _KEYS_KEPT of them, the first met.
+#: Keys as JSON strings followed by ': ', by key: at most _KEYS_KEPT of them, the first met.
 _KEY_TEXT: Final[dict[str, str]] = {}
 _KEYS_KEPT: Final = 256
+#: By a container's padding: the padding inside it, what opens its first item, what goes
+#: between items, what closes it (an object's, then a list's); a verdict nests a few deep.
+_PADS: Final[dict[str, tuple[str, str, str, str, str, str]]] = {}
+
+
+#: Whole numbers 0-255 as text: a verdict's numbers (turns, lines, columns, scores) are small.
+_SMALL_INTS: Final = tuple(str(n) for n in range(256))
+
+
+def _pads(pad: str) -> tuple[str, str, str, str, str, str]:
+    pads = _PADS.get(pad)
+    if pads is None:
+        inner = pad + "  "
+        pads = (inner, "{\n" + inner, ",\n" + inner, "\n" + pad + "}", "[\n" + inner, "\n" + pad + "]")
+        if len(_PADS) < _KEYS_KEPT:
+            _PADS[pad] = pads
+    return pads
 
 
 def indented_json(obj: Any, pad: str = "") -> str:
@@ -58,41 +75,41 @@ def _write_dict(obj: dict[Any, Any], pad: str, out: list[str]) -> None:
         out.append("{}")
         return
     encode = encode_basestring  # compiled, each use of a module global is a dict lookup
-    inner = pad + "  "
-    opener = "{\n" + inner
-    between = ",\n" + inner  # once a call, not once an item
+    inner, opener, between, closer, _, _ = _pads(pad)
     for key, value in obj.items():
         if type(key) is not str:
             raise TypeError("a key that is not a string")
         # a verdict has a few dozen keys, written thousands of times in a folder's output
         name = _KEY_TEXT.get(key)
         if name is None:
-            name = encode(key)
+            name = encode(key) + ": "
             if len(_KEY_TEXT) < _KEYS_KEPT:
                 _KEY_TEXT[key] = name
+        out.append(opener)
+        out.append(name)
         kind = type(value)
         # the scalars here, without a call: a verdict's notes and ledger are lists of
-        # small objects of strings and numbers
+        # small objects of strings and numbers. Each piece appended, not joined first: the
+        # output's join copies every piece once anyway
         if kind is str:
-            out.append(f"{opener}{name}: {encode(value)}")
+            out.append(encode(value))
         elif kind is int:
-            out.append(f"{opener}{name}: {str(value)}")  # exactly an int: str is int.__repr__
+            number: int = value  # typed: compiled, compared as a C int
+            # exactly an int: str is int.__repr__
+            out.append(_SMALL_INTS[number] if 0 <= number < 256 else str(number))
         else:
-            out.append(f"{opener}{name}: ")
             _write(value, inner, out)
         opener = between
-    out.append("\n" + pad + "}")
+    out.append(closer)
 
 
 def _write_items(obj: list[Any] | tuple[Any, ...], pad: str, out: list[str]) -> None:
     if not obj:
         out.append("[]")
         return
-    inner = pad + "  "
-    opener = "[\n" + inner
-    between = ",\n" + inner
+    inner, _, between, _, opener, closer = _pads(pad)
     for value in obj:
         out.append(opener)
         _write(value, inner, out)
         opener = between
-    out.append("\n" + pad + "]")
+    out.append(closer)

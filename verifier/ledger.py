@@ -9,7 +9,7 @@ draw pile (R22). One entry per point, for every verdict up to where the replay g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..rules.automa import artillery_reach
 from .message_context import card_noun
@@ -19,7 +19,12 @@ from ..rules.cards import Card
 from ..rules.events import ArtilleryFired, Damage, DamageCause, Event, Reshuffled, Revealed
 from ..rules.state import GameState
 
-_RULE = {DamageCause.ENTRY: "R13", DamageCause.ARTILLERY: "R18", DamageCause.EXHAUSTION: "R22"}
+# Each cause as an entry writes it, and its rule. Picked by the branches of damage_entries,
+# not looked up by cause: an Enum member hashes, and tells its value, in Python.
+_BY_ENTRY: Final = (str(DamageCause.ENTRY), "R13")
+_BY_ARTILLERY: Final = (str(DamageCause.ARTILLERY), "R18")
+_BY_EXHAUSTION: Final = (str(DamageCause.EXHAUSTION), "R22")
+_new_tuple: Final = tuple.__new__  # a LedgerEntry from its fields, without NamedTuple's __new__
 
 
 class LedgerEntry(NamedTuple):
@@ -49,20 +54,23 @@ def damage_entries(turn: int, line: int, events: Sequence[Event], index: int, st
     assert type(ev) is Damage
     cause = ev.cause
     if cause is DamageCause.ARTILLERY:
+        written, rule = _BY_ARTILLERY
         fired = next(e for e in reversed(events[:index]) if type(e) is ArtilleryFired)
         message = _fire_text(fired.cells, state, pieces)
     elif cause is DamageCause.EXHAUSTION:
+        written, rule = _BY_EXHAUSTION
         shuffled = next((e for e in reversed(events[:index]) if type(e) is Reshuffled), None)
         message = ("exhaustion: the draw pile ran out" if shuffled is None else
                    f"exhaustion: the draw pile ran out when the "
                    f"{card_noun(shuffled.purpose, state.ruleset)} was needed, "
                    f"and the discard pile ({shuffled.count} cards) became the draw pile")
     else:
+        written, rule = _BY_ENTRY
         card = entry_card or next((e.card for e in events if type(e) is Revealed
                                    and e.purpose == "entry"), None)
         shown = f" on {card}" if card is not None else ""
         message = f"entry{shown}, a face card or Joker: the player chose the column"
-    entry = LedgerEntry(turn, line, str(cause), _RULE[cause], message)
+    entry = _new_tuple(LedgerEntry, (turn, line, written, rule, message))
     return [entry] * ev.amount
 
 

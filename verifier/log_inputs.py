@@ -8,12 +8,12 @@ verifier's cap (the verifier then says so). Names are shown through ``safe_text`
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import BinaryIO
 
 from ..log.lexer import MAX_BYTES
 from ..safeio.safe_text import display_name
@@ -86,26 +86,45 @@ def read_input(item: Input) -> bytes:
             return sys.stdin.buffer.read(MAX_BYTES + 1)
         if not item.in_folder:  # named by the user: a symlink or a FIFO (`<(...)`) is theirs to give
             with open(item.path, "rb") as fh:
-                return _read_capped(fh, os.fstat(fh.fileno()).st_size)
+                return _read_capped(fh.read, os.fstat(fh.fileno()).st_size)
         # Found in a folder: not through a symlink, and never block on a FIFO that replaced
-        # the file since it was listed.
+        # the file since it was listed. Read through the descriptor itself: a file object
+        # for it (os.fdopen) costs more than reading a log.
         fd = os.open(item.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as fh:
-            status = os.fstat(fh.fileno())
+        try:
+            status = os.fstat(fd)
+            if stat.S_ISDIR(status.st_mode):  # refused as a file object refuses it
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
             if not stat.S_ISREG(status.st_mode):
                 raise Unreadable(f"{item.shown}: not a regular file")
-            return _read_capped(fh, status.st_size)
+            return _read_capped(lambda n: _read_fd(fd, n), status.st_size)
+        finally:
+            os.close(fd)
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise Unreadable(f"{item.shown}: cannot read the file ({reason})") from None
 
 
-def _read_capped(fh: BinaryIO, size: int) -> bytes:
-    """The first ``MAX_BYTES + 1`` bytes of ``fh`` (all of a log within the cap), asked for
-    by the ``size`` the file had (0 for a pipe) and one byte more: a read of the cap at once
-    allocates a 1 MiB buffer for a log of a few kilobytes, a twentieth of a folder's
-    verification. A file that grew since is read on to the cap, so the bytes are the same."""
-    data = fh.read(min(size, MAX_BYTES) + 1)
+def _read_capped(read: Callable[[int], bytes], size: int) -> bytes:
+    """The first ``MAX_BYTES + 1`` bytes that ``read`` gives (all of a log within the cap),
+    asked for by the ``size`` the file had (0 for a pipe) and one byte more: a read of the
+    cap at once allocates a 1 MiB buffer for a log of a few kilobytes, a twentieth of a
+    folder's verification. A file that grew since is read on to the cap, so the bytes are the
+    same. ``read(n)``: up to ``n`` bytes, fewer only at the end (a binary file's read)."""
+    data = read(min(size, MAX_BYTES) + 1)
     if len(data) > size:
-        data += fh.read(MAX_BYTES + 1 - len(data))
+        data += read(MAX_BYTES + 1 - len(data))
     return data
+
+
+def _read_fd(fd: int, n: int) -> bytes:
+    """Up to ``n`` bytes of the file open as ``fd``, fewer only at its end, as a binary
+    file's read gives them."""
+    parts = []
+    while n > 0:
+        part = os.read(fd, n)
+        if not part:
+            break
+        parts.append(part)
+        n -= len(part)
+    return b"".join(parts)

@@ -41,6 +41,9 @@ def map_key(mission: Mission) -> str:
 
 
 _SOURCES_KEPT = 64
+#: The map sources whose missions mission_source remembers, and so hands out again as the
+#: same object; hand setups and explicit maps are rare and cheap enough: built each time.
+REMEMBERED_SOURCES = ("challenge", "seed")
 
 
 def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = None,
@@ -57,7 +60,7 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = Non
         key = ("challenge", h.challenge, h.ruleset)
     elif h.source == "seed":
         key = ("seed", h.seed, h.ridges, h.difficulty, h.ruleset)
-    else:  # hand setups and explicit maps are rare and cheap enough: built each time
+    else:  # not in REMEMBERED_SOURCES
         return _build(log, rulesets)
     if remembered is None:
         return _build(log, rulesets)

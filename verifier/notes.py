@@ -11,7 +11,7 @@ At most one note per statement: several such events on one line make one note.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.automa_words import blocker_text
@@ -20,6 +20,7 @@ from ..rules.cards import Suit
 from ..rules.events import ArtilleryHeld, Bonus, Crater, Destroyed, Entered, Event, Moved, Revealed
 from ..rules.state import GameState
 
+_new_tuple: Final = tuple.__new__  # a Note from its fields, without NamedTuple's __new__ (a Python function)
 
 
 class Note(NamedTuple):
@@ -85,7 +86,8 @@ def note_on(line: int, column: int, events: Sequence[Event], state: GameState, t
     if not facts:
         return None
     rules = list(dict.fromkeys(rule for rule, _ in facts))
-    return Note(line, column, ", ".join(rules), "; ".join(sentence for _, sentence in facts), cell)
+    return _new_tuple(Note, (line, column, ", ".join(rules), "; ".join(sentence for _, sentence in facts),
+                             cell))
 
 
 def _bonus_fact(ev: Bonus, after: Iterable[Event], state: GameState) -> tuple[str, str]:

@@ -19,7 +19,7 @@ from ..rules.state import GameState
 from .message_context import describe_state, legal_summary
 from ..log.lexer import MAX_BYTES, read_log_bytes
 from ..log.reader import parse_log
-from .map_source import assurance, map_key, mission_source, source_text
+from .map_source import REMEMBERED_SOURCES, assurance, map_key, mission_source, source_text
 from ..log.messages import LogError
 from .replay import Replay
 from ..log.notation import Header
@@ -83,7 +83,7 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
                                   statements=len(log.statements)), log.header, mission)
     replay = None
     try:
-        replay = Replay(log, mission, memo.starts)
+        replay = Replay(log, mission, _starts(memo, log.header))
         if history:
             replay.history = []
         state = replay.run()
@@ -133,6 +133,13 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     return verdict
 
 
+def _starts(memo: Verifier, header: Header) -> dict[int, tuple[Mission, GameState]] | None:
+    """Where the start of ``header``'s mission is kept: the memo of starts when
+    ``mission_source`` remembers the mission, else nowhere (the mission is a new object each
+    log, so its start would never be found again; keeping it cost an eviction and a copy)."""
+    return memo.starts if header.source in REMEMBERED_SOURCES else None
+
+
 def _carry(verdict: Verdict, replay: Replay) -> None:
     """What the replay saw besides the verdict: notes, the damage ledger, the history."""
     verdict.notes = replay.notes
@@ -170,7 +177,7 @@ def _notation_verdict(exc: LogError, raw: bytes, source: str, memo: Verifier,
         mission = mission_source(partial, memo.missions, memo.rulesets)
         _identified(verdict, partial.header, mission)
         verdict.assurance = assurance(mission)
-        replay = Replay(partial, mission, memo.starts)
+        replay = Replay(partial, mission, _starts(memo, partial.header))
         if history:
             replay.history = []
         state = replay.run()
