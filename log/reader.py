@@ -50,19 +50,13 @@ _new_tuple: Final = tuple.__new__  # a named tuple from its fields, without Name
 _STATEMENT: Final = Statement
 
 # Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (kind,
-# the statement's fields after its line number, the canonical line, the statements built
-# from it by line number). Logs repeat most lines ("automa 8C", "draw 4S", "turn 3"), and a
-# statement depends on its line's text alone, so a repeated line is neither tokenised nor
-# parsed again; and a folder's logs often hold a line at the same place, where the statement
-# itself is taken again (building one costs more than reading the rest of the memo). Bounded:
-# only short lines, at most _STATEMENTS_MAX statements kept in all (their count under a key
-# no line can be: lines are split at line feeds), and the dict is emptied when full. A
-# folder of 2,000 simulated logs holds about 15,500 distinct body lines at some 45,000
-# places: all of them fit, where a quarter as many would be forgotten and read again.
+# the statement's fields after its line number, the canonical line). Logs repeat most lines
+# ("automa 8C", "draw 4S", "turn 3"), and a statement depends on its line's text alone, so a
+# repeated line is neither tokenised nor parsed again. Bounded: only short lines, and the
+# dict is emptied when full. A folder of 2,000 simulated logs holds about 9,500 distinct body
+# lines: all of them fit, where a quarter as many would be forgotten and read again.
 _REMEMBER_MAX: Final = 16384
 _REMEMBER_LONGEST: Final = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
-_STATEMENTS_MAX: Final = 65536  # ~12 MB more at most
-_KEPT: Final = "\n"
 
 
 
@@ -179,24 +173,9 @@ class _Parser:
         known = self.remembered.get(raw)
         if known is None:
             return False
-        line = index + 1
-        by_line: dict[int, Statement] = known[3]
-        statement = by_line.get(line)
-        if statement is None:
-            statement = _new_tuple(_STATEMENT, (known[0], line) + known[1])
-            self._keep(by_line, line, statement)
-        self.statements.append(statement)
+        self.statements.append(_new_tuple(_STATEMENT, (known[0], index + 1) + known[1]))
         self.body_text.append(known[2])
         return True
-
-    def _keep(self, by_line: dict[int, Statement], line: int, statement: Statement) -> None:
-        """Keep ``statement``, read at ``line``, for the next log that has its line there,
-        while the memo's budget of statements allows."""
-        remembered = self.remembered
-        kept: int = remembered.get(_KEPT, (0,))[0]  # typed: compiled, then compared and added as a C int
-        if kept < _STATEMENTS_MAX:
-            by_line[line] = statement
-            remembered[_KEPT] = (kept + 1,)
 
     def _run(self) -> ParsedLog:
         in_body = False
@@ -273,9 +252,7 @@ class _Parser:
             if len(raw) <= _REMEMBER_LONGEST:
                 if len(remembered) >= _REMEMBER_MAX:
                     remembered.clear()
-                by_line: dict[int, Statement] = {}
-                remembered[raw] = (statement.kind, statement[2:], canonical, by_line)
-                self._keep(by_line, statement.line, statement)
+                remembered[raw] = (statement.kind, statement[2:], canonical)
         if not seen_version:
             self.lineno = max(1, len(self.lines))
             raise LogError("E120", "the log is empty: a log starts with the line 'bgrid-log: 1'",
