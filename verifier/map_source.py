@@ -41,9 +41,17 @@ def map_key(mission: Mission) -> str:
 
 
 _SOURCES_KEPT = 64
-#: The map sources whose missions mission_source remembers, and so hands out again as the
-#: same object; hand setups and explicit maps are rare and cheap enough: built each time.
-REMEMBERED_SOURCES = ("challenge", "seed")
+
+
+def remembered_key(h: Header) -> tuple[str | int | None, ...] | None:
+    """What :func:`mission_source` remembers the mission of ``h`` by: the header values that
+    fix a challenge's or a seed's mission. None for hand setups and explicit maps, rare and
+    cheap enough to build each time (so a new object each log)."""
+    if h.source == "challenge":
+        return ("challenge", h.challenge, h.ruleset)
+    if h.source == "seed":
+        return ("seed", h.seed, h.ridges, h.difficulty, h.ruleset)
+    return None
 
 
 def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = None,
@@ -51,16 +59,11 @@ def mission_source(log: ParsedLog, remembered: dict[tuple, Mission] | None = Non
     """Build the mission of ``log``'s header. Raises :class:`LogError` (E127–E130).
 
     ``remembered`` (a ``Verifier``'s memo; why, there): missions built from a challenge code
-    or a seed, by the header values that fixed them (shuffles and map are built once).
-    The same values always give the same mission; a header that fails is never remembered.
-    Bounded, oldest out first. ``rulesets``: see :func:`mission_from_header`."""
-    h: Header = log.header
-    key: tuple[str | int | None, ...]
-    if h.source == "challenge":
-        key = ("challenge", h.challenge, h.ruleset)
-    elif h.source == "seed":
-        key = ("seed", h.seed, h.ridges, h.difficulty, h.ruleset)
-    else:  # not in REMEMBERED_SOURCES
+    or a seed, by the header values that fixed them (:func:`remembered_key`; shuffles and map
+    are built once). The same values always give the same mission; a header that fails is
+    never remembered. Bounded, oldest out first. ``rulesets``: see :func:`mission_from_header`."""
+    key = remembered_key(log.header)
+    if key is None:
         return _build(log, rulesets)
     if remembered is None:
         return _build(log, rulesets)

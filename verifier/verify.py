@@ -19,7 +19,7 @@ from ..rules.state import GameState
 from .message_context import describe_state, legal_summary
 from ..log.lexer import MAX_BYTES, read_log_bytes
 from ..log.reader import parse_log
-from .map_source import REMEMBERED_SOURCES, assurance, map_key, mission_source, source_text
+from .map_source import assurance, map_key, mission_source, remembered_key, source_text
 from ..log.messages import LogError
 from .replay import Replay
 from ..log.notation import Header
@@ -137,7 +137,7 @@ def _starts(memo: Verifier, header: Header) -> dict[int, tuple[Mission, GameStat
     """Where the start of ``header``'s mission is kept: the memo of starts when
     ``mission_source`` remembers the mission, else nowhere (the mission is a new object each
     log, so its start would never be found again; keeping it cost an eviction and a copy)."""
-    return memo.starts if header.source in REMEMBERED_SOURCES else None
+    return memo.starts if remembered_key(header) is not None else None
 
 
 def _carry(verdict: Verdict, replay: Replay) -> None:
