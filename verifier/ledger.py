@@ -8,7 +8,7 @@ draw pile (R22). One entry per point, for every verdict up to where the replay g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple, cast
 
 from ..rules.automa import artillery_reach
@@ -40,8 +40,17 @@ class LedgerEntry(NamedTuple):
         return f"turn {self.turn}, line {self.line}: {self.message} ({self.rule})"
 
     def as_dict(self) -> dict:
-        return {"turn": self.turn, "line": self.line, "cause": self.cause, "rule": self.rule,
-                "message": self.message}
+        return _entry_dict(self)
+
+
+def _entry_dict(entry: LedgerEntry) -> dict:
+    return {"turn": entry.turn, "line": entry.line, "cause": entry.cause, "rule": entry.rule,
+            "message": entry.message}
+
+
+def entry_dicts(entries: Iterable[LedgerEntry]) -> list[dict]:
+    """Each entry's :meth:`LedgerEntry.as_dict`, as :func:`notes.note_dicts` (and why)."""
+    return [_entry_dict(entry) for entry in entries]
 
 
 def damage_entries(turn: int, line: int, events: Sequence[Event], index: int, state: GameState,

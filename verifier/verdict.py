@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from ..challenges.mission import Origin
 from ..rules.engine import Score
 from ..log.messages import LogError
+from .ledger import entry_dicts
+from .notes import note_dicts
 
 if TYPE_CHECKING:  # the replay builds verdicts' records; it is not needed to read one
     from .replay_history import HistoryEntry, ReplayBoard
@@ -143,6 +145,6 @@ class Verdict:
             "player": self.player,
             "map_source": self.map_source,
             "difficulty": self.difficulty,
-            "notes": [note.as_dict() for note in self.notes],
-            "damage_ledger": [entry.as_dict() for entry in self.damage_ledger],
+            "notes": note_dicts(self.notes),
+            "damage_ledger": entry_dicts(self.damage_ledger),
         }
