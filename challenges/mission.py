@@ -171,12 +171,18 @@ class Mission:
             return len(self.origin.ridges)
         return None
 
-    @cached_property
+    @property
     def map_line(self) -> str:
         """The map in one canonical line, ``M:<mountains, sorted>|B:<bunkers>|A:<artillery>``
         (the verification id hashes it)."""
-        m = self.game_map
-        return "M:|B:|A:" if m is None else m.line()
+        # kept in the instance's dict as cached_property keeps it, but without its lock, which
+        # Python 3.11 takes on every first use: most of the cost for a mission read once (the
+        # verifier builds an explicit map's mission afresh for each log)
+        line: str | None = self.__dict__.get("_map_line")
+        if line is None:
+            m = self.game_map
+            line = self.__dict__["_map_line"] = "M:|B:|A:" if m is None else m.line()
+        return line
 
     def challenge_deck(self) -> tuple[tuple[Card, ...], tuple[int, ...]]:
         """The challenge deck, top first (R25), and each position's reshuffle number (R26).

@@ -20,10 +20,10 @@ when it is destroyed. :class:`ArtilleryPieces` reads the events and answers wher
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Self
+from typing import Any, Self
 
-from .board import Cell
-from .events import ArtilleryMoved, Destroyed, Suppressed
+from .board import CELL_NAMES, Cell
+from .events import ArtilleryMoved, Destroyed, Event, Suppressed
 
 
 class ArtilleryPieces:
@@ -41,35 +41,47 @@ class ArtilleryPieces:
         self.destroyed_by: list[int | None] = [None] * len(self.cells)  # the line
         self.paths: list[list[Cell]] = [[c] for c in placed]  # since the last check
         self.suppressed_in: list[int | None] = [None] * len(self.cells)  # a turn
-        self._number = {c: n for n, c in enumerate(placed, start=1)}
+        self._number: dict[Cell, int] = {c: n for n, c in enumerate(placed, start=1)}
 
     def __len__(self) -> int:
         return len(self.cells)
 
-    def follow(self, events: Iterable, line: int | None = None, turn: int | None = None) -> None:
+    def follow(self, events: Iterable[Event], line: int | None = None, turn: int | None = None) -> None:
         """Take the events of one engine call: ``line`` is the log line (if any) that made them,
         ``turn`` the turn they happened in."""
+        number = self._number
+        cells: list[Cell | None] | None = None  # the pieces' new cells, once one moved or fell
+        ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
         for ev in events:
             kind = type(ev)
+            # each event typed once matched: compiled, its fields are then read directly, not
+            # looked up by name (a replay follows every Automa phase's moves)
             if kind is ArtilleryMoved:
-                n = self._number.pop(ev.start)
-                self._number[ev.end] = n
-                self._set(n, ev.end)
+                moved: ArtilleryMoved = ev
+                n = number[moved.start]
+                del number[moved.start]
+                number[moved.end] = n
+                if cells is None:
+                    cells = list(self.cells)
+                cells[n - 1] = moved.end
                 self.moved_by[n - 1] = line
-                self.paths[n - 1].append(ev.end)
-            elif kind is Destroyed and ev.kind == "artillery":
-                n = self._number.pop(ev.cell)  # (a bunker's Destroyed has kind "bunker")
-                self._set(n, None)
-                self.destroyed_by[n - 1] = line
+                self.paths[n - 1].append(moved.end)
+            elif kind is Destroyed:
+                destroyed: Destroyed = ev
+                if destroyed.kind == "artillery":  # (a bunker's Destroyed has kind "bunker")
+                    n = number[destroyed.cell]
+                    del number[destroyed.cell]
+                    if cells is None:
+                        cells = list(self.cells)
+                    cells[n - 1] = None
+                    self.destroyed_by[n - 1] = line
             elif kind is Suppressed:
-                piece = self._number.get(ev.cell)
+                suppressed: Suppressed = ev
+                piece = number.get(suppressed.cell)
                 if piece is not None:
                     self.suppressed_in[piece - 1] = turn
-
-    def _set(self, n: int, cell: Cell | None) -> None:
-        cells = list(self.cells)
-        cells[n - 1] = cell
-        self.cells = tuple(cells)
+        if cells is not None:  # a new tuple once a call: a copy may share the old one (copy)
+            self.cells = tuple(cells)
 
     def number_at(self, cell: Cell) -> int | None:
         """The number of the piece in ``cell``, None when no piece stands there."""
@@ -83,7 +95,8 @@ class ArtilleryPieces:
     def name_at(self, cell: Cell) -> str:
         """The piece in ``cell`` by number, ``artillery 2 (B4)``; ``artillery B4`` when none stands there."""
         n = self._number.get(cell)
-        return f"artillery {cell}" if n is None else f"artillery {n} ({cell})"
+        name = CELL_NAMES[cell]  # the cell's name from the table (board.CELL_NAMES says why)
+        return f"artillery {name}" if n is None else f"artillery {n} ({name})"
 
     def checked(self) -> None:
         """A check of every piece was made here: the paths start again from where they are."""

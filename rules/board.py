@@ -96,7 +96,7 @@ def column_name(column: int) -> str:
 
 
 #: Each cell's name by its number: compiled, str(cell) is a Python-level call (Cell subclasses int).
-CELL_NAMES: tuple[str, ...] = _NAMES
+CELL_NAMES: Final[tuple[str, ...]] = _NAMES
 
 
 class Facing(enum.Enum):

@@ -26,6 +26,7 @@ first exhaustion (R22). The quiet mission, own deck (54 cards):
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 
 import pytest
@@ -549,6 +550,22 @@ def test_verification_id_ignores_reformatting_and_sees_every_edit():
              text + "state dmg 1\n"]
     ids = {verify_log(t).verification_id for t in edits}
     assert base.verification_id not in ids and len(ids) == len(edits)
+
+
+def test_the_id_hashes_the_canonical_log_and_the_play_digest_its_body_alone():
+    # written canonically already, so the text hashed is the log as it stands here
+    header = ("bgrid-log: 1\nmap mountains: H1 G2\nmap bunkers: F7 H10 I3 D10 H4 F9\n"
+              "map artillery: A8 A2 J4 A7\ndifficulty: easy\n")
+    body = "turn 1\nenter 4D\ndraw 3D 4H 5H 4C 3S\n"
+    verdict = verify_log(header + body)
+    # each part followed by a NUL: the version, the ruleset, the map (mountains by cell
+    # number, targets in their order, the deck played), the log
+    parts = ("bgrid-verify-1", "standard-1", "M:H1 G2|B:F7 H10 I3 D10 H4 F9|A:A8 A2 J4 A7|deck:own",
+             header + body)
+    expected = hashlib.sha256(b"".join(part.encode() + b"\x00" for part in parts)).hexdigest()[:16]
+    assert verdict.verification_id == expected
+    # the league's flag: the statements' lines, newline between, no header
+    assert verdict.play_digest == hashlib.sha256(body.rstrip("\n").encode()).hexdigest()
 
 
 # -- R35 at the first exhaustion ---------------------------------------------------------------

@@ -8,12 +8,12 @@ draw pile (R22). One entry per point, for every verdict up to where the replay g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple, cast
 
 from ..rules.automa import artillery_reach
 from .message_context import card_noun
-from ..rules.board import COLUMN_LETTERS, Cell, distance
+from ..rules.board import CELL_NAMES, Cell, distance
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.cards import Card
 from ..rules.events import ArtilleryFired, Damage, DamageCause, Event, Reshuffled, Revealed
@@ -40,8 +40,17 @@ class LedgerEntry(NamedTuple):
         return f"turn {self.turn}, line {self.line}: {self.message} ({self.rule})"
 
     def as_dict(self) -> dict:
-        return {"turn": self.turn, "line": self.line, "cause": self.cause, "rule": self.rule,
-                "message": self.message}
+        return _entry_dict(self)
+
+
+def _entry_dict(entry: LedgerEntry) -> dict:
+    return {"turn": entry.turn, "line": entry.line, "cause": entry.cause, "rule": entry.rule,
+            "message": entry.message}
+
+
+def entry_dicts(entries: Iterable[LedgerEntry]) -> list[dict]:
+    """Each entry's :meth:`LedgerEntry.as_dict`, as :func:`notes.note_dicts` (and why)."""
+    return [_entry_dict(entry) for entry in entries]
 
 
 def damage_entries(turn: int, line: int, events: Sequence[Event], index: int, state: GameState,
@@ -55,7 +64,12 @@ def damage_entries(turn: int, line: int, events: Sequence[Event], index: int, st
     cause = ev.cause
     if cause is DamageCause.ARTILLERY:
         written, rule = _BY_ARTILLERY
-        fired = next(e for e in reversed(events[:index]) if type(e) is ArtilleryFired)
+        # the fire step just before: walked back by index, where compiled a generator over
+        # reversed(events[:index]) costs a slice, an iterator and a generator object
+        k = index - 1
+        while type(events[k]) is not ArtilleryFired:
+            k -= 1
+        fired: ArtilleryFired = cast(ArtilleryFired, events[k])
         message = _fire_text(fired.cells, state, pieces)
     elif cause is DamageCause.EXHAUSTION:
         written, rule = _BY_EXHAUSTION
@@ -80,14 +94,18 @@ def _fire_text(cells: Sequence[Cell], state: GameState, pieces: ArtilleryPieces 
     bomber = state.cell
     assert bomber is not None  # artillery fires only at a bomber on the map (R18)
     parts = []
+    # a cell's row and column as its name writes them (``H6``: column H, row 6): compiled,
+    # Cell.row and Cell.column are properties of a Python class, looked up by name
+    bomber_row = CELL_NAMES[bomber][1:]
     for piece in cells:
+        cell_name = CELL_NAMES[piece]
         number = None if pieces is None else pieces.number_at(piece)
-        name = f"at {piece}" if number is None else f"{number} at {piece}"
+        name = f"at {cell_name}" if number is None else f"{number} at {cell_name}"
         if piece == bomber:
             parts.append(f"{name}, the bomber's own cell, range 0")
             continue
-        along = (f"row {piece.row}" if piece.row == bomber.row
-                 else f"column {COLUMN_LETTERS[piece.column]}")
+        row = cell_name[1:]
+        along = f"row {row}" if row == bomber_row else f"column {cell_name[0]}"
         parts.append(f"{name}, line of sight along {along}, range {distance(piece, bomber)}")
     reach = artillery_reach(state)
     text = "artillery " + "; ".join(parts) + f" (reach {reach} at altitude {state.altitude})"

@@ -15,7 +15,7 @@ from typing import Any, Final, NamedTuple
 
 from ..rules.artillery_pieces import ArtilleryPieces
 from ..rules.automa_words import blocker_text
-from ..rules.board import FORWARD, NEIGHBOURS, Cell
+from ..rules.board import CELL_NAMES, FORWARD, NEIGHBOURS, Cell
 from ..rules.cards import Suit
 from ..rules.events import ArtilleryHeld, Bonus, Crater, Destroyed, Entered, Event, Moved, Revealed
 from ..rules.state import GameState
@@ -38,7 +38,7 @@ class Note(NamedTuple):
         return f"line {self.line}: {self.message} ({self.rule})"
 
     def as_dict(self) -> dict:
-        return {"line": self.line, "column": self.column, "rule": self.rule, "message": self.message}
+        return _note_dict(self)
 
     def merged(self, later: Note) -> Note:
         """This note and a later one on the same line, as one."""
@@ -47,44 +47,76 @@ class Note(NamedTuple):
                     self.cell)
 
 
-def note_on(line: int, column: int, events: Sequence[Event], state: GameState, told: set,
-            pieces: ArtilleryPieces | None = None) -> Note | None:
+def _note_dict(note: Note) -> dict:
+    return {"line": note.line, "column": note.column, "rule": note.rule, "message": note.message}
+
+
+def note_dicts(notes: Iterable[Note]) -> list[dict]:
+    """Each note's :meth:`Note.as_dict` (a verdict's JSON; a folder's verdicts hold thousands):
+    compiled, a named tuple's method is called through Python's protocol, a function directly."""
+    return [_note_dict(note) for note in notes]
+
+
+def note_on(line: int, column: int, events: Sequence[Event], state: GameState,
+            told: dict[Cell, set[Cell]], pieces: ArtilleryPieces | None = None) -> Note | None:
     """The note for one statement's ``events`` (``state``: just after them), or None.
-    ``told``: the blocked artillery steps noted before in this mission; a piece stuck behind
-    the same cell turn after turn is told once (and added to it here)."""
+    ``told``: the blocked artillery steps noted before in this mission, as the cells a step
+    from each cell could not enter; a piece stuck behind the same cell turn after turn is
+    told once (and added to it here)."""
     facts: list[tuple[str, str]] = []  # (rule, sentence)
     held = []
     cell = None
     ev: Any  # dispatched on type(ev) through ``kind``, which mypy does not narrow
+    # each event typed once matched, as in Replay._record: compiled, its fields are then
+    # read directly, not looked up by name
     for i, ev in enumerate(events):
         kind = type(ev)
-        if kind is Moved and ev.blocked:
-            last = ev.path[-1] if ev.path else ev.start
-            mountain = cell = FORWARD[ev.facing][last]
-            facts.append(("R9", f"the move stops at {last}: the next cell, {mountain}, is a mountain "
-                          f"and the bomber flies at altitude {state.altitude}, below "
-                          f"{state.ruleset.mountain_clearance}; the points left are lost"))
-        elif kind is Entered and ev.shifted_from is not None:
-            cell = ev.cell if cell is None else cell
-            facts.append(("R13", f"the entry shifts from {ev.shifted_from} to {ev.cell}: "
-                          f"{ev.shifted_from} is a mountain and the bomber enters at altitude "
-                          f"{ev.altitude}, below {state.ruleset.mountain_clearance}"))
-        elif kind is Revealed and ev.card.is_joker and ev.purpose in ("guns", "bomb"):
-            suit = Suit(state.ruleset.revealed_joker_counts_as).noun
-            cell = state.cell if cell is None else cell
-            facts.append(("R17", f"the revealed Joker counts as a {suit} on the {ev.purpose} check"))
+        if kind is ArtilleryHeld:  # the commonest: every piece, every Automa phase
+            stuck: ArtilleryHeld = ev
+            into = stuck.into
+            noted = None if into is None else told.get(stuck.cell)
+            if into is not None and (noted is None or into not in noted):
+                if noted is None:  # not setdefault: compiled, its empty set costs a call by name
+                    noted = told[stuck.cell] = set()
+                noted.add(into)
+                cell = stuck.cell if cell is None else cell
+                name = f"artillery {stuck.cell}" if pieces is None else pieces.name_at(stuck.cell)
+                # the cell's name from the table (board.CELL_NAMES says why)
+                held.append(f"{name} held: it could not step to {CELL_NAMES[into]} "
+                            f"({blocker_text(into, state)})")
+        elif kind is Moved:
+            moved: Moved = ev
+            if moved.blocked:
+                last = moved.path[-1] if moved.path else moved.start
+                mountain = cell = FORWARD[moved.facing][last]
+                facts.append(("R9", f"the move stops at {last}: the next cell, {mountain}, is a mountain "
+                              f"and the bomber flies at altitude {state.altitude}, below "
+                              f"{state.ruleset.mountain_clearance}; the points left are lost"))
+        elif kind is Entered:
+            entered: Entered = ev
+            if entered.shifted_from is not None:
+                cell = entered.cell if cell is None else cell
+                facts.append(("R13", f"the entry shifts from {entered.shifted_from} to {entered.cell}: "
+                              f"{entered.shifted_from} is a mountain and the bomber enters at altitude "
+                              f"{entered.altitude}, below {state.ruleset.mountain_clearance}"))
+        elif kind is Revealed:
+            revealed: Revealed = ev
+            if revealed.card.is_joker and revealed.purpose in ("guns", "bomb"):
+                suit = Suit(state.ruleset.revealed_joker_counts_as).noun
+                cell = state.cell if cell is None else cell
+                facts.append(("R17", f"the revealed Joker counts as a {suit} on the "
+                              f"{revealed.purpose} check"))
         elif kind is Bonus:
-            cell = ev.cell if cell is None else cell
-            facts.append(_bonus_fact(ev, events[i + 1:], state))
-        elif kind is ArtilleryHeld and ev.into is not None and (ev.cell, ev.into) not in told:
-            told.add((ev.cell, ev.into))
-            cell = ev.cell if cell is None else cell
-            name = f"artillery {ev.cell}" if pieces is None else pieces.name_at(ev.cell)
-            held.append(f"{name} held: it could not step to {ev.into} ({blocker_text(ev.into, state)})")
+            bonus: Bonus = ev
+            cell = bonus.cell if cell is None else cell
+            facts.append(_bonus_fact(bonus, events[i + 1:], state))
     if held:
         facts.append(("R20", "; ".join(held)))
     if not facts:
         return None
+    if len(facts) == 1:  # the commonest: one fact, its rule and sentence as they are
+        rule, sentence = facts[0]
+        return _new_tuple(Note, (line, column, rule, sentence, cell))
     rules = list(dict.fromkeys(rule for rule, _ in facts))
     return _new_tuple(Note, (line, column, ", ".join(rules), "; ".join(sentence for _, sentence in facts),
                              cell))

@@ -16,6 +16,7 @@ from typing import Any, Final, cast
 from ..challenges.mission import Mission
 from ..rules.actions import Action, EndPhase, EnterColumn, Guns, Throttle
 from ..rules.artillery_pieces import ArtilleryPieces
+from ..rules.board import Cell
 from ..rules.cards import JOKER_RANK, Card
 from ..rules.dead_hand import DeadHand, dead_hand
 from ..rules.engine import apply, apply_legal, chance_outcomes, is_entry_damage_fatal, reveal
@@ -84,7 +85,9 @@ class Replay:
         self.stmt: Statement | None = None
         self.notes: list = []  # notes.Note, at most one a statement
         self.ledger: list = []  # ledger.LedgerEntry, one a point of damage
-        self._held_told: set = set()  # blocked artillery steps already noted (notes.note_on)
+        # blocked artillery steps already noted (notes.note_on), as the cells a step from each
+        # cell could not enter: compiled, two lookups cost less than building and hashing a pair
+        self._held_told: dict[Cell, set[Cell]] = {}
         self.damage_mismatch = False  # the first error is a state line's wrong 'dmg'
         self.automa_card: Card | None = None  # the Automa card of the log's turn, once played
         # what last set the bomber's place and altitude, as (rule, line), for a state line
@@ -161,8 +164,9 @@ class Replay:
             kind = type(ev)
             if kind is ArtilleryHeld:  # the commonest watched event: every piece, every Automa phase
                 held: ArtilleryHeld = ev  # typed: compiled, its fields are then read directly
-                if not notable and held.into is not None and (held.cell, held.into) not in self._held_told:
-                    notable = True
+                if not notable and held.into is not None:
+                    noted = self._held_told.get(held.cell)
+                    notable = noted is None or held.into not in noted
             elif kind is PlayerPhaseEnded:
                 ended: PlayerPhaseEnded = ev  # typed, as held above
                 self.phase_end = ended.reason  # the last one

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from ..challenges.mission import Origin
 from ..rules.engine import Score
 from ..log.messages import LogError
+from .ledger import entry_dicts
+from .notes import note_dicts
 
 if TYPE_CHECKING:  # the replay builds verdicts' records; it is not needed to read one
     from .replay_history import HistoryEntry, ReplayBoard
@@ -27,11 +29,10 @@ ID_LENGTH = 16
 
 
 def verification_id(canonical_text: str, ruleset: str, map_key: str) -> str:
-    digest = hashlib.sha256()
-    for part in ("bgrid-verify-1", ruleset, map_key, canonical_text):
-        digest.update(part.encode("utf-8"))
-        digest.update(b"\x00")
-    return digest.hexdigest()[:ID_LENGTH]
+    # each part followed by a NUL byte, hashed as one text: compiled, every update() and
+    # encode() is a method call through Python's protocol
+    text = f"bgrid-verify-1\x00{ruleset}\x00{map_key}\x00{canonical_text}\x00"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:ID_LENGTH]
 
 
 def raw_id(data: bytes) -> str:
@@ -50,7 +51,7 @@ class Verdict:
     assurance: str | None = None  # "exact" | "consistent"
     errors: list[LogError] = field(default_factory=list)
     verification_id: str = ""
-    play_digest: str | None = None  # SHA-256 of the body's canonical lines: the plays alone (league flags)
+    plays: list[str] | None = None  # the body's canonical lines, which play_digest hashes
     claim: tuple[str, int] | None = None
     state: str | None = None  # the state where an incomplete log stops
     turns: int = 0  # the last turn the log wrote (where an invalid log went wrong)
@@ -74,6 +75,12 @@ class Verdict:
     @property
     def is_valid(self) -> bool:
         return self.verdict == VALID
+
+    @property
+    def play_digest(self) -> str | None:
+        """SHA-256 of the body's canonical lines: the plays alone (league flags). Hashed when
+        asked: only the league asks, and verifying a folder would hash every log for nothing."""
+        return None if self.plays is None else hashlib.sha256("\n".join(self.plays).encode()).hexdigest()
 
     def summary(self) -> str:
         """One line: ``name: valid, victory (all bunkers destroyed), score 9, assurance: exact [id]``;
@@ -143,6 +150,6 @@ class Verdict:
             "player": self.player,
             "map_source": self.map_source,
             "difficulty": self.difficulty,
-            "notes": [note.as_dict() for note in self.notes],
-            "damage_ledger": [entry.as_dict() for entry in self.damage_ledger],
+            "notes": note_dicts(self.notes),
+            "damage_ledger": entry_dicts(self.damage_ledger),
         }

@@ -7,7 +7,6 @@ becomes the E299 message, so the CLI still answers with a verdict instead of a t
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 
 from ..challenges.mission import Mission
@@ -76,10 +75,9 @@ def verify_log(data: bytes | str, source: str = "log", *, history: bool = False,
     if mission.is_challenge:
         log.header.challenge = mission.code  # the normalised code, so spelling does not change the id
     vid = verification_id(log.canonical_text(), mission.ruleset.name, map_key(mission))
-    plays = hashlib.sha256("\n".join(log.body_text if log.body_text is not None
-                                      else [s.canonical() for s in log.statements]).encode()).hexdigest()
+    plays = log.body_text if log.body_text is not None else [s.canonical() for s in log.statements]
     verdict = _identified(Verdict(INCOMPLETE, source=source, assurance=assurance(mission),
-                                  verification_id=vid, play_digest=plays, claim=log.header.claim,
+                                  verification_id=vid, plays=plays, claim=log.header.claim,
                                   statements=len(log.statements)), log.header, mission)
     replay = None
     try:
