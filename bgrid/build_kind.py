@@ -18,11 +18,14 @@ from collections.abc import Callable
 from typing import Any
 
 #: The installed packages whose modules are compiled: the game model, the log format's reader,
-#: the verifier, the players' searches (the hot paths of verify, simulate, solve and the rating).
-COMPILED_PACKAGES = ("bgrid.rules", "bgrid.log", "bgrid.verifier", "bgrid.players")
+#: the verifier, the players' searches (the hot paths of verify, simulate, solve and the rating)
+#: and the challenges (codes and seeded decks).
+COMPILED_PACKAGES = ("bgrid.rules", "bgrid.log", "bgrid.verifier", "bgrid.players", "bgrid.challenges")
 
-#: Modules of those packages left interpreted.
-INTERPRETED: frozenset[str] = frozenset()
+#: Modules of those packages left interpreted. The mission keeps what it works out in
+#: cached properties, and mypyc compiles a cached_property as a plain property, computed again
+#: at every use (the deck's shuffle among them).
+INTERPRETED: frozenset[str] = frozenset({"bgrid.challenges.mission"})
 
 _EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 

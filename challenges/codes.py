@@ -107,7 +107,9 @@ def decode_code(text: str) -> ChallengeSpec:
             continue
         value = _VALUE.get(ascii_upper(ch))
         if value is None:
-            if "\udc80" <= ch <= "\udcff":  # how Python carries a byte of an argument that is not UTF-8
+            # how Python carries a byte of an argument that is not UTF-8 (the range by number:
+            # mypyc takes no surrogate in a string literal)
+            if 0xDC80 <= ord(ch) <= 0xDCFF:
                 shown = f"the byte 0x{ord(ch) - 0xDC00:02X} (not UTF-8 text)"
             else:
                 shown = f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"

@@ -87,6 +87,7 @@ class _ForcedStream(SeededStream):
         self._buffer = data  # test only: the real buffer is SHAKE-256 output
 
 
+@pytest.mark.pure_python_only("subclasses the stream, which a compiled class does not allow")
 @pytest.mark.parametrize("rejected_at", [0, 1, 30, 52])
 def test_rejection_draws_again(rejected_at):
     """A word at or above 2**64 - 2**64 % (i+1) is skipped and the next one used."""
