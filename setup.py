@@ -127,9 +127,18 @@ class OptionalBuildExt(build_ext):
             say(f"compiling failed ({exc}); installing the pure-Python build")
 
 
+def drop_old_extensions() -> None:
+    """pip builds in the checkout, and build/ keeps what an earlier build compiled: without
+    this, a module made interpreted since (or every module, in a pure build) would be packed
+    with its old extension file beside its source."""
+    for old in Path("build").glob(f"lib*/**/*{sysconfig.get_config_var('EXT_SUFFIX')}"):
+        old.unlink()
+
+
 def extensions() -> list:
     if not BUILDS.intersection(sys.argv):  # metadata, an sdist: nothing to compile
         return []
+    drop_old_extensions()
     reason = build_kind()
     if reason is not None:
         say(f"{reason}; installing the pure-Python build")
