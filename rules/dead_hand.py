@@ -13,6 +13,10 @@ bomb's depend on where the artillery stands). A hand is **dead** when none of th
 card playable: the mission can then only end by damage or fuel, every turn a pass and an
 Automa card.
 
+Both checks ask only whether some piece stands on a given cell, so the search first follows
+each piece as if alone (the others can only make it stay, R20): when no cell any piece can
+reach passes them, the hand is dead without following the positions, the same answer.
+
 The search is on the safe side: it ignores damage (a branch the fire would end early still
 counts), so a hand it calls dead is dead.
 """
@@ -81,10 +85,19 @@ def dead_hand(state: GameState) -> DeadHand | None:
     if guns or bomb:
         if probe is state:
             probe = state.copy()
-        for position in _positions(probe):
-            probe.artillery, probe.suppressed = set(position), set()
-            if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
-                return None
+        probe.suppressed = set()  # neither check reads it; the cell search wants every piece ready
+        # Both checks ask only whether some piece stands on a given cell (the other pieces
+        # never block the guns' line of sight, R14): with no such cell, no position passes.
+        # A cell found after one phase stands in a position of the search's first phase
+        # (from every piece ready): found there too, so no need to search.
+        phase = _first_phase_a_cell_counts(probe, guns, bomb)
+        if phase == 1:
+            return None
+        if phase is not None:
+            for position in _positions(state):
+                probe.artillery = set(position)
+                if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
+                    return None
     return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(state)))
 
 
@@ -93,6 +106,34 @@ def automa_phases_left(state: GameState) -> int:
     pile, then each reshuffle left a new pile of every card not in the hand (R22, R35)."""
     left = state.ruleset.reshuffles_allowed - state.exhaustions
     return len(state.draw_pile) + max(0, left) * (state.card_count() - len(state.hand))
+
+
+def _first_phase_a_cell_counts(probe: GameState, guns: bool, bomb: bool) -> int | None:
+    """The first Automa phase (0: now) after which some cell an artillery piece can stand on
+    passes the guns' or the bomb's check, or None if none does within
+    :func:`automa_phases_left`. Each piece is followed as if alone, breadth first over the
+    moving entries of the Automa table (R19, R20): another piece only ever makes it stay
+    (R20, R34), as its fire or a suppression does (R18, R21), so in every position
+    :func:`_positions` brings, each piece stands on a cell found by then. ``probe``: the
+    state, no piece suppressed; its artillery is the search's scratch."""
+    moves = sorted(set(probe.ruleset.automa_suits.values()) - {"hold"})
+    new = probe.artillery
+    seen = set(new)
+    for phase in range(automa_phases_left(probe) + 1):
+        if phase:
+            # The cells found last (probe's artillery), moved as one position: a step another
+            # piece blocks is into a cell seen already or found by this same move, none lost.
+            new = set()
+            for after in artillery_after_each(probe, moves):
+                new |= after
+            new -= seen
+            if not new:
+                return None
+            seen |= new
+        probe.artillery = new
+        if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
+            return phase
+    return None
 
 
 def _positions(state: GameState) -> Iterator[frozenset[Cell]]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from engine_boards import board, placed
 
 from bgrid.rules.board import Cell
-from bgrid.rules.dead_hand import automa_phases_left, dead_hand
+from bgrid.rules.dead_hand import _first_phase_a_cell_counts, automa_phases_left, dead_hand
+from bgrid.rules.state import GameState
 
 
 def test_the_issue_hand_at_altitude_5_on_an_empty_cell_is_dead():
@@ -121,3 +122,37 @@ def test_walled_on_three_sides_a_two_point_move_cannot_step():
     # the guns, ever, and no bunker below for the bombs
     state = placed(board(mountains="C4 B3 D3"), "C3", altitude=3, hand="2C 6S 7S 8S AS")
     assert dead_hand(state) is not None
+
+
+def first_phase_a_cell_counts(state: GameState) -> int | None:
+    """The cell search of rules.dead_hand for a hand holding guns and bombs (6H, 7S, 8S)."""
+    probe = state.copy()
+    probe.suppressed = set()
+    return _first_phase_a_cell_counts(probe, True, True)
+
+
+def test_a_piece_that_walks_but_never_into_line_is_proved_dead_cell_by_cell():
+    # E5 at altitude 4: the guns' targets would stand in row 5 or column E. G7, alone: Hearts
+    # and Diamonds step it to G6 (equal gaps: along the column), from there west into the
+    # mountain F6 (it holds, R20); Spades take it toward F10, the nearest bunker (R19): G8,
+    # G9, G10, then west into the bunker (it holds). So G6-G10 are every cell it can reach,
+    # none in line with E5: dead without following the positions.
+    state = placed(board(mountains="F6", artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert first_phase_a_cell_counts(state) is None
+    assert dead_hand(state) is not None
+
+
+def test_a_piece_that_can_walk_into_line_is_found_after_its_three_steps():
+    # the walk of test_a_piece_that_will_walk_into_the_guns_reach_keeps_the_hand_alive:
+    # G6, F6, then F5, in line with E5 at range 1, after the third phase
+    state = placed(board(artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert first_phase_a_cell_counts(state) == 3
+    assert dead_hand(state) is None
+
+
+def test_a_piece_one_step_from_line_is_found_after_one_phase():
+    # F6 is one column and one row from E5: equal gaps step along the column (R20), to F5,
+    # in line at range 1 after the first phase, a position the first Automa card brings
+    state = placed(board(artillery="F6"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert first_phase_a_cell_counts(state) == 1
+    assert dead_hand(state) is None
