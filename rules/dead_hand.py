@@ -5,13 +5,25 @@ altitude: a turn that starts with a full hand draws nothing (R30), and an Automa
 only the artillery (R19, R20) and deals damage. So when the hand is full and no card of it is
 playable, it stays that way unless the artillery can walk to where a card becomes playable:
 a piece in line of sight within the guns' reach (a 6, R15) or under the bomber (a bomb,
-R16). :func:`dead_hand` follows every sequence of Automa cards (each suit's move of the
-ruleset's table and the Joker's none) for as many Automa phases as the fuel allows (the draw
-pile, then the reshuffles left, R22), with the engine's own target checks at every
-position (``guns_targets``, ``bomb_target``: of the legal plays, only the guns' and the
-bomb's depend on where the artillery stands). A hand is **dead** when none of them makes a
-card playable: the mission can then only end by damage or fuel, every turn a pass and an
-Automa card.
+R16). A hand is **dead** when no sequence of Automa cards (each suit's move of the
+ruleset's table and the Joker's none) over as many Automa phases as the fuel allows (the
+draw pile, then the reshuffles left, R22) brings a position where the engine's own target
+checks find one (``guns_targets``, ``bomb_target``: of the legal plays, only the guns' and
+the bomb's depend on where the artillery stands): the mission can then only end by damage
+or fuel, every turn a pass and an Automa card.
+
+Both checks ask only whether some piece stands on a given cell (the other pieces never block
+the guns' line of sight, R14), so the search follows cells, not positions: each piece as if
+alone, over the moving entries of the table (:func:`_can_come_into_play`), with the same
+answer. Another piece, a piece's fire or its suppression only ever make it stay (R18-R21,
+R34), so in every position a piece stands on a cell it reaches alone: no such cell passes,
+no position does. Conversely, when a piece alone reaches a cell that passes along cells
+c0, c1, ... cn, play in each phase the move that takes the piece furthest ahead of that
+path's schedule (cell ci after i phases) on to its next cell. It does not fire there (alone
+it stepped on), and a piece already standing on the next cell would be further ahead, so it
+can only be blocked by one that stepped there earlier in the same phase (R34), which is then
+as far ahead: some piece stands on cn within n phases. Every piece is taken as ready from
+the first phase (a suppressed one skips a move, R21): a phase early, which can only find more.
 
 The search is on the safe side: it ignores damage (a branch the fire would end early still
 counts), so a hand it calls dead is dead.
@@ -81,10 +93,8 @@ def dead_hand(state: GameState) -> DeadHand | None:
     if guns or bomb:
         if probe is state:
             probe = state.copy()
-        for position in _positions(probe):
-            probe.artillery, probe.suppressed = set(position), set()
-            if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
-                return None
+        if _can_come_into_play(probe, guns, bomb):
+            return None
     return DeadHand(state.turn, tuple(state.hand), tuple(_reasons(state)))
 
 
@@ -95,33 +105,27 @@ def automa_phases_left(state: GameState) -> int:
     return len(state.draw_pile) + max(0, left) * (state.card_count() - len(state.hand))
 
 
-def _positions(state: GameState) -> Iterator[frozenset[Cell]]:
-    """Every artillery position (the set of cells) some sequence of Automa cards can bring
-    within :func:`automa_phases_left` phases, breadth first, the present one excluded."""
-    # A hold or a Joker (no fire, no movement) leaves every piece where it stands: a position
-    # already seen, so only the moving entries of the Automa table are followed. Its one
-    # effect, the end of a suppression (R21), is given by starting also from the same
-    # position with every piece ready (a phase early: more positions, so still safe).
-    moves = sorted(set(state.ruleset.automa_suits.values()) - {"hold"})
-    start = frozenset(state.artillery)
-    seen = {start}
-    scratch = state.copy()
-    frontier = [(start, frozenset(state.suppressed))]
-    if state.suppressed:
-        frontier.append((start, frozenset()))
-    for _ in range(automa_phases_left(state)):
-        new: list[tuple[frozenset[Cell], frozenset[Cell]]] = []
-        for position, suppressed in frontier:
-            scratch.artillery, scratch.suppressed = set(position), set(suppressed)
-            for moved in artillery_after_each(scratch, moves):
-                after = frozenset(moved)
-                if after not in seen:
-                    seen.add(after)
-                    new.append((after, frozenset()))  # suppression ends with the phase (R21)
-                    yield after
+def _can_come_into_play(probe: GameState, guns: bool, bomb: bool) -> bool:
+    """Whether some cell an artillery piece can reach alone within :func:`automa_phases_left`
+    phases passes the guns' or the bomb's check (see the module: so does some position).
+    ``probe``: the state, whose artillery and suppression are the search's scratch."""
+    moves = sorted(set(probe.ruleset.automa_suits.values()) - {"hold"})
+    seen = set(probe.artillery)  # none passes: has_play checked them
+    probe.suppressed = set()  # every piece ready (R21, a phase early: see the module)
+    for _ in range(automa_phases_left(probe)):
+        # The cells found last (probe's artillery), moved as one position: a step another
+        # piece blocks is into a cell seen already or found by this same move, none lost.
+        new: set[Cell] = set()
+        for after in artillery_after_each(probe, moves):
+            new |= after
+        new -= seen
         if not new:
-            return
-        frontier = new
+            return False
+        seen |= new
+        probe.artillery = new
+        if (guns and guns_targets(probe)) or (bomb and bomb_target(probe) is not None):
+            return True
+    return False
 
 
 def _reasons(state: GameState) -> Iterator[tuple[tuple[Card, ...], str, str]]:

@@ -7,6 +7,11 @@ the action step open — so a test can picture exactly one rule. Everything else
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from bgrid.challenges.seeding import SeededStream
+from bgrid.players.playout import Player, random_card
+from bgrid.players.random_player import random_action
 from bgrid.rules import engine
 from bgrid.rules.board import Cell, Facing
 from bgrid.rules.cards import FULL_DECK, Card, parse_cards
@@ -76,3 +81,14 @@ def snapshot(state: GameState) -> str:
     """The whole state as a comparable, hashable value: its serialised form, which reads back
     to an equal state (``GameState.serialize``)."""
     return state.serialize()
+
+
+def decisions(state: GameState, rng: SeededStream, player: Player = random_action) -> Iterator[GameState]:
+    """Play ``state`` to its end with random cards and ``player``'s decisions, both from
+    ``rng``; yields the state at each decision, before the decision is applied."""
+    while not state.is_over:
+        if engine.chance_pending(state):
+            engine.reveal(state, random_card(state, rng))
+            continue
+        yield state
+        engine.apply(state, player(state, rng))

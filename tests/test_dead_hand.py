@@ -10,7 +10,8 @@ from __future__ import annotations
 from engine_boards import board, placed
 
 from bgrid.rules.board import Cell
-from bgrid.rules.dead_hand import automa_phases_left, dead_hand
+from bgrid.rules.dead_hand import _can_come_into_play, automa_phases_left, dead_hand
+from bgrid.rules.state import GameState
 
 
 def test_the_issue_hand_at_altitude_5_on_an_empty_cell_is_dead():
@@ -120,4 +121,45 @@ def test_walled_on_three_sides_a_two_point_move_cannot_step():
     # LF and RF run into D3 and B3 (R9), turning about (LLF) costs 3 points; no artillery for
     # the guns, ever, and no bunker below for the bombs
     state = placed(board(mountains="C4 B3 D3"), "C3", altitude=3, hand="2C 6S 7S 8S AS")
+    assert dead_hand(state) is not None
+
+
+def can_come_into_play(state: GameState) -> bool:
+    """The cell search of rules.dead_hand for a hand holding guns and bombs (6H, 7S, 8S)."""
+    return _can_come_into_play(state.copy(), True, True)
+
+
+def test_a_piece_that_walks_but_never_into_line_leaves_the_hand_dead():
+    # E5 at altitude 4: the guns' targets would stand in row 5 or column E. G7, alone: Hearts
+    # and Diamonds step it to G6 (equal gaps: along the column), from there west into the
+    # mountain F6 (it holds, R20); Spades take it toward F10, the nearest bunker (R19): G8,
+    # G9, G10, then west into the bunker (it holds). So G6-G10 are every cell it can reach,
+    # none in line with E5.
+    state = placed(board(mountains="F6", artillery="G7"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert not can_come_into_play(state)
+    assert dead_hand(state) is not None
+
+
+def test_a_piece_one_step_from_line_keeps_the_hand_alive():
+    # F6 is one column and one row from E5: equal gaps step along the column (R20), to F5,
+    # in line at range 1 after one Hearts or Diamonds card
+    state = placed(board(artillery="F6"), "E5", altitude=4, hand="6H 7S 8S 9S QH")
+    assert can_come_into_play(state)
+    assert dead_hand(state) is None
+
+
+def test_the_piece_in_front_walks_on_where_the_one_behind_is_blocked():
+    # E9 at altitude 4: column E is in the guns' reach from E6 (range 3). E2 moves before E3
+    # (same column, lower row, R34), so on the first red card E3 blocks it and steps to E4
+    # (R20); E3 walks on: E4, E5, E6, in line after three red cards. Alone, E2 would need
+    # four (E3, E4, E5, E6), but the one in front gets there first. With two cards of fuel
+    # neither does: E3 stops at E5, four rows from E9.
+    state = placed(board(artillery="E2 E3"), "E9", altitude=4, hand="6H 7S 8S 9S QH")
+    state.exhaustions = 1  # the reshuffle spent
+    pile = state.draw_pile
+    state.draw_pile = pile[:3]
+    assert can_come_into_play(state)
+    assert dead_hand(state) is None
+    state.draw_pile = pile[:2]
+    assert not can_come_into_play(state)
     assert dead_hand(state) is not None

@@ -14,11 +14,11 @@ from bgrid.rules.board import Cell
 from bgrid.rules.cards import JOKER, parse_cards
 from bgrid.rules.legality import has_play, legal_plays_by_kind
 from bgrid.challenges.mission import mission_from_seed
-from bgrid.players.playout import random_card, random_card_index
+from bgrid.players.playout import random_card_index
 from bgrid.players.random_player import random_action
 from bgrid.challenges.seeding import stream
 
-from engine_boards import board, card, new, placed, snapshot
+from engine_boards import board, card, decisions, new, placed, snapshot
 
 C = Cell.parse
 
@@ -69,13 +69,10 @@ def _every_play(plays) -> list:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 400), st.integers(0, 10**6))
 def test_plays_read_by_index_are_the_legal_actions(map_seed, seed):
-    state = mission_from_seed(map_seed).start(False)
+    start = mission_from_seed(map_seed).start(False)
     rng = stream("standard-1", "lazy", seed)
-    decisions = 0
-    while not state.is_over:
-        if engine.chance_pending(state):
-            engine.reveal(state, random_card(state, rng))
-            continue
+    seen = 0
+    for state in decisions(start, rng):
         lazy = legal_plays_by_kind(state)
         full = engine.legal_actions_by_kind(state)
         assert list(lazy) == list(full)
@@ -83,26 +80,21 @@ def test_plays_read_by_index_are_the_legal_actions(map_seed, seed):
             assert _every_play(plays) == full[kind], kind
             with pytest.raises(IndexError):
                 plays[len(plays)]
-        decisions += 1
-        engine.apply(state, random_action(state, rng))
-    assert decisions > 0
+        seen += 1
+    assert seen > 0
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 400), st.integers(0, 10**6), st.booleans())
 def test_has_play_is_whether_any_play_but_the_end_is_legal(map_seed, seed, challenge):
     # at every decision of a random mission, and at every action count of its action steps
-    state = mission_from_seed(map_seed).start(challenge)
+    start = mission_from_seed(map_seed).start(challenge)
     rng = stream("standard-1", "has-play", seed)
-    while not state.is_over:
-        if engine.chance_pending(state):
-            engine.reveal(state, random_card(state, rng))
-            continue
+    for state in decisions(start, rng):
         for actions in {state.actions, 0, 1, 2, 3}:
             probe = state.copy()
             probe.actions = actions
             assert has_play(probe) == any(kind != "end" for kind in legal_plays_by_kind(probe)), actions
-        engine.apply(state, random_action(state, rng))
 
 
 @pytest.mark.parametrize("where,altitude,hand,mountains,expected", [
