@@ -83,7 +83,8 @@ def log_lines(source: str | bytes) -> tuple[list[str], bool]:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
-    if "\r" in text:  # a CR only just before an LF: the last piece has no LF after it
+    has_cr = "\r" in text  # most logs have none: then no CR need be counted
+    if has_cr:  # a CR only just before an LF: the last piece has no LF after it
         lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:-1]] + lines[-1:]
     if lines and lines[-1] == "":
         lines.pop()
@@ -92,7 +93,8 @@ def log_lines(source: str | bytes) -> tuple[list[str], bool]:
     # ASCII text, the usual log, is searched by deleting what it may hold (one pass in C,
     # several times faster than the pattern's scan); anything left is for the pattern to find.
     plain = text.isascii() and not text.encode("ascii").translate(None, _ASCII_IN_TEXT)
-    clean = (plain or CONTROL_IN_TEXT.search(text) is None) and text.count("\r") == text.count("\r\n")
+    clean = ((plain or CONTROL_IN_TEXT.search(text) is None)
+             and (not has_cr or text.count("\r") == text.count("\r\n")))
     return lines, clean
 
 

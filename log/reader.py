@@ -356,7 +356,8 @@ class _Parser:
                 h.setup_artillery = cards
         else:  # map ...
             cells = [_CELL_SPELLINGS.get(t.text) for t in value_tokens]
-            if None in cells:  # the token that is no cell, by name
+            # the token that is no cell, by name ('is': 'None in cells' calls Cell's == on each)
+            if any(cell is None for cell in cells):
                 cells = [self.cell(t) for t in value_tokens]
             setattr(h, "map_" + key.split()[1], cells)
 
