@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from ..rules.actions import Action, Resupply
 from ..rules.board import CELL_NAMES, Cell, column_name
@@ -53,31 +55,65 @@ class PieceCheck:
         return ("-" if self.cell is None else str(self.cell)) + ("s" if self.suppressed else "")
 
 
-class Statement(NamedTuple):
+@mypyc_attr(acyclic=True)
+class Statement:
     """One body line.
 
     ``kind`` is the keyword (``turn enter draw resupply move alt guns bomb throttle automa
     reshuffle state``). ``action`` is the player's play; ``cards`` the cards drawn or
     revealed by the line in order (None where the log wrote ``none``, R36) and
     ``card_tokens`` the index in ``tokens`` of each. ``action_token`` indexes the played card.
-
-    A named tuple like :class:`Token`: a log has a statement a line, and the parser builds
-    one from a remembered line (``log.reader``) ten times faster than a frozen dataclass.
+    ``column``: the entry column chosen after a face card or Joker (R13). ``checks``, of a
+    state line: (key, value, token index); an ``art`` check is one entry a piece, its value
+    (piece number, PieceCheck). A value, compared and hashed by its fields.
     """
 
-    kind: str
-    line: int
-    tokens: tuple[Token, ...]
-    number: int | None = None
-    action: Action | None = None
-    action_token: int = 0
-    cards: tuple[Card | None, ...] = ()
-    card_tokens: tuple[int, ...] = ()
-    column: int | None = None  # entry column chosen after a face card or Joker (R13)
-    column_token: int = 0
-    # state: (key, value, token index); an ``art`` check is one entry a piece, its value
-    # (piece number, PieceCheck)
-    checks: tuple[tuple[str, object, int], ...] = ()
+    # A plain class with Final fields, as Token is: mypyc builds it natively (a log has a
+    # statement a line, and a line read before is taken again at its new line).
+    __slots__ = ("kind", "line", "tokens", "number", "action", "action_token", "cards",
+                 "card_tokens", "column", "column_token", "checks")
+
+    def __init__(self, kind: str, line: int, tokens: tuple[Token, ...], number: int | None = None,
+                 action: Action | None = None, action_token: int = 0,
+                 cards: tuple[Card | None, ...] = (), card_tokens: tuple[int, ...] = (),
+                 column: int | None = None, column_token: int = 0,
+                 checks: tuple[tuple[str, object, int], ...] = ()) -> None:
+        self.kind: Final = kind
+        self.line: Final = line
+        self.tokens: Final = tokens
+        self.number: Final = number
+        self.action: Final = action
+        self.action_token: Final = action_token
+        self.cards: Final = cards
+        self.card_tokens: Final = card_tokens
+        self.column: Final = column
+        self.column_token: Final = column_token
+        self.checks: Final = checks
+
+    def at_line(self, line: int) -> Statement:
+        """The same statement at line ``line`` (a remembered line in a later log, a lone line placed)."""
+        return Statement(self.kind, line, self.tokens, self.number, self.action, self.action_token,
+                         self.cards, self.card_tokens, self.column, self.column_token, self.checks)
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.kind, self.line, self.tokens, self.number, self.action, self.action_token,
+                self.cards, self.card_tokens, self.column, self.column_token, self.checks)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Statement):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[type[Statement], tuple[object, ...]]:
+        return (Statement, self._fields())
+
+    def __repr__(self) -> str:
+        names = ("kind", "line", "tokens", "number", "action", "action_token", "cards", "card_tokens",
+                 "column", "column_token", "checks")  # compiled, a class keeps no __slots__ to read
+        return f"Statement({', '.join(f'{n}={v!r}' for n, v in zip(names, self._fields(), strict=True))})"
 
     def token(self, index: int) -> Token:
         """The token at ``index``; past the end, an empty token just after the line's last."""
@@ -143,8 +179,8 @@ class UnwritableHeader(BGridError):
 
 class HeaderEntry(NamedTuple):
     """One ``key: value`` line: the key as matched (lower case), its tokens after the colon. A
-    named tuple, as :class:`Statement` is: compiled, a frozen dataclass is built by its
-    interpreted ``__init__``, and a log's header has a dozen entries."""
+    named tuple: a log's header has a dozen entries, each built by the parser through
+    ``tuple.__new__``."""
 
     key: str
     line: int

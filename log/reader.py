@@ -45,16 +45,14 @@ _CELL_SPELLINGS = {letter + str(row): Cell.parse(letter + str(row))
 # here first makes sure the word is ASCII; cards are read by Card.parse, which folds case in
 # ASCII only and takes a variation selector only after the suit (rules/notation.py).
 _new_tuple: Final = tuple.__new__  # a named tuple from its fields, without NamedTuple's __new__
-# compiled, a Final global is a C static, any other global (an imported class too) a lookup
-# in the module's dict at every use: the memo's statements are built with these two
-_STATEMENT: Final = Statement
 
-# Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (kind,
-# the statement's fields after its line number, the canonical line). Logs repeat most lines
-# ("automa 8C", "draw 4S", "turn 3"), and a statement depends on its line's text alone, so a
-# repeated line is neither tokenised nor parsed again. Bounded: only short lines, and the
-# dict is emptied when full. A folder of 2,000 simulated logs holds about 9,500 distinct body
-# lines: all of them fit, where a quarter as many would be forgotten and read again.
+# Body lines read before (the caller's memo, ``Verifier.lines``), by their exact text: (the
+# statement first read from it, the canonical line). Logs repeat most lines ("automa 8C",
+# "draw 4S", "turn 3"), and a statement depends on its line's text alone, so a repeated line
+# is neither tokenised nor parsed again: its statement is taken at the new line. Bounded:
+# only short lines, and the dict is emptied when full. A folder of 2,000 simulated logs holds
+# about 9,500 distinct body lines: all of them fit, where a quarter as many would be forgotten
+# and read again.
 _REMEMBER_MAX: Final = 16384
 _REMEMBER_LONGEST: Final = 48  # characters; written statements are under 40. Full of hostile lines: ~40 MB
 
@@ -117,7 +115,7 @@ def read_statement(text: str, ruleset: Ruleset, line: int = 1) -> Statement | No
         st = parser.lone_statement(text)
     except LogError as exc:
         raise exc.located(line=line, column=exc.column or 1, token=exc.token, text=text) from None
-    return None if st is None else st._replace(line=line)
+    return None if st is None else st.at_line(line)
 
 
 class _Parser:
@@ -173,8 +171,9 @@ class _Parser:
         known = self.remembered.get(raw)
         if known is None:
             return False
-        self.statements.append(_new_tuple(_STATEMENT, (known[0], index + 1) + known[1]))
-        self.body_text.append(known[2])
+        statement: Statement = known[0]  # typed: compiled, at_line is then a native call
+        self.statements.append(statement.at_line(index + 1))
+        self.body_text.append(known[1])
         return True
 
     def _run(self) -> ParsedLog:
@@ -252,7 +251,7 @@ class _Parser:
             if len(raw) <= _REMEMBER_LONGEST:
                 if len(remembered) >= _REMEMBER_MAX:
                     remembered.clear()
-                remembered[raw] = (statement.kind, statement[2:], canonical)
+                remembered[raw] = (statement, canonical)
         if not seen_version:
             self.lineno = max(1, len(self.lines))
             raise LogError("E120", "the log is empty: a log starts with the line 'bgrid-log: 1'",
@@ -357,7 +356,8 @@ class _Parser:
                 h.setup_artillery = cards
         else:  # map ...
             cells = [_CELL_SPELLINGS.get(t.text) for t in value_tokens]
-            if None in cells:  # the token that is no cell, by name
+            # the token that is no cell, by name ('is': 'None in cells' calls Cell's == on each)
+            if any(cell is None for cell in cells):
                 cells = [self.cell(t) for t in value_tokens]
             setattr(h, "map_" + key.split()[1], cells)
 

@@ -57,7 +57,7 @@ def body_statements(events: Iterable[Event], artillery: Iterable[Cell] | None = 
 
     def with_card(card: Card | None) -> Statement:
         assert pending is not None
-        return pending._replace(cards=(card,))
+        return Statement(pending.kind, 0, (), action=pending.action, cards=(card,))
 
     for ev in events:
         if paper is not None:
