@@ -182,7 +182,7 @@ def turns_to_bunker(state: GameState) -> int:
     if state.cell is None or not state.bunkers or state.facing is None:
         return 0
     cell = state.cell
-    goal = nearest_bunker(cell, state.bunkers)
+    goal = nearest_bunker(cell, list(state.bunkers))
     useful = set()
     if goal.column > cell.column:
         useful.add(Facing.EAST)
@@ -278,6 +278,7 @@ def steps_to_free(state: GameState) -> int | None:
             rs.card_kinds[c.rank].play is Play.GUNS for c in state.hand):
         return None
     mountains, bunkers, reach = state.mountains, state.bunkers, rs.guns_range
+    targets = list(bunkers)  # (nearest_bunker)
     best = None
     for piece in state.artillery:
         seen, layer, depth = {piece}, [piece], 0
@@ -288,7 +289,7 @@ def steps_to_free(state: GameState) -> int | None:
             depth += 1
             nxt = []
             for p in layer:
-                for goal in (cell, nearest_bunker(p, bunkers) if bunkers else None):
+                for goal in (cell, nearest_bunker(p, targets) if targets else None):
                     to = None if goal is None else step_toward(p, goal)
                     if to is not None and to not in seen and to not in mountains \
                             and to not in bunkers:

@@ -60,9 +60,11 @@ def step_toward(piece: Cell, goal: Cell) -> Cell | None:
     return _STEP[piece][goal]
 
 
-def nearest_bunker(piece: int, bunkers: Iterable[Cell]) -> Cell:
+def nearest_bunker(piece: int, bunkers: list[Cell]) -> Cell:
     """The surviving bunker a piece heads for on a Spades card (R19): nearest, ties by column,
-    then row. Raises ValueError when there is none."""
+    then row. Raises ValueError when there is none. ``bunkers`` a list: compiled, a list is
+    walked by index, where a set steps an iterator object (several pieces search the same
+    bunkers in one Automa phase)."""
     # min(bunkers, key=keys.__getitem__) written out: half the time, compiled or not (the keys
     # differ, so the first of equals cannot matter)
     keys = BUNKER_KEY[piece]
@@ -168,6 +170,7 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list |
     if artillery is None:
         artillery = state.artillery
     toward_bomber = move == "toward-bomber"
+    targets = [] if toward_bomber else list(bunkers)  # (nearest_bunker)
     cell = state.cell
     assert cell is not None  # the Automa acts while the bomber is on the map (R34)
     # ints, not Cells: compiled, an int indexes a tuple directly, a Cell through PyObject_GetItem
@@ -177,8 +180,8 @@ def _move_pieces(state: GameState, pieces: list[Cell], move: str, events: list |
         at: int = piece
         if toward_bomber:
             goal = bomber
-        elif bunkers:
-            goal = nearest_bunker(at, bunkers)
+        elif targets:
+            goal = nearest_bunker(at, targets)
         else:
             if events is not None:
                 events.append(ArtilleryHeld(piece, "no-bunker"))
