@@ -115,6 +115,12 @@ def _end_workers(pool: ProcessPoolExecutor, *, shut_down: bool = True) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(JOIN_SECONDS)
+    # The pool's manager thread closes its wake-up pipe once it sees the workers gone, and
+    # Python 3.11's exit handler writes to that pipe unless it is closed: if the two meet, the
+    # write fails on the closed pipe and a traceback is printed at exit. The thread ends first.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(JOIN_SECONDS)
 
 
 @contextlib.contextmanager
