@@ -202,3 +202,41 @@ def test_the_pool_managers_cancelled_future_race_prints_no_traceback():
     finally:
         threading.excepthook = previous
     assert reported == [other]  # the manager's race is silenced, any other thread's error is not
+
+
+# A worker that dies halfway through writing its answer, holding the answers' write lock: the
+# pool's own manager thread then waits for the rest of the message (Python 3.11). The module
+# function that sends an answer is replaced before the fork, so the workers inherit it.
+HALF_AN_ANSWER = """
+import concurrent.futures.process as pool_process, os, struct
+from bgrid.job_pool import worker_pool
+from bgrid.rules.errors import BGridError
+send = pool_process._sendback_result
+def half(result_queue, work_id, result=None, *rest, **named):
+    if result == "half":
+        result_queue._wlock.acquire()
+        result_queue._writer._send(struct.pack("!i", 1 << 20) + b"only the start")
+        os._exit(9)
+    send(result_queue, work_id, result, *rest, **named)
+pool_process._sendback_result = half
+try:
+    with worker_pool(2, "testing") as pool:
+        assert pool.submit(str, "whole").result() == "whole"
+        pool.submit(str, "half").result()
+except BGridError as error:
+    print(error)
+"""
+
+
+@needs_two_cores
+def test_a_worker_killed_while_it_answers_ends_the_run_instead_of_hanging():
+    proc = subprocess.Popen([sys.executable, "-c", HALF_AN_ANSWER], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the run and the worker left waiting on the lock
+        proc.communicate()
+        raise AssertionError(f"still running {DEADLINE} s after the worker died") from None
+    assert proc.returncode == 0 and b"Traceback" not in err, err
+    assert out.decode().startswith("a process testing died before it answered"), out
