@@ -103,6 +103,7 @@ def _end_workers(pool: ProcessPoolExecutor, *, shut_down: bool = True) -> None:
     ``shut_down=False`` leaves the pool's own shutdown out: a signal may have struck inside
     the executor while it held one of its locks, and its shutdown would wait on it forever."""
     _quiet_broken_pool_race(pool)
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(Exception):
@@ -118,7 +119,6 @@ def _end_workers(pool: ProcessPoolExecutor, *, shut_down: bool = True) -> None:
     # The pool's manager thread closes its wake-up pipe once it sees the workers gone, and
     # Python 3.11's exit handler writes to that pipe unless it is closed: if the two meet, the
     # write fails on the closed pipe and a traceback is printed at exit. The thread ends first.
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(JOIN_SECONDS)
 

@@ -240,3 +240,18 @@ def test_a_worker_killed_while_it_answers_ends_the_run_instead_of_hanging():
         raise AssertionError(f"still running {DEADLINE} s after the worker died") from None
     assert proc.returncode == 0 and b"Traceback" not in err, err
     assert out.decode().startswith("a process testing died before it answered"), out
+
+
+def test_a_broken_pool_has_ended_its_manager_thread_when_the_error_reaches_the_command():
+    """The thread must be over before the command exits: Python 3.11's exit handler writes to
+    the wake-up pipe that the thread closes as it ends, and the two meeting printed a traceback
+    ("Bad file descriptor") after the command's one line. The pool's own shutdown forgets the
+    thread, so it is looked up before."""
+    from bgrid.job_pool import worker_pool
+    from bgrid.rules.errors import BGridError
+
+    with pytest.raises(BGridError, match="a process testing died"):
+        with worker_pool(1, "testing") as pool:
+            manager = pool._executor_manager_thread
+            pool.submit(os._exit, 9).result()
+    assert not manager.is_alive()
