@@ -250,8 +250,7 @@ def test_a_broken_pool_has_ended_its_manager_thread_when_the_error_reaches_the_c
     from bgrid.job_pool import worker_pool
     from bgrid.rules.errors import BGridError
 
-    with pytest.raises(BGridError, match="a process testing died"):
-        with worker_pool(1, "testing") as pool:
-            manager = pool._executor_manager_thread
-            pool.submit(os._exit, 9).result()
+    with pytest.raises(BGridError, match="a process testing died"), worker_pool(1, "testing") as pool:
+        manager = pool._executor_manager_thread
+        pool.submit(os._exit, 9).result()
     assert not manager.is_alive()
