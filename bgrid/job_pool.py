@@ -130,7 +130,7 @@ def _watch_workers(pool: ProcessPoolExecutor) -> None:
     The workers share one pipe for their answers, each message written under a lock. A worker
     killed while it writes leaves half a message there and the lock held: Python 3.11's pool
     manager then waits for the rest of the message, never looks at the dead worker, and the
-    command, and at its exit the interpreter, wait forever (met: about 1 killed worker in 8 of
+    command, and at its exit the interpreter, wait forever (met: 5 of 55 killed workers of
     ``verify DIR --jobs 2``). Once a worker has died other than at the pool's shutdown (exit
     status 0), the others are terminated and this process closes its end of that pipe: the
     manager reads the end of the file, marks the pool broken, and the run ends with one line."""
