@@ -57,6 +57,16 @@ def note_dicts(notes: Iterable[Note]) -> list[dict]:
     return [_note_dict(note) for note in notes]
 
 
+def is_untold(held: ArtilleryHeld, told: dict[Cell, set[Cell]]) -> bool:
+    """Whether ``held`` is a blocked step not noted before in this mission (``told``, as
+    :func:`note_on` keeps it: the cells a step from each cell could not enter)."""
+    into = held.into
+    if into is None:
+        return False
+    noted = told.get(held.cell)
+    return noted is None or into not in noted
+
+
 def note_on(line: int, column: int, events: Sequence[Event], state: GameState,
             told: dict[Cell, set[Cell]], pieces: ArtilleryPieces | None = None) -> Note | None:
     """The note for one statement's ``events`` (``state``: just after them), or None.
@@ -74,8 +84,8 @@ def note_on(line: int, column: int, events: Sequence[Event], state: GameState,
         if kind is ArtilleryHeld:  # the commonest: every piece, every Automa phase
             stuck: ArtilleryHeld = ev
             into = stuck.into
-            noted = None if into is None else told.get(stuck.cell)
-            if into is not None and (noted is None or into not in noted):
+            if into is not None and is_untold(stuck, told):
+                noted = told.get(stuck.cell)
                 if noted is None:  # not setdefault: compiled, its empty set costs a call by name
                     noted = told[stuck.cell] = set()
                 noted.add(into)

@@ -31,7 +31,7 @@ from .ledger import damage_entries
 from ..log.words import PLAY_VERBS, PURPOSE_OF_VERB, VERB_OF_PURPOSE
 from .memo import forget_oldest
 from ..log.messages import LogError
-from .notes import Note, note_on
+from .notes import Note, is_untold, note_on
 from .replay_history import After, HistoryEntry, ReplayBoard
 from ..log.lexer import Token
 from ..log.row_reader import is_row
@@ -85,8 +85,8 @@ class Replay:
         self.stmt: Statement | None = None
         self.notes: list = []  # notes.Note, at most one a statement
         self.ledger: list = []  # ledger.LedgerEntry, one a point of damage
-        # blocked artillery steps already noted (notes.note_on), as the cells a step from each
-        # cell could not enter: compiled, two lookups cost less than building and hashing a pair
+        # blocked artillery steps already noted (notes.note_on, notes.is_untold): compiled, two
+        # lookups cost less than building and hashing a pair
         self._held_told: dict[Cell, set[Cell]] = {}
         self.damage_mismatch = False  # the first error is a state line's wrong 'dmg'
         self.automa_card: Card | None = None  # the Automa card of the log's turn, once played
@@ -164,9 +164,8 @@ class Replay:
             kind = type(ev)
             if kind is ArtilleryHeld:  # the commonest watched event: every piece, every Automa phase
                 held: ArtilleryHeld = ev  # typed: compiled, its fields are then read directly
-                if not notable and held.into is not None:
-                    noted = self._held_told.get(held.cell)
-                    notable = noted is None or held.into not in noted
+                if not notable:
+                    notable = is_untold(held, self._held_told)
             elif kind is PlayerPhaseEnded:
                 ended: PlayerPhaseEnded = ev  # typed, as held above
                 self.phase_end = ended.reason  # the last one
