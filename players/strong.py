@@ -26,6 +26,7 @@ from the game's own seeded stream: a game is the same for a given sim seed and g
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..challenges.seeding import SeededStream
@@ -98,6 +99,35 @@ _MOVE_PLAYS = (Play.MOVE, Play.WILD)
 def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
     """The candidate play with the best mean value over the shuffles; ties go to greedy's
     order (then its dice), so with one candidate this is greedy's choice."""
+    weighed = weigh(state, rng)
+    return weighed.choice if isinstance(weighed, Weighed) else weighed
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """The look-ahead's account of a decision: the candidate plays, each one's total value
+    over the ``SAMPLES`` shuffles, the best of them and greedy's own choice among them (None
+    when the first sift left it out). A variant of the player in ``bench/`` starts here."""
+
+    candidates: list[Action]
+    totals: list[float]
+    best: int
+    keep: int | None
+
+    @property
+    def choice(self) -> Action:
+        """Greedy's own choice unless another play beats it clearly: eight shuffles are few,
+        and a play that differs in which card the Automa turns up next differs by chance."""
+        keep, best, totals = self.keep, self.best, self.totals
+        if keep is not None and totals[best] - totals[keep] < SAMPLES * MARGIN:
+            return self.candidates[keep]
+        return self.candidates[best]
+
+
+def weigh(state: GameState, rng: SeededStream | Dice) -> Weighed | Action:
+    """The candidates of :func:`strong_action` valued on the shuffles, or the play itself
+    when there is nothing to weigh (a single legal play, or a wait in vain when every play
+    looks lost)."""
     valued = list(valued_actions(state))
     if len(valued) == 1:
         return valued[0][1]
@@ -156,16 +186,12 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
             waiting += _turn_value(world, vain, rng)
         if waiting > totals[best]:
             return vain
-    # Greedy's own choice stands unless another play beats it clearly: eight shuffles are few,
-    # and a play that differs in which card the Automa turns up next differs by chance.
     # Greedy's choice may be another facing of a candidate's move: then it is that candidate.
     # (greedy_action's pick, made from the plays already valued and keyed above)
     ties = best_of((value, i) for i, (value, _) in enumerate(valued))
     mine = keys[ties[rng.below(len(ties))]]
     keep = next((i for i, row in enumerate(chosen) if row[4] == mine), None)
-    if keep is not None and totals[best] - totals[keep] < SAMPLES * MARGIN:
-        return candidates[keep]
-    return candidates[best]
+    return Weighed(candidates, totals, best, keep)
 
 
 def _after(state: GameState, action: Action) -> GameState:

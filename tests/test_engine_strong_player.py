@@ -59,6 +59,17 @@ def test_strong_bombs_a_target_below():
     assert strong_action(state, Dice(stream("standard-1", "strong-test", 0))) == Bomb(card("7H"))
 
 
+def test_greedys_choice_stands_unless_another_play_beats_it_by_the_margin_a_shuffle():
+    # MARGIN is per shuffle and the totals are sums over SAMPLES shuffles: 8 x 3 = 24 to overrule.
+    from bgrid.players.strong import MARGIN, SAMPLES, Weighed
+
+    assert (SAMPLES, MARGIN) == (8, 3.0)
+    keep, other = Bomb(card("7H")), Bomb(card("8H"))
+    assert Weighed([keep, other], [10.0, 33.9], best=1, keep=0).choice == keep
+    assert Weighed([keep, other], [10.0, 34.0], best=1, keep=0).choice == other
+    assert Weighed([keep, other], [10.0, 11.0], best=1, keep=None).choice == other  # greedy's left out
+
+
 def _play_turn(state, player):
     """Play the rest of the turn with ``player``, the top of the pile for every card."""
     rng = Dice(stream("standard-1", "strong-test", 0))
