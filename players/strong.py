@@ -107,7 +107,8 @@ def strong_action(state: GameState, rng: SeededStream | Dice) -> Action:
 class Weighed:
     """The look-ahead's account of a decision: the candidate plays, each one's total value
     over the ``SAMPLES`` shuffles, the best of them and greedy's own choice among them (None
-    when the first sift left it out). A variant of the player in ``bench/`` starts here."""
+    when the first sift left it out). ``bench/strong_variants.py`` builds the lab notes'
+    playout variants on it."""
 
     candidates: list[Action]
     totals: list[float]
