@@ -40,10 +40,10 @@ from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.greedy import greedy_action
 from bgrid.players.playout import Dice, play_out
 from bgrid.players.simulation import game_stream
-from bgrid.players.strong import SAMPLES, MARGIN, Weighed, _shuffle, strong_action, weigh
+from bgrid.players.strong import SAMPLES, MARGIN, Weighed, _shuffle, play_on, strong_action, weigh
 from bgrid.rules.actions import Action
-from bgrid.rules.engine import apply_legal, reveal_drawn, score
-from bgrid.rules.state import CHANCE_PHASES, GameState, Phase
+from bgrid.rules.engine import score
+from bgrid.rules.state import GameState
 
 DIFFICULTIES = ("easy", "normal", "hard", "ace")
 RIDGES = (1, 2, 3, 4)
@@ -100,20 +100,8 @@ class Variant:
 
 def final_score(world: GameState, action: Action, rng: Dice) -> int:
     """``action`` played in a copy of ``world`` (its pile shuffled), then greedy to the end of
-    the mission, drawing as strong's one-turn look-ahead does (the Automa's card from the
-    bottom, the player's from the top, a new shuffle at an exhaustion): the final score."""
-    state = world.copy()
-    exhaustions = state.exhaustions
-    apply_legal(state, action)
-    while state.phase is not Phase.OVER:
-        if state.exhaustions != exhaustions:
-            exhaustions = state.exhaustions
-            _shuffle(state.draw_pile, rng)
-        if state.phase in CHANCE_PHASES:
-            reveal_drawn(state, len(state.draw_pile) - 1 if state.phase is Phase.AUTOMA_REVEAL else 0)
-        else:
-            apply_legal(state, greedy_action(state, rng))
-    return score(state).total
+    the mission, drawing as strong's one-turn look-ahead does: the final score (R24)."""
+    return score(play_on(world, action, rng, turns=None)).total
 
 
 def decks(seeds: str) -> list[tuple[int, str, int]]:

@@ -246,6 +246,14 @@ def _shuffle(pile: list[Card], rng: SeededStream | Dice) -> None:
 def _turn_value(world: GameState, action: Action, rng: SeededStream | Dice) -> float:
     """Play ``action`` in a copy of ``world`` (its pile shuffled), the rest of the turn
     greedily, the Automa, and the next turn's draw; value where the next actions begin."""
+    return state_value(play_on(world, action, rng))
+
+
+def play_on(world: GameState, action: Action, rng: SeededStream | Dice,
+            turns: int | None = HORIZON) -> GameState:
+    """A copy of ``world`` (its pile shuffled) with ``action`` played, then greedy's plays
+    and the cards drawn as the look-ahead draws them, to the start of the actions ``turns``
+    turns on (None: to the end of the mission)."""
     state = world.copy()
     turn, exhaustions = state.turn, state.exhaustions
     apply_legal(state, action)
@@ -262,11 +270,11 @@ def _turn_value(world: GameState, action: Action, rng: SeededStream | Dice) -> f
             # pile any fixed places are a fair draw, and this way every candidate meets the
             # same Automa card however many cards it draws first.
             reveal_drawn(state, len(state.draw_pile) - 1 if state.phase is automa else 0)
-        elif state.turn - turn >= HORIZON:
+        elif turns is not None and state.turn - turn >= turns:
             break
         else:
             apply_legal(state, greedy_action(state, rng))
-    return state_value(state)
+    return state
 
 
 def is_stuck_hand(state: GameState) -> bool:
