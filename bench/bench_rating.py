@@ -203,6 +203,13 @@ def _spread(count: int, maps: int) -> set[int]:
     return {k * maps // count for k in range(min(count, maps))} if count else set()
 
 
+def going_round(first_seed: int, maps: int) -> list[dict]:
+    """``maps`` maps from ``first_seed`` on, going round the 16 cells (difficulty × ridges):
+    map ``i`` is the seed ``first_seed + i`` in cell ``i`` (difficulty first)."""
+    return [{"difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4], "seed": first_seed + i}
+            for i in range(maps)]
+
+
 def tasks(args) -> list[dict]:
     if args.dominance_maps:
         return dominance_tasks(args)
@@ -211,13 +218,11 @@ def tasks(args) -> list[dict]:
                  "games": args.tune_games, "player": args.tune_player}
                 for i in range(args.paired_seeds) for r in RIDGES for d in DIFFICULTIES]
     if args.tune_maps:
-        return [{"kind": "tune", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
-                 "seed": args.first_seed + i, "games": args.tune_games, "player": args.tune_player}
-                for i in range(args.tune_maps)]
+        return [cell | {"kind": "tune", "games": args.tune_games, "player": args.tune_player}
+                for cell in going_round(args.first_seed, args.tune_maps)]
     if args.rerate_maps:
-        return [{"kind": "rerate", "difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
-                 "seed": args.first_seed + i, "games": args.rerate_games or None}
-                for i in range(args.rerate_maps)]
+        return [cell | {"kind": "rerate", "games": args.rerate_games or None}
+                for cell in going_round(args.first_seed, args.rerate_maps)]
     out = []
     retest, solve = _spread(args.retest_maps, args.maps), _spread(args.solver_maps, args.maps)
     for i in range(args.maps):
@@ -237,9 +242,7 @@ def dominance_tasks(args) -> list[dict]:
     """``--dominance-maps`` maps from ``--first-seed`` on, going round the 16 cells (difficulty
     × ridges), each played on its own deck and on its challenge deck."""
     out = []
-    for i in range(args.dominance_maps):
-        cell = {"difficulty": DIFFICULTIES[i % 4], "ridges": RIDGES[(i // 4) % 4],
-                "seed": args.first_seed + i}
+    for cell in going_round(args.first_seed, args.dominance_maps):
         for deck in ("own", "challenge"):
             out.append(cell | {"kind": "dominance", "deck": deck, "greedy_games": args.greedy_games,
                                "strong_games": args.strong_games})

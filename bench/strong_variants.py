@@ -36,6 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_rating import going_round
 from bgrid.challenges.mission import mission_from_seed
 from bgrid.players.greedy import greedy_action
 from bgrid.players.playout import Dice, play_out
@@ -45,8 +46,6 @@ from bgrid.rules.actions import Action
 from bgrid.rules.engine import score
 from bgrid.rules.state import GameState
 
-DIFFICULTIES = ("easy", "normal", "hard", "ace")
-RIDGES = (1, 2, 3, 4)
 TUNING = "300-331,7000-7047"
 
 
@@ -109,7 +108,7 @@ def decks(seeds: str) -> list[tuple[int, str, int]]:
     out = []
     for part in seeds.split(","):
         first, last = (int(x) for x in part.split("-"))
-        out += [(first + i, DIFFICULTIES[i % 4], RIDGES[(i // 4) % 4]) for i in range(last - first + 1)]
+        out += [(c["seed"], c["difficulty"], c["ridges"]) for c in going_round(first, last - first + 1)]
     return out
 
 
