@@ -98,13 +98,19 @@ def _quiet_broken_pool_race(pool: ProcessPoolExecutor) -> None:
     threading.excepthook = hook
 
 
+def _workers(pool: ProcessPoolExecutor) -> list[Any]:
+    """The worker processes ``pool`` holds now (its private table: none before the first
+    submit unless started, none once shut down)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
 def _end_workers(pool: ProcessPoolExecutor, *, shut_down: bool = True) -> None:
     """Terminate every worker of ``pool`` now and reap them (SIGKILL after JOIN_SECONDS).
     ``shut_down=False`` leaves the pool's own shutdown out: a signal may have struck inside
     the executor while it held one of its locks, and its shutdown would wait on it forever."""
     _quiet_broken_pool_race(pool)
     manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    processes = _workers(pool)
     for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
@@ -136,7 +142,7 @@ def _watch_workers(pool: ProcessPoolExecutor) -> None:
     manager reads the end of the file, marks the pool broken, and the run ends with one line."""
     from multiprocessing.connection import wait
 
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    processes = _workers(pool)
     answers = getattr(pool, "_result_queue", None)
     if not processes or answers is None:
         return
