@@ -151,10 +151,15 @@ def _watch_workers(pool: ProcessPoolExecutor) -> None:
         alive = {process.sentinel: process for process in processes}
         while alive:
             for sentinel in wait(list(alive)):
-                if alive.pop(sentinel).exitcode != 0:
-                    for process in alive.values():
+                process = alive.pop(sentinel)
+                # The sentinel is ready as the worker exits, a moment before it can be reaped:
+                # its exit status may still read None, so wait for it. None after that (the
+                # pool reaped it first) or 0 is the pool's own shutdown, not a death.
+                process.join(JOIN_SECONDS)
+                if process.exitcode not in (0, None):
+                    for other in alive.values():
                         with contextlib.suppress(Exception):
-                            process.terminate()
+                            other.terminate()
                     with contextlib.suppress(Exception):
                         answers._writer.close()
                     return
