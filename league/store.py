@@ -277,7 +277,12 @@ class LeagueError(BGridError):
 class LeagueFileChanged(LeagueError):
     """The league file a connection opened is no longer the file under its name (removed,
     replaced, truncated): nothing more is written through that connection (a server answers
-    503)."""
+    503). ``problem`` is what happened to the file, without what it means for this write."""
+
+    def __init__(self, problem: str, after: str) -> None:
+        super().__init__(f"{problem}: {after}. See what happened to the file (restore it from a backup "
+                         "if need be), then open the league again (restart the server)")
+        self.problem = problem
 
 
 def failure_text(exc: sqlite3.Error) -> str:
@@ -432,8 +437,7 @@ def file_problem(conn: sqlite3.Connection) -> str | None:
 def _check_file(conn: sqlite3.Connection, after: str) -> None:
     problem = file_problem(conn)
     if problem is not None:
-        raise LeagueFileChanged(f"{problem}: {after}. See what happened to the file (restore it "
-                                "from a backup if need be), then open the league again (restart the server)")
+        raise LeagueFileChanged(problem, after)
 
 
 def begin(conn: sqlite3.Connection) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import sqlite3
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -18,7 +19,14 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
 
-from ..league.store import LeagueError, create_league, failure_text, file_problem, transaction
+from ..league.store import (
+    LeagueError,
+    LeagueFileChanged,
+    create_league,
+    failure_text,
+    file_problem,
+    transaction,
+)
 from ..safeio.safe_text import html_text, printable_lines
 from .access_log import log_requests
 from .db import close_connection, connection
@@ -144,7 +152,9 @@ def create_app(
     def league_file_changed(exc: LeagueError) -> ResponseReturnValue:
         # the file under the league's name is not the one opened: every write is refused, and
         # nothing written since is answered as kept (league.store.commit)
-        return _unavailable(str(exc), "a problem with its file on the server, said in the server's log")
+        problem = exc.problem if isinstance(exc, LeagueFileChanged) else str(exc)
+        return _unavailable(problem, "a problem with its file on the server, said in the server's log",
+                            told=str(exc))
 
     @app.errorhandler(sqlite3.DatabaseError)
     def database_failed(exc: sqlite3.DatabaseError) -> ResponseReturnValue:
@@ -240,14 +250,19 @@ def _plain(exc: HTTPException) -> str:
 
 
 _SAID_UNAVAILABLE: set[str] = set()  # what this process has logged of _unavailable's problems
+_SAYING = threading.Lock()  # a worker's threads meet the same problem in the same instant
 
 
-def _unavailable(problem: str, said: str) -> ResponseReturnValue:
-    """503: the league cannot be written (or read) now. The server's log says why, each
-    problem once a process: a burst refused is one line, not one a request."""
-    if problem not in _SAID_UNAVAILABLE and len(_SAID_UNAVAILABLE) < 100:
-        _SAID_UNAVAILABLE.add(problem)
-        log.error("league unavailable (first on %s %s): %s", request.method, request.path, problem)
+def _unavailable(problem: str, said: str, told: str | None = None) -> ResponseReturnValue:
+    """503: the league cannot be written (or read) now. The server's log says why (``told``,
+    by default the problem itself), each problem once a process, whichever write or read
+    met it first: a burst refused is one line, not one a request."""
+    with _SAYING:
+        first = problem not in _SAID_UNAVAILABLE and len(_SAID_UNAVAILABLE) < 100
+        if first:
+            _SAID_UNAVAILABLE.add(problem)
+    if first:
+        log.error("league unavailable (first on %s %s): %s", request.method, request.path, told or problem)
     return failure(503, f"the league cannot store anything just now ({said}); nothing of this request "
                         "was kept")
 
