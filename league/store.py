@@ -282,7 +282,10 @@ class LeagueFileChanged(LeagueError):
     def __init__(self, problem: str, after: str) -> None:
         super().__init__(f"{problem}: {after}. See what happened to the file (restore it from a backup "
                          "if need be), then open the league again (restart the server)")
-        self.problem = problem
+        self.problem, self.after = problem, after
+
+    def __reduce__(self) -> tuple[type[LeagueFileChanged], tuple[str, str]]:
+        return type(self), (self.problem, self.after)  # args holds the message, not these two
 
 
 def failure_text(exc: sqlite3.Error) -> str:

@@ -8,6 +8,7 @@ removed file (gone at its stop), and one whose file was truncated lost what it a
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 import sqlite3
 
@@ -43,6 +44,17 @@ def test_a_write_after_the_league_file_is_removed_is_refused(league):
     with pytest.raises(LeagueFileChanged, match="league.db' was removed while in use: nothing more"):
         write_setting(conn, "after")
     assert not path.exists()  # nothing made a new, empty league under the name either
+
+
+def test_the_refusal_names_the_problem_apart_and_survives_a_pickle(league):
+    path, conn = league
+    os.remove(path)
+    with pytest.raises(LeagueFileChanged) as refused:
+        write_setting(conn, "after")
+    # the server logs each problem once, whichever write met it (web.app._unavailable)
+    assert refused.value.problem == f"the league file '{path}' was removed while in use"
+    again = pickle.loads(pickle.dumps(refused.value))
+    assert (str(again), again.problem) == (str(refused.value), refused.value.problem)
 
 
 def test_a_write_after_the_league_file_is_replaced_is_refused(league, tmp_path):
